@@ -1,0 +1,94 @@
+package dev.ourios.core;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import java.util.Optional;
+
+/**
+ * The canonical percent-codec for tenant ids in paths (STORAGE.md §1): unreserved bytes
+ * {@code A-Z a-z 0-9 - _ . ~} pass through, every other byte of the UTF-8 encoding becomes {@code %XX} in
+ * upper-case hex. Decoding accepts only that exact form, so one tenant has exactly one directory.
+ */
+public final class TenantCodec {
+    private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+
+    private TenantCodec() {
+    }
+
+    public static String encode(String tenantId) {
+        if (tenantId == null || tenantId.isEmpty()) {
+            throw new IllegalArgumentException("tenant id must not be empty");
+        }
+        byte[] utf8 = tenantId.getBytes(StandardCharsets.UTF_8);
+        // Reject lone surrogates: they do not round-trip through UTF-8.
+        if (!new String(utf8, StandardCharsets.UTF_8).equals(tenantId)) {
+            throw new IllegalArgumentException("tenant id is not valid Unicode: " + tenantId);
+        }
+        StringBuilder sb = new StringBuilder(utf8.length);
+        for (byte b : utf8) {
+            int u = b & 0xFF;
+            if (isUnreserved(u)) {
+                sb.append((char) u);
+            } else {
+                sb.append('%').append(HEX[u >> 4]).append(HEX[u & 0xF]);
+            }
+        }
+        return sb.toString();
+    }
+
+    /** Decodes a canonical encoding; empty when the input is not exactly what {@link #encode} produces. */
+    public static Optional<String> decode(String encoded) {
+        if (encoded == null || encoded.isEmpty()) {
+            return Optional.empty();
+        }
+        ByteBuffer out = ByteBuffer.allocate(encoded.length());
+        for (int i = 0; i < encoded.length(); i++) {
+            char c = encoded.charAt(i);
+            if (c == '%') {
+                if (i + 2 >= encoded.length()) {
+                    return Optional.empty(); // truncated escape
+                }
+                int hi = hexValue(encoded.charAt(i + 1));
+                int lo = hexValue(encoded.charAt(i + 2));
+                if (hi < 0 || lo < 0) {
+                    return Optional.empty();
+                }
+                int u = (hi << 4) | lo;
+                if (isUnreserved(u)) {
+                    return Optional.empty(); // an escaped unreserved byte is not canonical
+                }
+                out.put((byte) u);
+                i += 2;
+            } else if (c < 0x80 && isUnreserved(c)) {
+                out.put((byte) c);
+            } else {
+                return Optional.empty();
+            }
+        }
+        out.flip();
+        try {
+            String s = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(out).toString();
+            return Optional.of(s);
+        } catch (CharacterCodingException e) {
+            return Optional.empty();
+        }
+    }
+
+    private static int hexValue(char c) {
+        if (c >= '0' && c <= '9') {
+            return c - '0';
+        }
+        if (c >= 'A' && c <= 'F') {
+            return c - 'A' + 10;
+        }
+        return -1; // lower-case hex is not canonical
+    }
+
+    private static boolean isUnreserved(int u) {
+        return (u >= 'A' && u <= 'Z') || (u >= 'a' && u <= 'z') || (u >= '0' && u <= '9')
+                || u == '-' || u == '_' || u == '.' || u == '~';
+    }
+}

@@ -1,0 +1,302 @@
+package dev.ourios.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.nio.ByteBuffer;
+import java.nio.channels.FileChannel;
+import java.nio.file.DirectoryStream;
+import java.nio.file.FileAlreadyExistsException;
+import java.nio.file.Files;
+import java.nio.file.LinkOption;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.nio.file.StandardOpenOption;
+import java.nio.file.attribute.BasicFileAttributes;
+import java.security.SecureRandom;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The object store on a local directory. Publish = write a temp sibling {@code .<name>.tmp-<random>} that no
+ * reader matches, fsync it, rename it over the final name, fsync the directory. Create-only publish hard-links
+ * the fsynced temp file to the final name, which fails atomically if the name exists.
+ */
+public final class LocalObjectStore implements ObjectStore {
+    private final Path root;
+    private final SecureRandom random = new SecureRandom();
+
+    public LocalObjectStore(Path root) {
+        this.root = root.toAbsolutePath().normalize();
+    }
+
+    public Path root() {
+        return root;
+    }
+
+    /** Resolves a key under the root, refusing anything that would escape it. */
+    Path resolve(String key) throws StoreException {
+        if (key.startsWith("/") || key.contains("\\") || key.contains("\0")) {
+            throw new StoreException("invalid key '" + key + "'");
+        }
+        for (String segment : key.split("/", -1)) {
+            if (segment.equals("..") || segment.equals(".")) {
+                throw new StoreException("invalid key '" + key + "': '" + segment + "' segment");
+            }
+        }
+        Path p = root.resolve(key).normalize();
+        if (!p.startsWith(root)) {
+            throw new StoreException("key '" + key + "' escapes the store root");
+        }
+        return p;
+    }
+
+    private static String requireDir(String dirPrefix) throws StoreException {
+        if (!dirPrefix.isEmpty() && !dirPrefix.endsWith("/")) {
+            throw new StoreException("listing prefix must end in '/': '" + dirPrefix + "'");
+        }
+        return dirPrefix;
+    }
+
+    @Override
+    public List<String> listDirectories(String dirPrefix) throws IOException {
+        Path dir = resolve(requireDir(dirPrefix));
+        List<String> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                    out.add(p.getFileName().toString());
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
+        Path dir = resolve(requireDir(dirPrefix));
+        List<ObjectInfo> out = new ArrayList<>();
+        if (!Files.isDirectory(dir)) {
+            return out;
+        }
+        try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            for (Path p : ds) {
+                try {
+                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    if (a.isRegularFile()) {
+                        out.add(new ObjectInfo(dirPrefix + p.getFileName(), a.size(), a.lastModifiedTime().toInstant()));
+                    }
+                } catch (NoSuchFileException gone) {
+                    // deleted between the directory read and the stat: not part of this listing
+                }
+            }
+        } catch (NoSuchFileException e) {
+            return out;
+        }
+        out.sort((x, y) -> x.key().compareTo(y.key()));
+        return out;
+    }
+
+    @Override
+    public Optional<ObjectInfo> stat(String key) throws IOException {
+        try {
+            BasicFileAttributes a = Files.readAttributes(resolve(key), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            return a.isRegularFile() ? Optional.of(new ObjectInfo(key, a.size(), a.lastModifiedTime().toInstant()))
+                    : Optional.empty();
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+    }
+
+    @Override
+    public RandomAccessInput openRandomAccess(String key) throws IOException {
+        Path p = resolve(key);
+        FileChannel ch;
+        try {
+            ch = FileChannel.open(p, StandardOpenOption.READ);
+        } catch (NoSuchFileException e) {
+            throw new NoSuchObjectException("no such object: " + describe(key));
+        }
+        long size = ch.size();
+        return new RandomAccessInput() {
+            @Override
+            public long length() {
+                return size;
+            }
+
+            @Override
+            public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
+                ByteBuffer bb = ByteBuffer.wrap(buffer, offset, len);
+                long pos = position;
+                while (bb.hasRemaining()) {
+                    int n = ch.read(bb, pos);
+                    if (n < 0) {
+                        throw new java.io.EOFException("unexpected end of " + describe(key) + " at byte " + pos);
+                    }
+                    pos += n;
+                }
+            }
+
+            @Override
+            public void close() throws IOException {
+                ch.close();
+            }
+        };
+    }
+
+    @Override
+    public InputStream openStream(String key) throws IOException {
+        try {
+            return Files.newInputStream(resolve(key));
+        } catch (NoSuchFileException e) {
+            throw new NoSuchObjectException("no such object: " + describe(key));
+        }
+    }
+
+    @Override
+    public AtomicOutput create(String key) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        Path temp = tempSibling(target);
+        FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        return new LocalAtomicOutput(ch, temp, target, false);
+    }
+
+    @Override
+    public boolean putIfAbsent(String key, byte[] content) throws IOException {
+        Path target = resolve(key);
+        Files.createDirectories(target.getParent());
+        if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
+            return false;
+        }
+        Path temp = tempSibling(target);
+        try (FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE)) {
+            ByteBuffer bb = ByteBuffer.wrap(content);
+            while (bb.hasRemaining()) {
+                ch.write(bb);
+            }
+            ch.force(true);
+        }
+        try {
+            Files.createLink(target, temp); // atomic: fails if the name exists
+            fsyncDirectory(target.getParent());
+            return true;
+        } catch (FileAlreadyExistsException e) {
+            return false;
+        } finally {
+            Files.deleteIfExists(temp);
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        Files.deleteIfExists(resolve(key));
+    }
+
+    @Override
+    public String describe(String key) {
+        return root.resolve(key).toString();
+    }
+
+    @Override
+    public String toString() {
+        return "local store at " + root;
+    }
+
+    private Path tempSibling(Path target) {
+        byte[] r = new byte[6];
+        random.nextBytes(r);
+        return target.resolveSibling("." + target.getFileName() + ".tmp-" + HexFormat.of().formatHex(r));
+    }
+
+    static void fsyncDirectory(Path dir) throws IOException {
+        try (FileChannel ch = FileChannel.open(dir, StandardOpenOption.READ)) {
+            ch.force(true);
+        } catch (IOException e) {
+            // Some file systems refuse to open directories for sync; the rename is still atomic there.
+        }
+    }
+
+    private final class LocalAtomicOutput extends AtomicOutput {
+        private final FileChannel channel;
+        private final Path temp;
+        private final Path target;
+        private final OutputStream stream;
+        private long position;
+        private boolean done;
+
+        LocalAtomicOutput(FileChannel channel, Path temp, Path target, boolean unused) {
+            this.channel = channel;
+            this.temp = temp;
+            this.target = target;
+            this.stream = new java.io.BufferedOutputStream(java.nio.channels.Channels.newOutputStream(channel), 1 << 16);
+        }
+
+        @Override
+        public void write(int b) throws IOException {
+            stream.write(b);
+            position++;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) throws IOException {
+            stream.write(b, off, len);
+            position += len;
+        }
+
+        @Override
+        public void flush() throws IOException {
+            stream.flush();
+        }
+
+        @Override
+        public long position() {
+            return position;
+        }
+
+        @Override
+        public void commit() throws IOException {
+            if (done) {
+                throw new IllegalStateException("already committed or aborted: " + target);
+            }
+            try {
+                stream.flush();
+                channel.force(true);
+                channel.close();
+                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                fsyncDirectory(target.getParent());
+                done = true;
+            } catch (IOException e) {
+                abort();
+                throw new StoreException("could not publish " + target + ": " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void abort() {
+            if (done) {
+                return;
+            }
+            done = true;
+            try {
+                channel.close();
+            } catch (IOException ignored) {
+                // closing a channel we are discarding
+            }
+            try {
+                Files.deleteIfExists(temp);
+            } catch (IOException ignored) {
+                // GC removes temp files older than the grace period
+            }
+        }
+    }
+}

@@ -1,0 +1,66 @@
+package dev.ourios.store;
+
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The object store the whole product runs on: local disk or S3. Shaped to what S3 can do (no rename, no append):
+ * keys are '/'-separated paths relative to the store root; a "directory" is a key prefix ending in '/'.
+ *
+ * <p>Listings are delimiter listings (one level, never recursive) and are sorted by key. Because the prefix given
+ * must end in '/', listing is segment-wise: {@code tenant_id=a/} never matches {@code tenant_id=ab/}.
+ */
+public interface ObjectStore extends AutoCloseable {
+
+    /** Names (without trailing '/') of the immediate sub-directories of {@code dirPrefix}, sorted. */
+    List<String> listDirectories(String dirPrefix) throws IOException;
+
+    /** The objects directly under {@code dirPrefix} (not in sub-directories), sorted by key. */
+    List<ObjectInfo> listObjects(String dirPrefix) throws IOException;
+
+    /** Size and modification time of one object, or empty if it does not exist. */
+    Optional<ObjectInfo> stat(String key) throws IOException;
+
+    /** Opens an object for ranged reads; NoSuchObjectException if absent. */
+    RandomAccessInput openRandomAccess(String key) throws IOException;
+
+    /** Streams a whole object; NoSuchObjectException if absent. */
+    InputStream openStream(String key) throws IOException;
+
+    /** Reads a whole (small) object. */
+    default byte[] readAllBytes(String key) throws IOException {
+        try (InputStream in = openStream(key)) {
+            return in.readAllBytes();
+        }
+    }
+
+    /** Starts an atomic, streamed write to {@code key}; an existing object is replaced on commit. */
+    AtomicOutput create(String key) throws IOException;
+
+    /** Atomically publishes small content. */
+    default void put(String key, byte[] content) throws IOException {
+        try (AtomicOutput out = create(key)) {
+            out.write(content);
+            out.commit();
+        }
+    }
+
+    /**
+     * Create-only publish: writes {@code content} under {@code key} only if no object has that key, atomically.
+     *
+     * @return true if this call created the object, false if it already existed (nothing changed)
+     */
+    boolean putIfAbsent(String key, byte[] content) throws IOException;
+
+    /** Deletes an object; deleting an absent object succeeds (idempotent). */
+    void delete(String key) throws IOException;
+
+    /** A human-readable location for messages, e.g. {@code /data/store/<key>} or {@code s3://b/p/<key>}. */
+    String describe(String key);
+
+    @Override
+    default void close() throws IOException {
+    }
+}
