@@ -1,0 +1,80 @@
+package dev.ourios.table;
+
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Deletes what no reader can need any more, over every partition (not only compaction candidates), after the grace
+ * period (STORAGE.md §4). What may go is decided by {@link GcPlanner}; this class walks, deletes and reports. A
+ * partition whose manifest is invalid is skipped whole: with an unreadable manifest we cannot tell retired from
+ * live. Idempotent: deleting an object already gone succeeds, and the next run's listing no longer holds it.
+ */
+public final class GarbageCollector {
+    private static final Logger LOG = LoggerFactory.getLogger(GarbageCollector.class);
+
+    private final ObjectStore store;
+    private final TableLayout layout;
+    private final TableReader reader;
+    private final GcOptions options;
+    private final Clock clock;
+
+    public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.layout = Objects.requireNonNull(layout, "layout is null");
+        this.reader = Objects.requireNonNull(reader, "reader is null");
+        this.options = Objects.requireNonNull(options, "options is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+    }
+
+    /** Collects every partition the filter selects. */
+    public GcReport run(PartitionFilter filter) throws IOException {
+        List<PartitionGcResult> results = new ArrayList<>();
+        layout.forEachPartition(filter, p -> results.add(collect(p)));
+        GcReport report = new GcReport(options.dryRun(), results);
+        LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} error(s)", options.dryRun() ? " (dry run)" : "",
+                results.size(), report.deletedKeys().size(), report.bytesReclaimed(), report.errors().size());
+        return report;
+    }
+
+    /** Collects one partition; problems are recorded in the result, never thrown. */
+    public PartitionGcResult collect(PartitionKey partition) {
+        PartitionSnapshot snapshot;
+        try {
+            snapshot = reader.snapshot(partition);
+        } catch (ManifestException e) {
+            LOG.error("gc skipped {}: {}", partition, e.getMessage());
+            return new PartitionGcResult(partition, List.of(), 0, List.of("skipped: " + e.getMessage()));
+        } catch (IOException e) {
+            LOG.error("gc skipped {}: could not list or read it", partition, e);
+            return new PartitionGcResult(partition, List.of(), 0, List.of("skipped: " + e.getMessage()));
+        }
+        Instant now = clock.instant();
+        List<String> deleted = new ArrayList<>();
+        List<String> errors = new ArrayList<>();
+        long bytes = 0;
+        for (GcPlanner.Candidate c : GcPlanner.plan(snapshot, now, options.grace())) {
+            String key = c.object().key();
+            if (!options.dryRun()) {
+                try {
+                    store.delete(key);
+                } catch (IOException e) {
+                    errors.add("could not delete " + store.describe(key) + ": " + e.getMessage());
+                    LOG.warn("gc could not delete {}", store.describe(key), e);
+                    continue;
+                }
+            }
+            LOG.debug("gc {} {} ({})", options.dryRun() ? "would delete" : "deleted", key, c.reason());
+            deleted.add(key);
+            bytes += c.object().size();
+        }
+        return new PartitionGcResult(partition, deleted, bytes, errors);
+    }
+}

@@ -1,0 +1,48 @@
+package dev.ourios.table;
+
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One generation of a partition's manifest (STORAGE.md §3). The object {@code manifest.<generation>.json} is
+ * created once and never rewritten; the highest generation present is the current one.
+ *
+ * <p>Construction only normalises nulls and copies lists; the rules (names, duplicates, generation vs object
+ * name) need the object's key for their messages and live in {@link ManifestValidator}.
+ *
+ * @param format     always {@link #FORMAT} for manifests we can read
+ * @param generation matches the generation in the object's name; at least 1
+ * @param files      compacted (or hand-named) files that are live
+ * @param retired    files taken out of the live set, kept until the grace period has passed
+ * @param commit     the commit that created this manifest, or null for a manifest written by another tool
+ */
+public record Manifest(int format, long generation, List<String> files, List<Retired> retired, CommitRecord commit) {
+    public static final int FORMAT = 1;
+
+    public Manifest {
+        Objects.requireNonNull(files, "files is null");
+        files = List.copyOf(files);
+        retired = retired == null ? List.of() : List.copyOf(retired);
+    }
+
+    public static Manifest of(long generation, List<String> files, List<Retired> retired, CommitRecord commit) {
+        return new Manifest(FORMAT, generation, files, retired, commit);
+    }
+
+    public Optional<CommitRecord> commitRecord() {
+        return Optional.ofNullable(commit);
+    }
+
+    public Set<String> fileNames() {
+        return new LinkedHashSet<>(files);
+    }
+
+    public Set<String> retiredNames() {
+        Set<String> out = new LinkedHashSet<>();
+        retired.forEach(r -> out.add(r.file()));
+        return out;
+    }
+}

@@ -1,0 +1,138 @@
+package dev.ourios.table;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Commits a new manifest generation with a create-only put (STORAGE.md §3, §4): the object
+ * {@code manifest.<N+1>.json} either did not exist and is now ours, or someone else's is there and we lost. Never
+ * overwrites, never locks.
+ */
+public final class ManifestCommitter {
+    private static final Logger LOG = LoggerFactory.getLogger(ManifestCommitter.class);
+
+    private final ObjectStore store;
+    private final ManifestCodec codec;
+    private final Clock clock;
+    private final Duration maxOutputAge;
+
+    /**
+     * @param maxOutputAge the oldest an unnamed output may be when it is committed. GC deletes unnamed compacted
+     *                     files older than its grace; committing one that old could publish a manifest naming a file
+     *                     GC is deleting. Use at most half the GC grace, which leaves the other half as margin for a
+     *                     GC pass that listed before this commit and deletes after it, and for clock skew.
+     */
+    public ManifestCommitter(ObjectStore store, ManifestCodec codec, Clock clock, Duration maxOutputAge) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.codec = Objects.requireNonNull(codec, "codec is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.maxOutputAge = Objects.requireNonNull(maxOutputAge, "maxOutputAge is null");
+        if (maxOutputAge.isNegative() || maxOutputAge.isZero()) {
+            throw new IllegalArgumentException("max output age must be positive, got " + maxOutputAge);
+        }
+    }
+
+    /** A committer whose output-age bound is half of the GC grace. */
+    public static ManifestCommitter forGcGrace(ObjectStore store, ManifestCodec codec, Clock clock, Duration gcGrace) {
+        return new ManifestCommitter(store, codec, clock, gcGrace.dividedBy(2));
+    }
+
+    /**
+     * Creates {@code manifest.<expectedCurrentGeneration + 1>.json} holding {@code next}.
+     *
+     * @throws IllegalArgumentException if {@code next.generation()} is not {@code expectedCurrentGeneration + 1}
+     * @throws ManifestException        if {@code next} is invalid (nothing is written)
+     */
+    public CommitResult commit(PartitionKey partition, long expectedCurrentGeneration, Manifest next)
+            throws IOException {
+        long gen = expectedCurrentGeneration + 1;
+        if (next.generation() != gen) {
+            throw new IllegalArgumentException("next manifest has generation " + next.generation() + ", expected "
+                    + gen + " on top of " + expectedCurrentGeneration);
+        }
+        String key = ManifestKeys.key(partition, gen);
+        byte[] bytes = codec.encode(key, next);
+
+        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        Map<String, ObjectInfo> byName = new HashMap<>();
+        long highest = 0;
+        for (ObjectInfo o : listing) {
+            byName.put(o.name(), o);
+            highest = Math.max(highest, FileNames.manifestGeneration(o.name()));
+        }
+        if (highest >= gen) {
+            // Also catches a commit planned so long ago that generation N+1 was committed, superseded and collected.
+            return result(CommitResult.Status.LOST, partition, gen, key,
+                    "generation " + highest + " already exists");
+        }
+        for (String f : next.files()) {
+            if (!byName.containsKey(f)) {
+                return result(CommitResult.Status.REJECTED, partition, gen, key, "'" + f + "' is not present");
+            }
+        }
+        if (next.commit() != null) {
+            Instant now = clock.instant();
+            ObjectInfo out = byName.get(next.commit().output());
+            if (out == null) {
+                return result(CommitResult.Status.REJECTED, partition, gen, key,
+                        "output '" + next.commit().output() + "' is not present");
+            }
+            if (Duration.between(out.lastModified(), now).compareTo(maxOutputAge) > 0) {
+                return result(CommitResult.Status.REJECTED, partition, gen, key, "output '" + out.name()
+                        + "' was written at " + out.lastModified() + ", more than " + maxOutputAge
+                        + " ago; GC may already be collecting it");
+            }
+        }
+
+        boolean created;
+        try {
+            created = store.putIfAbsent(key, bytes);
+        } catch (IOException e) {
+            return readBack(partition, gen, key, bytes, e);
+        }
+        if (!created) {
+            return result(CommitResult.Status.LOST, partition, gen, key, "generation " + gen + " already exists");
+        }
+        LOG.info("committed {} generation {}: {} file(s), {} retired", partition, gen, next.files().size(),
+                next.retired().size());
+        return new CommitResult(CommitResult.Status.COMMITTED, partition, gen, key, "");
+    }
+
+    /**
+     * The create failed with an I/O error, which may have happened after the object was published. Our bytes are
+     * deterministic and unique to this commit (they name our output), so reading the object back decides it.
+     */
+    private CommitResult readBack(PartitionKey partition, long gen, String key, byte[] ours, IOException cause) {
+        try {
+            if (store.stat(key).isPresent()) {
+                byte[] there = store.readAllBytes(key);
+                return Arrays.equals(there, ours)
+                        ? new CommitResult(CommitResult.Status.COMMITTED, partition, gen, key, "")
+                        : result(CommitResult.Status.LOST, partition, gen, key, "generation " + gen + " already exists");
+            }
+        } catch (IOException again) {
+            cause.addSuppressed(again);
+        }
+        LOG.warn("commit of {} generation {} has an unknown outcome", partition, gen, cause);
+        return result(CommitResult.Status.UNKNOWN, partition, gen, key, String.valueOf(cause.getMessage()));
+    }
+
+    private static CommitResult result(CommitResult.Status status, PartitionKey partition, long gen, String key,
+            String detail) {
+        LOG.info("commit of {} generation {}: {} ({})", partition, gen, status, detail);
+        return new CommitResult(status, partition, gen, key, detail);
+    }
+}

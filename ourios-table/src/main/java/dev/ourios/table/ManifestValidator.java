@@ -1,0 +1,91 @@
+package dev.ourios.table;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/**
+ * The manifest rules of STORAGE.md §3, checked on every read and before every write. A violation is a
+ * {@link ManifestException} naming the manifest and the problem; nothing is ever dropped or repaired, because a
+ * "repaired" manifest could make rows vanish or appear twice.
+ */
+public final class ManifestValidator {
+    private ManifestValidator() {
+    }
+
+    public static void validate(String manifestKey, Manifest m) throws ManifestException {
+        long named = ManifestKeys.generationOf(manifestKey);
+        if (named < 0) {
+            throw new ManifestException(manifestKey, "not a canonical manifest name (manifest.<20 digits>.json)");
+        }
+        if (m.format() != Manifest.FORMAT) {
+            throw new ManifestException(manifestKey, "unsupported format " + m.format() + " (this build reads "
+                    + Manifest.FORMAT + ")");
+        }
+        if (m.generation() < 1) {
+            // Generation 0 means "no manifest"; a manifest object claiming it would be ambiguous.
+            throw new ManifestException(manifestKey, "generation must be at least 1, got " + m.generation());
+        }
+        if (m.generation() != named) {
+            throw new ManifestException(manifestKey, "generation " + m.generation()
+                    + " differs from the generation in its name (" + named + ")");
+        }
+        Set<String> seen = new HashSet<>();
+        for (String f : m.files()) {
+            checkName(manifestKey, "files", f);
+            if (!seen.add(f)) {
+                throw new ManifestException(manifestKey, "'" + f + "' appears more than once in files");
+            }
+        }
+        Set<String> retired = new HashSet<>();
+        for (Retired r : m.retired()) {
+            checkName(manifestKey, "retired", r.file());
+            if (seen.contains(r.file())) {
+                throw new ManifestException(manifestKey, "'" + r.file() + "' is in both files and retired");
+            }
+            if (!retired.add(r.file())) {
+                throw new ManifestException(manifestKey, "'" + r.file() + "' appears more than once in retired");
+            }
+        }
+        if (m.commit() != null) {
+            CommitRecord c = m.commit();
+            checkName(manifestKey, "commit.output", c.output());
+            Set<String> inputs = new HashSet<>();
+            for (String in : c.inputs()) {
+                checkName(manifestKey, "commit.inputs", in);
+                if (!inputs.add(in)) {
+                    throw new ManifestException(manifestKey, "'" + in + "' appears more than once in commit.inputs");
+                }
+            }
+            if (c.rows() < 0 || c.bytesIn() < 0 || c.bytesOut() < 0) {
+                throw new ManifestException(manifestKey, "commit counts must not be negative");
+            }
+        }
+    }
+
+    /** The problem with a file name, or null when it is one path component ending in {@code .parquet}. */
+    public static String nameProblem(String name) {
+        if (name == null || name.isEmpty()) {
+            return "empty file name";
+        }
+        if (name.equals(".") || name.equals("..")) {
+            return "'" + name + "' is not a file name";
+        }
+        if (name.indexOf('/') >= 0 || name.indexOf('\\') >= 0) {
+            return "'" + name + "' is not a single path component";
+        }
+        if (name.indexOf('\0') >= 0) {
+            return "file name contains NUL: '" + name.replace("\0", "\\0") + "'";
+        }
+        if (!name.endsWith(".parquet") || name.equals(".parquet")) {
+            return "'" + name + "' does not end in .parquet";
+        }
+        return null;
+    }
+
+    private static void checkName(String manifestKey, String field, String name) throws ManifestException {
+        String problem = nameProblem(name);
+        if (problem != null) {
+            throw new ManifestException(manifestKey, field + ": " + problem);
+        }
+    }
+}

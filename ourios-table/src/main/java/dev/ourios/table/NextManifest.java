@@ -1,0 +1,54 @@
+package dev.ourios.table;
+
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+
+/** Builds the manifest a compaction commits on top of the snapshot it planned from (STORAGE.md §4 step 4). */
+public final class NextManifest {
+    private NextManifest() {
+    }
+
+    /**
+     * Generation {@code snapshot.generation() + 1} with:
+     * <ul>
+     * <li>files = previous files − inputs + output (just {@code [output]} when every live file was merged; a
+     * previously named file that was not an input stays named, otherwise its rows would vanish);</li>
+     * <li>retired = previous retired still present in the listing (absent ones are confirmed collected, so the
+     * list does not grow forever) + every input, retired at {@code commit.at()}.</li>
+     * </ul>
+     *
+     * @throws IllegalArgumentException if an input is not live in the snapshot, or the output name is in use
+     */
+    public static Manifest from(PartitionSnapshot snapshot, CommitRecord commit) {
+        Set<String> live = snapshot.liveNames();
+        for (String in : commit.inputs()) {
+            if (!live.contains(in)) {
+                throw new IllegalArgumentException("input '" + in + "' is not live in " + snapshot.partition()
+                        + " at generation " + snapshot.generation());
+            }
+        }
+        Manifest prev = snapshot.manifest().orElse(null);
+        Set<String> inputs = new HashSet<>(commit.inputs());
+        if (inputs.contains(commit.output()) || (prev != null
+                && (prev.fileNames().contains(commit.output()) || prev.retiredNames().contains(commit.output())))) {
+            throw new IllegalArgumentException("output '" + commit.output() + "' is already named in "
+                    + snapshot.partition() + " at generation " + snapshot.generation());
+        }
+        List<String> files = new ArrayList<>();
+        List<Retired> retired = new ArrayList<>();
+        if (prev != null) {
+            prev.files().stream().filter(f -> !inputs.contains(f)).forEach(files::add);
+            prev.retired().stream().filter(r -> snapshot.isPresent(r.file())).forEach(retired::add);
+        }
+        files.add(commit.output());
+        files.sort(null);
+        Instant at = commit.at();
+        commit.inputs().forEach(in -> retired.add(new Retired(in, at)));
+        retired.sort(Comparator.comparing(Retired::file));
+        return Manifest.of(snapshot.generation() + 1, files, retired, commit);
+    }
+}

@@ -1,0 +1,68 @@
+package dev.ourios.table;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectInfo;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * A partition as one listing showed it, classified (STORAGE.md §3). Every object of the listing is in exactly
+ * one of {@code live}, {@code retiredPresent}, {@code orphans}, {@code temps}, {@code manifests}
+ * ({@code currentManifest} plus {@code supersededManifests}) or {@code ignored}. All lists are sorted by key.
+ *
+ * @param partition           the partition
+ * @param generation          the current generation: the highest canonical manifest present, 0 if none
+ * @param manifest            the current manifest, empty at generation 0
+ * @param currentManifest     the object holding the current manifest, empty at generation 0
+ * @param live                {@code manifest.files} ∪ ingest files named neither in files nor retired
+ * @param retiredPresent      retired files still present: invisible, deleted by GC after the grace period
+ * @param orphans             {@code *.compacted.parquet} files no manifest names (failed or lost commits)
+ * @param temps               temp siblings of in-flight or abandoned writes
+ * @param supersededManifests canonical manifests below the current generation
+ * @param ignored             anything else (never read, never deleted)
+ * @param listing             the whole listing the snapshot was made from
+ */
+public record PartitionSnapshot(PartitionKey partition, long generation, Optional<Manifest> manifest,
+        Optional<ObjectInfo> currentManifest, List<ObjectInfo> live, List<ObjectInfo> retiredPresent,
+        List<ObjectInfo> orphans, List<ObjectInfo> temps, List<ObjectInfo> supersededManifests,
+        List<ObjectInfo> ignored, List<ObjectInfo> listing) {
+
+    public PartitionSnapshot {
+        live = List.copyOf(live);
+        retiredPresent = List.copyOf(retiredPresent);
+        orphans = List.copyOf(orphans);
+        temps = List.copyOf(temps);
+        supersededManifests = List.copyOf(supersededManifests);
+        ignored = List.copyOf(ignored);
+        listing = List.copyOf(listing);
+    }
+
+    /** Names of the live files, sorted. */
+    public Set<String> liveNames() {
+        Set<String> out = new LinkedHashSet<>();
+        live.forEach(o -> out.add(o.name()));
+        return out;
+    }
+
+    /** True if the listing held an object of this name (in any category). */
+    public boolean isPresent(String name) {
+        return listing.stream().anyMatch(o -> o.name().equals(name));
+    }
+
+    /**
+     * Live ingest files the current manifest does not name: data that landed after the last commit (or every
+     * ingest file at generation 0). Non-empty after a commit means late data re-flagged the partition.
+     */
+    public List<ObjectInfo> unmanifestedIngest() {
+        Set<String> named = manifest.map(Manifest::fileNames).orElse(Set.of());
+        return live.stream().filter(o -> FileNames.isIngestFile(o.name()) && !named.contains(o.name())).toList();
+    }
+
+    /** Sum of the live files' sizes in bytes. */
+    public long liveBytes() {
+        return live.stream().mapToLong(ObjectInfo::size).sum();
+    }
+}

@@ -1,0 +1,40 @@
+package dev.ourios.table;
+
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+
+/** Resolves a partition's current generation and live set from one listing plus one manifest read. */
+public final class TableReader {
+    private final ObjectStore store;
+    private final ManifestCodec codec;
+
+    public TableReader(ObjectStore store, ManifestCodec codec) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.codec = Objects.requireNonNull(codec, "codec is null");
+    }
+
+    /**
+     * @throws ManifestException if the current manifest is malformed or invalid, or names a missing file
+     */
+    public PartitionSnapshot snapshot(PartitionKey partition) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        Optional<Manifest> manifest = Optional.empty();
+        if (current.isPresent()) {
+            // Manifests are create-only and the highest one is never collected, so this read sees what was listed.
+            manifest = Optional.of(codec.decode(current.get().key(), store.readAllBytes(current.get().key())));
+        }
+        return LiveSetResolver.resolve(partition, listing, manifest);
+    }
+
+    /** Reads and validates one generation's manifest. */
+    public Manifest readManifest(PartitionKey partition, long generation) throws IOException {
+        String key = ManifestKeys.key(partition, generation);
+        return codec.decode(key, store.readAllBytes(key));
+    }
+}
