@@ -1,6 +1,5 @@
 package dev.ourios.table;
 
-import dev.ourios.core.FileNames;
 import dev.ourios.store.ObjectInfo;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +63,7 @@ public final class GcPlanner {
     private static List<Candidate> supersededManifests(PartitionSnapshot s, Instant cutoff) {
         List<ObjectInfo> manifests = new ArrayList<>(s.supersededManifests());
         s.currentManifest().ifPresent(manifests::add);
-        manifests.sort(Comparator.comparingLong(o -> FileNames.manifestGeneration(o.name())));
+        manifests.sort(Comparator.comparingLong(o -> ManifestKeys.generationOfName(o.name())));
         Optional<Instant> currentCommitAt = s.manifest().flatMap(Manifest::commitRecord).map(CommitRecord::at);
         List<Candidate> out = new ArrayList<>();
         for (int i = 0; i + 1 < manifests.size(); i++) {

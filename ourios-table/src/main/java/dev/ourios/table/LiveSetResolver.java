@@ -24,8 +24,8 @@ public final class LiveSetResolver {
 
     /** The highest canonical manifest in a listing, if any. */
     public static Optional<ObjectInfo> highestManifest(List<ObjectInfo> listing) {
-        return listing.stream().filter(o -> FileNames.manifestGeneration(o.name()) >= 0)
-                .max(Comparator.comparingLong(o -> FileNames.manifestGeneration(o.name())));
+        return listing.stream().filter(o -> ManifestKeys.generationOfName(o.name()) >= 0)
+                .max(Comparator.comparingLong(o -> ManifestKeys.generationOfName(o.name())));
     }
 
     /**
@@ -42,7 +42,7 @@ public final class LiveSetResolver {
             throw new IllegalArgumentException("BUG: manifest " + (manifest.isPresent() ? "given" : "missing")
                     + " but the listing of " + partition + " has " + (current.isPresent() ? "one" : "none"));
         }
-        long generation = current.map(o -> FileNames.manifestGeneration(o.name())).orElse(0L);
+        long generation = current.map(o -> ManifestKeys.generationOfName(o.name())).orElse(0L);
         if (manifest.isPresent() && manifest.get().generation() != generation) {
             throw new IllegalArgumentException("BUG: manifest generation " + manifest.get().generation()
                     + " given for the listing's current generation " + generation);
@@ -60,7 +60,7 @@ public final class LiveSetResolver {
         for (ObjectInfo o : sorted) {
             String name = o.name();
             present.add(name);
-            long gen = FileNames.manifestGeneration(name);
+            long gen = ManifestKeys.generationOfName(name);
             if (gen >= 0) {
                 if (gen < generation) {
                     superseded.add(o);

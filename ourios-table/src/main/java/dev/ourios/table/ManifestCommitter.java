@@ -1,6 +1,5 @@
 package dev.ourios.table;
 
-import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
@@ -71,7 +70,7 @@ public final class ManifestCommitter {
         long highest = 0;
         for (ObjectInfo o : listing) {
             byName.put(o.name(), o);
-            highest = Math.max(highest, FileNames.manifestGeneration(o.name()));
+            highest = Math.max(highest, ManifestKeys.generationOfName(o.name()));
         }
         if (highest >= gen) {
             // Also catches a commit planned so long ago that generation N+1 was committed, superseded and collected.

@@ -16,6 +16,16 @@ public final class ManifestKeys {
     /** The generation a key names, or -1 if its last component is not a canonical manifest name. */
     public static long generationOf(String key) {
         int slash = key.lastIndexOf('/');
-        return FileNames.manifestGeneration(slash < 0 ? key : key.substring(slash + 1));
+        return generationOfName(slash < 0 ? key : key.substring(slash + 1));
+    }
+
+    /**
+     * The generation of a manifest file name, or -1 if it is not canonical. Guards the length first because
+     * {@link FileNames#manifestGeneration} throws on {@code manifest.json} (prefix and suffix overlap), the name
+     * the reference implementation uses, which must be ignored rather than crash a listing.
+     */
+    public static long generationOfName(String name) {
+        int canonicalLength = FileNames.MANIFEST_PREFIX.length() + 20 + FileNames.MANIFEST_SUFFIX.length();
+        return name.length() == canonicalLength ? FileNames.manifestGeneration(name) : -1;
     }
 }
