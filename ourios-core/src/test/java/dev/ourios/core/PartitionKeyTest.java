@@ -1,0 +1,85 @@
+package dev.ourios.core;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.time.Instant;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PartitionKeyTest {
+    private static final long NS = 1_000_000_000L;
+
+    @Test
+    void pathsAndLabels() {
+        PartitionKey k = new PartitionKey("acme/eu", 2026, 4, 7, 9);
+        assertEquals("year=2026/month=04/day=07/hour=09", k.hourPath());
+        assertEquals("2026-04-07T09", k.hourLabel());
+        assertEquals("tenant_id=acme%2Feu/year=2026/month=04/day=07/hour=09", k.path());
+        assertEquals("data/tenant_id=acme%2Feu/year=2026/month=04/day=07/hour=09/", k.dataPrefix());
+        assertEquals(Instant.parse("2026-04-07T09:00:00Z"), k.hourStart());
+        assertEquals(k.hourStartNanos() + 3600 * NS, k.hourEndNanos());
+        assertEquals(k, PartitionKey.parseLabel("acme/eu", "2026-04-07T09"));
+    }
+
+    @Test
+    void parsesOnlyCanonicalHourPaths() {
+        assertEquals(Optional.of(new PartitionKey("t", 2026, 4, 7, 9)),
+                PartitionKey.parseHourPath("t", "year=2026", "month=04", "day=07", "hour=09"));
+        assertTrue(PartitionKey.parseHourPath("t", "year=2026", "month=4", "day=07", "hour=09").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "year=26", "month=04", "day=07", "hour=09").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "year=2026", "month=13", "day=07", "hour=09").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "year=2026", "month=02", "day=30", "hour=09").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "year=2026", "month=04", "day=07", "hour=24").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "year=2026", "month=04", "day=07", "hour=09x").isEmpty());
+        assertTrue(PartitionKey.parseHourPath("t", "yr=2026", "month=04", "day=07", "hour=09").isEmpty());
+    }
+
+    @Test
+    void rejectsBadLabelsAndEmptyTenant() {
+        assertThrows(IllegalArgumentException.class, () -> PartitionKey.parseLabel("t", "2026-04-07 09"));
+        assertThrows(IllegalArgumentException.class, () -> PartitionKey.parseLabel("t", "2026-4-07T09"));
+        assertThrows(RuntimeException.class, () -> PartitionKey.parseLabel("t", "2026-04-07T25"));
+        assertThrows(IllegalArgumentException.class, () -> new PartitionKey("", 2026, 1, 1, 0));
+    }
+
+    @Test
+    void effectiveTimeRule() {
+        long t = Instant.parse("2026-04-07T09:59:59.999999999Z").getEpochSecond() * NS + 999_999_999L;
+        long o = Instant.parse("2026-04-07T10:00:00Z").getEpochSecond() * NS;
+        assertEquals(t, LogRecord.effectiveTime(t, o), "time wins when non-zero");
+        assertEquals(o, LogRecord.effectiveTime(0, o), "time 0 falls back to observed");
+        assertEquals(0, LogRecord.effectiveTime(0, 0L));
+        assertEquals(0, LogRecord.effectiveTime(0, null));
+
+        LogRecord onlyObserved = LogRecord.builder("t").observedTimeUnixNano(o).build();
+        assertEquals(new PartitionKey("t", 2026, 4, 7, 10), onlyObserved.partitionKey());
+        assertEquals(o, onlyObserved.effectiveTimeUnixNano());
+        LogRecord both = LogRecord.builder("t").timeUnixNano(t).observedTimeUnixNano(o).build();
+        assertEquals(new PartitionKey("t", 2026, 4, 7, 9), both.partitionKey());
+        LogRecord neither = LogRecord.builder("t").build();
+        assertEquals(new PartitionKey("t", 1970, 1, 1, 0), neither.partitionKey());
+        assertEquals("year=1970/month=01/day=01/hour=00", neither.partitionKey().hourPath());
+    }
+
+    @Test
+    void negativeNanosFloorToThePreviousHour() {
+        assertEquals(new PartitionKey("t", 1969, 12, 31, 23), PartitionKey.of("t", -1));
+        assertEquals(new PartitionKey("t", 1969, 12, 31, 23), PartitionKey.of("t", -3600 * NS));
+        assertEquals(new PartitionKey("t", 1969, 12, 31, 22), PartitionKey.of("t", -3600 * NS - 1));
+        assertEquals(new PartitionKey("t", 1970, 1, 1, 0), PartitionKey.of("t", 3600 * NS - 1));
+        assertEquals(new PartitionKey("t", 1970, 1, 1, 1), PartitionKey.of("t", 3600 * NS));
+        assertEquals(new PartitionKey("t", 2262, 4, 11, 23), PartitionKey.of("t", Long.MAX_VALUE));
+    }
+
+    @Test
+    void ordersByTenantThenTime() {
+        PartitionKey a9 = new PartitionKey("a", 2026, 1, 1, 9);
+        PartitionKey a10 = new PartitionKey("a", 2026, 1, 1, 10);
+        PartitionKey b0 = new PartitionKey("b", 2020, 1, 1, 0);
+        assertTrue(a9.compareTo(a10) < 0);
+        assertTrue(a10.compareTo(b0) < 0);
+        assertEquals(0, a9.compareTo(new PartitionKey("a", 2026, 1, 1, 9)));
+    }
+}
