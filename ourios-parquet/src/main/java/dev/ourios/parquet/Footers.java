@@ -1,0 +1,135 @@
+package dev.ourios.parquet;
+
+import dev.ourios.core.Columns;
+import dev.ourios.store.RandomAccessInput;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import org.apache.parquet.format.ColumnChunk;
+import org.apache.parquet.format.ColumnMetaData;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.PageEncodingStats;
+import org.apache.parquet.format.RowGroup;
+import org.apache.parquet.format.SortingColumn;
+import org.apache.parquet.format.Util;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * The raw (thrift) footer: reading it, and the rewrite every written file goes through.
+ *
+ * <p>parquet-java 1.18.1 cannot write {@code sorting_columns} and fills each column chunk's {@code encodings} from a
+ * HashSet of enum constants, whose iteration order follows identity hash codes and so changes between JVM processes.
+ * Rewriting the footer fixes both without touching anything before it: pages, indexes and bloom filters are
+ * referenced by absolute offsets that all lie before the footer.
+ */
+public final class Footers {
+    private static final byte[] MAGIC = "PAR1".getBytes(StandardCharsets.US_ASCII);
+
+    private Footers() {
+    }
+
+    /** Reads the thrift footer of a plaintext-footer Parquet object with two ranged reads. */
+    public static FileMetaData readRaw(RandomAccessInput in, String file) throws IOException {
+        long len = in.length();
+        if (len < 12) {
+            throw new LogFormatException(file + ": not a Parquet file (" + len + " bytes)");
+        }
+        byte[] tail = new byte[8];
+        in.readFully(len - 8, tail, 0, 8);
+        int footerLen = footerLength(tail, 0, file);
+        if (footerLen < 0 || footerLen > len - 12) {
+            throw new LogFormatException(file + ": not a Parquet file (footer length " + footerLen + " of a "
+                    + len + "-byte object)");
+        }
+        byte[] footer = new byte[footerLen];
+        in.readFully(len - 8 - footerLen, footer, 0, footerLen);
+        try {
+            return Util.readFileMetaData(new ByteArrayInputStream(footer));
+        } catch (IOException | RuntimeException e) {
+            throw new LogFormatException(file + ": unreadable Parquet footer: " + e.getMessage(), e);
+        }
+    }
+
+    private static int footerLength(byte[] b, int off, String file) throws LogFormatException {
+        for (int i = 0; i < 4; i++) {
+            if (b[off + 4 + i] != MAGIC[i]) {
+                throw new LogFormatException(file + ": not a Parquet file (no PAR1 trailer)");
+            }
+        }
+        return (b[off] & 0xff) | (b[off + 1] & 0xff) << 8 | (b[off + 2] & 0xff) << 16 | (b[off + 3] & 0xff) << 24;
+    }
+
+    /**
+     * Rewrites the held tail of a just-written file: sorts the set-derived lists, and declares sorting when asked.
+     * Returns the new tail (bytes before the footer unchanged, then the new footer, its length and "PAR1").
+     */
+    static byte[] rewriteTail(byte[] tail, MessageType schema, boolean declareSorting) throws IOException {
+        if (tail.length < 8) {
+            throw new IOException("held tail too short for a footer: " + tail.length + " bytes");
+        }
+        int footerLen = footerLength(tail, tail.length - 8, "output");
+        int footerStart = tail.length - 8 - footerLen;
+        if (footerStart < 0) {
+            throw new IOException("footer (" + footerLen + " bytes) is larger than the held tail");
+        }
+        FileMetaData md = Util.readFileMetaData(new ByteArrayInputStream(tail, footerStart, footerLen));
+        normalize(md);
+        if (declareSorting) {
+            declareSorting(md, schema);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(tail.length + 256);
+        out.write(tail, 0, footerStart);
+        ByteArrayOutputStream footer = new ByteArrayOutputStream(footerLen + 256);
+        Util.writeFileMetaData(md, footer);
+        footer.writeTo(out);
+        int n = footer.size();
+        out.write(new byte[] {(byte) n, (byte) (n >>> 8), (byte) (n >>> 16), (byte) (n >>> 24)});
+        out.write(MAGIC);
+        return out.toByteArray();
+    }
+
+    private static void normalize(FileMetaData md) {
+        for (RowGroup rg : md.getRow_groups()) {
+            for (ColumnChunk cc : rg.getColumns()) {
+                ColumnMetaData cmd = cc.getMeta_data();
+                if (cmd == null) {
+                    continue;
+                }
+                List<org.apache.parquet.format.Encoding> encodings = new ArrayList<>(cmd.getEncodings());
+                encodings.sort(Comparator.comparingInt(org.apache.parquet.format.Encoding::getValue));
+                cmd.setEncodings(encodings);
+                if (cmd.isSetEncoding_stats()) {
+                    List<PageEncodingStats> stats = new ArrayList<>(cmd.getEncoding_stats());
+                    stats.sort(Comparator.<PageEncodingStats>comparingInt(s -> s.getPage_type().getValue())
+                            .thenComparingInt(s -> s.getEncoding().getValue()));
+                    cmd.setEncoding_stats(stats);
+                }
+            }
+        }
+    }
+
+    private static void declareSorting(FileMetaData md, MessageType schema) {
+        int service = leafIndex(schema, Columns.SERVICE_NAME);
+        int effective = leafIndex(schema, Columns.EFFECTIVE_TIME);
+        for (RowGroup rg : md.getRow_groups()) {
+            // SortingColumn(column_idx, descending, nulls_first)
+            rg.setSorting_columns(List.of(new SortingColumn(service, false, true),
+                    new SortingColumn(effective, false, false)));
+        }
+    }
+
+    /** Index of a top-level primitive column among the schema's leaves (what SortingColumn.column_idx counts). */
+    static int leafIndex(MessageType schema, String topLevel) {
+        List<String[]> paths = schema.getPaths();
+        for (int i = 0; i < paths.size(); i++) {
+            if (paths.get(i).length == 1 && paths.get(i)[0].equals(topLevel)) {
+                return i;
+            }
+        }
+        throw new IllegalArgumentException("no column '" + topLevel + "' in the schema");
+    }
+}

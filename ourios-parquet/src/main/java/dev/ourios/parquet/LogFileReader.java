@@ -1,0 +1,216 @@
+package dev.ourios.parquet;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.NoSuchObjectException;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.store.RandomAccessInput;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.List;
+import java.util.NoSuchElementException;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
+ * row groups that survive the filter).
+ *
+ * <p>Reader contract (STORAGE.md §2): columns are matched by name; unknown top-level columns come back as
+ * {@code LogRecord.extras()} so compaction keeps them; a missing OPTIONAL column reads as null; a missing REQUIRED
+ * column fails the open with a {@link LogFormatException} naming the file and the column.
+ *
+ * <p>Missing {@code effective_time_unix_nano} (old files): the record carries null in
+ * {@code effectiveTimeUnixNano()}, reproducing the source exactly. Every consumer of the effective time uses
+ * {@code LogRecord.effectiveTime()}, which recomputes it from time (and observed time when time is 0), i.e. it is
+ * the row's time_unix_nano whenever that is known, as the contract says; compaction re-projects the column anyway.
+ *
+ * <p>Row indexes in a {@link PartitionMismatchException} are positions in the file when no filter is set (the
+ * compaction case); with a filter, pages may be skipped and the index counts from the row group's first row over
+ * the rows actually decoded.
+ */
+public final class LogFileReader implements Closeable {
+    private final String file;
+    private final RandomAccessInput input;
+    private final StoreInputFile inputFile;
+    private final ParquetFileReader reader;
+    private final ReadOptions options;
+    private final FilterCompat.Filter filter;
+    private final MessageType fileSchema;
+    private final MessageType requested;
+    private final MessageColumnIO columnIO;
+    private final LogRecordMaterializer materializer;
+    private final int rowGroupsTotal;
+    private final int rowGroupsKept;
+    private final List<BlockMetaData> keptBlocks;
+    private int groupIndex = -1;
+    private RecordReader<LogRecord> records;
+    private long rowsLeftInGroup;
+    private long rowInGroup;
+    private LogRecord pending;
+    private boolean finished;
+
+    private LogFileReader(String file, RandomAccessInput input, ReadOptions options) throws IOException {
+        this.file = file;
+        this.input = input;
+        this.options = options;
+        this.inputFile = new StoreInputFile(input, file);
+        this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
+        ParquetReadOptions readOptions = ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withRecordFilter(filter)
+                .useStatsFilter(true)
+                .useDictionaryFilter(true)
+                .useBloomFilter(true)
+                .useColumnIndexFilter(true)
+                .useRecordFilter(true)
+                .build();
+        try {
+            this.reader = ParquetFileReader.open(inputFile, readOptions);
+        } catch (NoSuchObjectException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new LogFormatException(file + ": not a readable Parquet file (" + e.getMessage() + ")", e);
+        }
+        try {
+            this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            this.requested = SchemaCheck.requested(fileSchema, file);
+            reader.setRequestedSchema(requested);
+            this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+                    .getColumnIO(requested, fileSchema, true);
+            this.materializer = new LogRecordMaterializer(requested);
+            this.rowGroupsTotal = reader.getFooter().getBlocks().size();
+            this.keptBlocks = reader.getRowGroups();
+            this.rowGroupsKept = keptBlocks.size();
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e instanceof LogFormatException lfe ? lfe
+                    : new LogFormatException(file + ": unreadable schema (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Opens {@code key}; the object is read in ranges, never whole. */
+    public static LogFileReader open(ObjectStore store, String key, ReadOptions options) throws IOException {
+        String name = store.describe(key);
+        RandomAccessInput input = store.openRandomAccess(key);
+        try {
+            return new LogFileReader(name, input, options);
+        } catch (IOException | RuntimeException e) {
+            input.close();
+            throw e;
+        }
+    }
+
+    /** The next record, or null at the end. */
+    public LogRecord read() throws IOException {
+        if (pending != null) {
+            LogRecord r = pending;
+            pending = null;
+            return r;
+        }
+        while (!finished) {
+            if (rowsLeftInGroup == 0 && !nextGroup()) {
+                finished = true;
+                return null;
+            }
+            rowsLeftInGroup--;
+            long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
+            LogRecord r;
+            try {
+                r = records.read();
+                if (r == null || records.shouldSkipCurrentRecord()) {
+                    continue;
+                }
+            } catch (RuntimeException e) {
+                throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")",
+                        e);
+            }
+            if (options.expectedPartition().isPresent()) {
+                PartitionKey expected = options.expectedPartition().get();
+                PartitionKey actual = r.partitionKey();
+                if (!actual.equals(expected)) {
+                    throw new PartitionMismatchException(file, rowIndex, expected, actual);
+                }
+            }
+            return r;
+        }
+        return null;
+    }
+
+    public boolean hasNext() throws IOException {
+        if (pending == null) {
+            pending = read();
+        }
+        return pending != null;
+    }
+
+    public LogRecord next() throws IOException {
+        LogRecord r = read();
+        if (r == null) {
+            throw new NoSuchElementException(file + ": no more rows");
+        }
+        return r;
+    }
+
+    private boolean nextGroup() throws IOException {
+        PageReadStore pages;
+        try {
+            pages = reader.readNextFilteredRowGroup();
+        } catch (IOException | RuntimeException e) {
+            throw new LogFormatException(file + ": cannot read row group " + (groupIndex + 1) + " ("
+                    + e.getMessage() + ")", e);
+        }
+        if (pages == null) {
+            return false;
+        }
+        groupIndex++;
+        rowsLeftInGroup = pages.getRowCount();
+        rowInGroup = 0;
+        records = columnIO.getRecordReader(pages, materializer, filter);
+        return true;
+    }
+
+    /** The file's own schema (what the writer declared, root name included). */
+    public MessageType fileSchema() {
+        return fileSchema;
+    }
+
+    /** Rows in the file according to its footer (before any filtering). */
+    public long rowCount() {
+        return reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+    }
+
+    public int rowGroupsTotal() {
+        return rowGroupsTotal;
+    }
+
+    /** Row groups left after statistics, dictionary and bloom-filter pruning. */
+    public int rowGroupsKept() {
+        return rowGroupsKept;
+    }
+
+    /** Bytes fetched from the store so far. */
+    public long bytesRead() {
+        return inputFile.bytesRead();
+    }
+
+    public String file() {
+        return file;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            reader.close();
+        } finally {
+            input.close();
+        }
+    }
+}

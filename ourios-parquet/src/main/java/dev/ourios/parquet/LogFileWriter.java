@@ -1,0 +1,231 @@
+package dev.ourios.parquet;
+
+import dev.ourios.core.Columns;
+import dev.ourios.core.LogRecord;
+import dev.ourios.store.AtomicOutput;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.Arrays;
+import java.util.Set;
+import org.apache.hadoop.conf.Configuration;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.api.WriteSupport;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Writes log records into one Parquet object through an {@link AtomicOutput}: nothing is visible until
+ * {@link #commit()}, and {@link #close()} without a commit discards everything.
+ *
+ * <p>Encoding policy (STORAGE.md §2) and where parquet-java 1.18.1 falls short of it:
+ * <ul>
+ * <li>ZSTD at the configured level on every column.</li>
+ * <li>Dictionary on, except the three times, attributes, trace_id, span_id, body, confidence and both params
+ * leaves.</li>
+ * <li>Statistics: parquet-java has no "chunk-level only" switch (disabling statistics for a column drops its chunk
+ * min/max too, and the page index cannot be turned off per column). We keep page-level statistics and the page
+ * index on every column, a superset of the contract; the column index truncates binary min/max to 64 bytes and
+ * parquet-java drops chunk statistics over 4 KiB, so the cost for attributes/body is small.</li>
+ * <li>Bloom filters on template_id, trace_id, span_id, resource.service.name and extra STRING/INT64 columns.
+ * parquet-java's per-column settings split a column name on dots, so a single leaf named
+ * {@code resource.service.name} cannot be addressed. We therefore switch bloom filters on globally and off for
+ * every addressable non-bloom leaf. Gap: an extra non-bloom column whose name contains a dot (e.g. a DOUBLE
+ * {@code attr.latency}) cannot be switched off and gets a filter it does not need. Filters are adaptive
+ * (parquet-java picks the smallest candidate that fits the distinct values of each row group, so NDV follows the
+ * row group), capped at {@code clamp(rowGroupBytes / 64, 4 KiB, 1 MiB)}. No filter is written for a chunk that is
+ * entirely dictionary-encoded (the dictionary filter is exact), which is the usual case for service names.</li>
+ * </ul>
+ * Every file's footer is rewritten at commit (see {@link Footers}) so output is byte-identical across processes and
+ * can declare {@code sorting_columns}.
+ */
+public final class LogFileWriter implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogFileWriter.class);
+    private static final Set<String> NO_DICTIONARY = Set.of(Columns.TIME, Columns.OBSERVED_TIME,
+            Columns.EFFECTIVE_TIME, Columns.ATTRIBUTES, Columns.TRACE_ID, Columns.SPAN_ID, Columns.BODY,
+            Columns.CONFIDENCE, LogSchema.PARAMS_TYPE_TAG, LogSchema.PARAMS_VALUE);
+    private static final Set<String> BLOOM = Set.of(Columns.TEMPLATE_ID, Columns.TRACE_ID, Columns.SPAN_ID,
+            Columns.SERVICE_NAME);
+    private static final String ZSTD_LEVEL_KEY = "parquet.compression.codec.zstd.level";
+
+    private final AtomicOutput output;
+    private final AtomicOutputFile file;
+    private final LogSchema schema;
+    private final WriterOptions options;
+    private final ParquetWriter<LogRecord> writer;
+    private long rows;
+    private boolean failed;
+    private boolean done;
+
+    public LogFileWriter(AtomicOutput output, WriterOptions options) throws IOException {
+        this.output = output;
+        this.options = options;
+        this.schema = LogSchema.of(options.extras());
+        this.file = new AtomicOutputFile(output);
+        LogWriteSupport support = new LogWriteSupport(schema, file::startCapture);
+        try {
+            this.writer = configure(new Builder(file, support)).build();
+        } catch (IOException | RuntimeException e) {
+            output.abort();
+            throw e;
+        }
+    }
+
+    private Builder configure(Builder b) {
+        b.withConf(new PlainParquetConfiguration())
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(CompressionCodecName.ZSTD)
+                .config(ZSTD_LEVEL_KEY, Integer.toString(options.zstdLevel()))
+                .withRowGroupSize(options.rowGroupBytes())
+                .withRowGroupRowCountLimit(options.rowGroupRows())
+                .withDictionaryEncoding(options.dictionaries())
+                .withStatisticsEnabled(options.statistics())
+                .withPageWriteChecksumEnabled(false);
+        for (ColumnDescriptor c : schema.messageType().getColumns()) {
+            String path = String.join(".", c.getPath());
+            if (NO_DICTIONARY.contains(path)) {
+                b.withDictionaryEncoding(path, false);
+            }
+        }
+        b.withBloomFilterEnabled(options.bloomFilters());
+        if (options.bloomFilters()) {
+            int maxBytes = (int) Math.max(4 << 10, Math.min(1 << 20, options.rowGroupBytes() / 64));
+            b.withMaxBloomFilterBytes(maxBytes).withAdaptiveBloomFilterEnabled(true);
+            for (ColumnDescriptor c : schema.messageType().getColumns()) {
+                String path = String.join(".", c.getPath());
+                boolean addressable = Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."));
+                if (!addressable) {
+                    continue;
+                }
+                if (wantsBloom(c)) {
+                    // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
+                    b.withBloomFilterCandidateNumber(path, 10).withBloomFilterFPP(path, 0.01);
+                } else {
+                    b.withBloomFilterEnabled(path, false);
+                }
+            }
+        }
+        return b;
+    }
+
+    private boolean wantsBloom(ColumnDescriptor c) {
+        if (c.getPath().length != 1) {
+            return false;
+        }
+        String name = c.getPath()[0];
+        if (BLOOM.contains(name)) {
+            return true;
+        }
+        PrimitiveType t = schema.extras().get(name);
+        return t != null && (t.getPrimitiveTypeName() == PrimitiveTypeName.INT64
+                || (t.getPrimitiveTypeName() == PrimitiveTypeName.BINARY && LogWriteSupport.ExtraValues.isString(t)));
+    }
+
+    /** Appends one record; a record the schema cannot hold is rejected before anything is written. */
+    public void write(LogRecord record) throws IOException {
+        checkOpen();
+        LogWriteSupport.validate(record, schema);
+        try {
+            writer.write(record);
+        } catch (IOException | RuntimeException e) {
+            failed = true;
+            throw e;
+        }
+        rows++;
+    }
+
+    /** Bytes already written plus bytes buffered for the open row group. */
+    public long dataSize() {
+        return writer.getDataSize();
+    }
+
+    public long rows() {
+        return rows;
+    }
+
+    public LogSchema schema() {
+        return schema;
+    }
+
+    /**
+     * Finishes the Parquet file, rewrites its footer (sorted encodings; sorting_columns when declared) and publishes
+     * the object atomically. On any failure nothing is published.
+     */
+    public WrittenFile commit() throws IOException {
+        checkOpen();
+        if (failed) {
+            abort();
+            throw new IOException("writer failed earlier; nothing published");
+        }
+        done = true;
+        try {
+            writer.close();
+            AtomicOutputFile.Tail tail = file.takeTail();
+            byte[] rewritten = Footers.rewriteTail(tail.bytes(), schema.messageType(), options.declareSorting());
+            file.writeThrough(rewritten);
+            long bytes = tail.offset() + rewritten.length;
+            if (output.position() != bytes) {
+                throw new IOException("output position " + output.position() + " != file length " + bytes);
+            }
+            output.commit();
+            var footer = writer.getFooter();
+            LOG.debug("wrote {} rows, {} bytes, {} row groups", rows, bytes, footer.getBlocks().size());
+            return new WrittenFile(rows, bytes, footer.getBlocks().size(), footer);
+        } catch (IOException | RuntimeException e) {
+            output.abort();
+            throw e;
+        }
+    }
+
+    /**
+     * Discards everything written; idempotent. The parquet writer is deliberately not closed: that would compress
+     * and write the open row group only to throw it away.
+     */
+    public void abort() {
+        done = true;
+        output.abort();
+    }
+
+    /** Aborts unless {@link #commit()} ran: try-with-resources never publishes a half-written file. */
+    @Override
+    public void close() {
+        abort();
+    }
+
+    private void checkOpen() throws IOException {
+        if (done) {
+            throw new IOException("writer already committed or aborted");
+        }
+    }
+
+    private static final class Builder extends ParquetWriter.Builder<LogRecord, Builder> {
+        private final LogWriteSupport support;
+
+        Builder(OutputFile file, LogWriteSupport support) {
+            super(file);
+            this.support = support;
+        }
+
+        @Override
+        protected Builder self() {
+            return this;
+        }
+
+        @Override
+        protected WriteSupport<LogRecord> getWriteSupport(Configuration conf) {
+            return support;
+        }
+
+        @Override
+        protected WriteSupport<LogRecord> getWriteSupport(ParquetConfiguration conf) {
+            return support;
+        }
+    }
+}
