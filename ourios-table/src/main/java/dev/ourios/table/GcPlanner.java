@@ -72,7 +72,8 @@ public final class GcPlanner {
             if (i + 2 == manifests.size() && currentCommitAt.isPresent() && currentCommitAt.get().isAfter(supersededAt)) {
                 supersededAt = currentCommitAt.get();
             }
-            if (supersededAt.isBefore(cutoff)) {
+            // Its own age counts too, as for every candidate: nothing younger than the grace is ever deleted.
+            if (supersededAt.isBefore(cutoff) && manifests.get(i).lastModified().isBefore(cutoff)) {
                 out.add(new Candidate(manifests.get(i), Reason.SUPERSEDED_MANIFEST));
             }
         }
