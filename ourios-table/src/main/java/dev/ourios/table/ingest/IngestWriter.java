@@ -1,0 +1,71 @@
+package dev.ourios.table.ingest;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.core.Uuid7;
+import dev.ourios.parquet.LogFileWriter;
+import dev.ourios.parquet.WriterOptions;
+import dev.ourios.parquet.WrittenFile;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The ingest side: lands rows as {@code <uuidv7>.parquet} files in their (tenant, hour) partitions, one file per
+ * partition per call, each published atomically. Rows are grouped by their own partition key (tenant and
+ * effective hour), so an ingest file can never mix partitions.
+ */
+public final class IngestWriter {
+    private final ObjectStore store;
+    private final Uuid7 uuids;
+    private final WriterOptions options;
+
+    public IngestWriter(ObjectStore store, Uuid7 uuids, WriterOptions options) {
+        this.store = store;
+        this.uuids = uuids;
+        this.options = options;
+    }
+
+    public IngestWriter(ObjectStore store) {
+        this(store, Uuid7.system(), WriterOptions.ingest());
+    }
+
+    /** Writes {@code rows} (all of one partition) as one new ingest file. */
+    public LandedFile writeFile(PartitionKey partition, Collection<LogRecord> rows) throws IOException {
+        String name = uuids.next() + FileNames.PARQUET;
+        String key = partition.dataPrefix() + name;
+        try (LogFileWriter w = new LogFileWriter(store.create(key), options)) {
+            for (LogRecord r : rows) {
+                PartitionKey own = r.partitionKey();
+                if (!own.equals(partition)) {
+                    throw new IllegalArgumentException("row of " + own + " cannot be written into " + partition);
+                }
+                w.write(r);
+            }
+            WrittenFile f = w.commit();
+            return new LandedFile(partition, key, f.rows(), f.bytes());
+        }
+    }
+
+    /** Groups rows by partition and lands one file per partition, in partition order. */
+    public List<LandedFile> land(Collection<LogRecord> rows) throws IOException {
+        Map<PartitionKey, List<LogRecord>> byPartition = new LinkedHashMap<>();
+        for (LogRecord r : rows) {
+            byPartition.computeIfAbsent(r.partitionKey(), k -> new ArrayList<>()).add(r);
+        }
+        List<LandedFile> out = new ArrayList<>();
+        for (var e : byPartition.entrySet().stream().sorted(Map.Entry.comparingByKey()).toList()) {
+            out.add(writeFile(e.getKey(), e.getValue()));
+        }
+        return out;
+    }
+
+    /** One published ingest file. */
+    public record LandedFile(PartitionKey partition, String key, long rows, long bytes) {
+    }
+}
