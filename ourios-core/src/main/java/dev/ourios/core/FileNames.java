@@ -32,7 +32,8 @@ public final class FileNames {
 
     /** The generation encoded in a manifest name, or -1 if the name is not a canonical manifest name. */
     public static long manifestGeneration(String name) {
-        if (!name.startsWith(MANIFEST_PREFIX) || !name.endsWith(MANIFEST_SUFFIX)) {
+        if (name.length() != MANIFEST_PREFIX.length() + 20 + MANIFEST_SUFFIX.length()
+                || !name.startsWith(MANIFEST_PREFIX) || !name.endsWith(MANIFEST_SUFFIX)) {
             return -1;
         }
         String digits = name.substring(MANIFEST_PREFIX.length(), name.length() - MANIFEST_SUFFIX.length());

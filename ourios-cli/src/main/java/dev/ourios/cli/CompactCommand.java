@@ -1,0 +1,196 @@
+package dev.ourios.cli;
+
+import dev.ourios.compaction.CompactionOptions;
+import dev.ourios.compaction.Compactor;
+import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.PlanDecision;
+import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.SweepRunner;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.PartitionFilter;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code ourios compact}: one sweep with {@code --once}, otherwise a daemon that sweeps every {@code --interval}.
+ * SIGTERM stops the daemon between partitions: nothing new starts, running compactions finish, exit 0.
+ */
+@Command(name = "compact", description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
+public final class CompactCommand implements Callable<Integer> {
+    private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
+
+    @Mixin
+    StoreOptions store;
+
+    @Mixin
+    CompactionFlags flags;
+
+    @Mixin
+    ScopeFlags scope;
+
+    @Option(names = "--once", description = "Run one sweep and exit")
+    boolean once;
+
+    @Option(names = "--interval", defaultValue = "5m", description = "Time between daemon sweeps (default ${DEFAULT-VALUE})")
+    String interval;
+
+    @Option(names = "--now", paramLabel = "TIME", description = "Plan as of this time (RFC 3339) instead of the clock")
+    String now;
+
+    @Option(names = "--dry-run", description = "Show the plan and change nothing")
+    boolean dryRun;
+
+    @Option(names = "--json", description = "One JSON line per partition, then a summary line")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        CompactionOptions options = flags.toOptions();
+        Duration every = Units.parseDuration("--interval", interval);
+        if (!once && every.isZero()) {
+            throw new UsageException("--interval must be positive");
+        }
+        Clock planClock = now == null ? Clock.systemUTC()
+                : Clock.fixed(Units.parseTime("--now", now), ZoneOffset.UTC);
+        PartitionFilter filter = scope.toFilter();
+        Output out = Output.system();
+        try (ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+            SweepRunner runner = Compactor.sweepRunner(s, options, planClock, Clock.systemUTC(),
+                    telemetry.meterProvider(), dev.ourios.compaction.OutputFault.NONE, dryRun);
+            if (dryRun) {
+                return dryRun(runner, filter, out);
+            }
+            if (once) {
+                SweepReport report = runner.sweep(filter, r -> print(out, r));
+                printSummary(out, report);
+                return report.hasErrors() ? 1 : 0;
+            }
+            return daemon(runner, filter, every, out);
+        }
+    }
+
+    private int daemon(SweepRunner runner, PartitionFilter filter, Duration every, Output out)
+            throws InterruptedException {
+        CountDownLatch finished = new CountDownLatch(1);
+        Thread hook = new Thread(() -> {
+            runner.requestStop();
+            try {
+                finished.await(10, TimeUnit.MINUTES); // let running partitions finish
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "ourios-shutdown");
+        Runtime.getRuntime().addShutdownHook(hook);
+        LOG.info("compaction daemon started: sweeping every {}", every);
+        try {
+            while (!runner.stopRequested()) {
+                SweepReport report = runner.sweep(filter, r -> print(out, r));
+                printSummary(out, report);
+                long deadline = System.nanoTime() + every.toNanos();
+                while (!runner.stopRequested() && System.nanoTime() < deadline) {
+                    Thread.sleep(Math.min(200, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
+                }
+            }
+            LOG.info("compaction daemon stopped");
+            return 0;
+        } finally {
+            finished.countDown();
+        }
+    }
+
+    private int dryRun(SweepRunner runner, PartitionFilter filter, Output out) {
+        List<String> errors = new ArrayList<>();
+        List<PlanDecision> decisions = runner.plan(filter, errors);
+        long candidates = 0;
+        long bytes = 0;
+        for (PlanDecision d : decisions) {
+            if (!d.isCandidate()) {
+                continue;
+            }
+            var plan = d.plan().orElseThrow();
+            candidates++;
+            bytes += plan.bytesIn();
+            if (json) {
+                var o = Output.obj();
+                o.put("tenant", plan.partition().tenantId());
+                o.put("partition", plan.partition().hourLabel());
+                o.put("result", "planned");
+                o.put("files_in", plan.inputs().size());
+                o.put("bytes_in", plan.bytesIn());
+                o.put("generation", plan.baseGeneration());
+                o.put("expected_output", "1 file, row groups of " + plan.rowGroupBytes() + " bytes");
+                o.put("reason", d.reason());
+                out.jsonLine(o);
+            } else {
+                out.out().printf("%-20s %s  %3d files  %10s  -> 1 file (row groups %s)  [%s]%n",
+                        plan.partition().tenantId(), plan.partition().hourLabel(), plan.inputs().size(),
+                        Units.formatBytes(plan.bytesIn()), Units.formatBytes(plan.rowGroupBytes()), d.reason());
+            }
+        }
+        for (String e : errors) {
+            out.err().println("ourios: " + e);
+        }
+        if (json) {
+            out.jsonLine(Map.of("summary", Map.of("dry_run", true, "partitions", decisions.size(),
+                    "candidates", candidates, "bytes_in", bytes, "errors", errors.size())));
+        } else {
+            out.out().printf("dry run: %d partitions, %d candidates, %s to rewrite; nothing changed%n",
+                    decisions.size(), candidates, Units.formatBytes(bytes));
+        }
+        return errors.isEmpty() ? 0 : 1;
+    }
+
+    private void print(Output out, PartitionResult r) {
+        if (json) {
+            out.jsonLine(PartitionJson.of(r));
+        } else if (r.result() == PartitionResult.Result.ERROR) {
+            out.err().println("ourios: " + r.error());
+        } else {
+            out.out().printf("%-20s %s  %-9s %3d files  %9d rows  %10s -> %10s  gen %d%s%n",
+                    r.partition().tenantId(), r.partition().hourLabel(), r.result().label(), r.filesIn(), r.rows(),
+                    Units.formatBytes(r.bytesIn()), Units.formatBytes(r.bytesOut()), r.generation(),
+                    r.reason() == null ? "" : "  (" + r.reason() + ")");
+        }
+    }
+
+    private void printSummary(Output out, SweepReport report) {
+        for (String e : report.errors()) {
+            out.err().println("ourios: " + e);
+        }
+        if (json) {
+            var s = Output.obj();
+            s.put("result", report.overall().label());
+            s.put("committed", report.count(PartitionResult.Result.COMMITTED));
+            s.put("noop", report.count(PartitionResult.Result.NOOP));
+            s.put("error", report.count(PartitionResult.Result.ERROR) + report.errors().size());
+            s.put("rows", report.partitions().stream().mapToLong(PartitionResult::rows).sum());
+            s.put("bytes_in", report.partitions().stream().filter(p -> p.result() == PartitionResult.Result.COMMITTED)
+                    .mapToLong(PartitionResult::bytesIn).sum());
+            s.put("bytes_out", report.partitions().stream().filter(p -> p.result() == PartitionResult.Result.COMMITTED)
+                    .mapToLong(PartitionResult::bytesOut).sum());
+            s.put("gc_deleted", report.gcDeleted());
+            s.put("gc_bytes", report.gcBytesReclaimed());
+            s.put("seconds", Math.round(report.seconds() * 1000) / 1000.0);
+            s.put("at", Instant.now().toString());
+            out.jsonLine(Map.of("summary", s));
+        } else {
+            out.out().printf("sweep: %d committed, %d noop, %d error; GC deleted %d (%s) in %.2f s%n",
+                    report.count(PartitionResult.Result.COMMITTED), report.count(PartitionResult.Result.NOOP),
+                    report.count(PartitionResult.Result.ERROR) + report.errors().size(), report.gcDeleted(),
+                    Units.formatBytes(report.gcBytesReclaimed()), report.seconds());
+        }
+    }
+}

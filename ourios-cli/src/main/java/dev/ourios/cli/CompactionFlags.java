@@ -1,0 +1,49 @@
+package dev.ourios.cli;
+
+import dev.ourios.compaction.CompactionOptions;
+import java.nio.file.Path;
+import java.util.OptionalLong;
+import picocli.CommandLine.Option;
+
+/** The compaction knobs of CLI.md, shared by {@code compact}, {@code demo} and {@code serve}. */
+public final class CompactionFlags {
+    @Option(names = "--grace", defaultValue = "15m", description = "Sealing margin after the hour ends (default ${DEFAULT-VALUE})")
+    String grace;
+
+    @Option(names = "--min-files", defaultValue = "4", description = "Candidate if more live files than this (default ${DEFAULT-VALUE})")
+    int minFiles;
+
+    @Option(names = "--small-file-bytes", defaultValue = "128MiB", description = "Candidate if any live file is smaller (default ${DEFAULT-VALUE})")
+    String smallFileBytes;
+
+    @Option(names = "--sort-budget", defaultValue = "64MiB", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
+    String sortBudget;
+
+    @Option(names = "--fan-in", defaultValue = "64", description = "Runs merged at once (default ${DEFAULT-VALUE})")
+    int fanIn;
+
+    @Option(names = "--row-group-bytes", description = "Compacted row-group threshold (default: $OURIOS_COMPACTED_RG_BYTES or clamp(input/8, 1MiB, 32MiB))")
+    String rowGroupBytes;
+
+    @Option(names = "--concurrency", defaultValue = "1", description = "Partitions compacted at once (default ${DEFAULT-VALUE})")
+    int concurrency;
+
+    @Option(names = "--gc-grace", defaultValue = "10m", description = "How long retired files, orphans and old manifests are kept (default ${DEFAULT-VALUE})")
+    String gcGrace;
+
+    @Option(names = "--scratch", paramLabel = "DIR", description = "Scratch directory for spill runs (default: the system temp directory)")
+    Path scratch;
+
+    public CompactionOptions toOptions() {
+        Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
+        try {
+            return new CompactionOptions(Units.parseDuration("--grace", grace), minFiles,
+                    Units.parseSize("--small-file-bytes", smallFileBytes), Units.parseSize("--sort-budget", sortBudget),
+                    fanIn, rowGroupBytes == null ? OptionalLong.empty()
+                            : OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes)),
+                    concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+}

@@ -1,0 +1,75 @@
+package dev.ourios.cli;
+
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+
+/** Entry point of the {@code ourios} command line (CLI.md). */
+@Command(name = "ourios", mixinStandardHelpOptions = true, version = "ourios 0.1.0",
+        description = "OpenTelemetry logs in Parquet on local disk or S3: ingest, compact, query.",
+        subcommands = {GenerateCommand.class, IngestCommand.class, InspectCommand.class,
+                CompactCommand.class, GcCommand.class, FilesCommand.class})
+public final class Main implements Runnable {
+    @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
+            description = "Print stack traces with errors")
+    boolean verbose;
+
+    @Override
+    public void run() {
+        throw new CommandLine.ParameterException(new CommandLine(this), "missing command; see 'ourios --help'");
+    }
+
+    public static void main(String[] args) {
+        System.exit(run(args));
+    }
+
+    /** Runs the CLI and returns its exit status: 0 ok, 1 the job failed, 2 bad usage or bad input. */
+    public static int run(String... args) {
+        CommandLine cl = new CommandLine(new Main());
+        cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
+            boolean verbose = isVerbose(commandLine);
+            PrintWriter err = commandLine.getErr();
+            Throwable shown = ex instanceof UsageException || ex instanceof JobFailedException ? ex : ex;
+            err.println("ourios: " + oneLine(shown));
+            if (verbose) {
+                ex.printStackTrace(err);
+            }
+            err.flush();
+            return exitCodeOf(ex);
+        });
+        cl.setParameterExceptionHandler((ex, args2) -> {
+            PrintWriter err = ex.getCommandLine().getErr();
+            err.println("ourios: " + ex.getMessage());
+            err.flush();
+            return 2;
+        });
+        return cl.execute(args);
+    }
+
+    private static boolean isVerbose(CommandLine cl) {
+        CommandLine root = cl;
+        while (root.getParent() != null) {
+            root = root.getParent();
+        }
+        return root.getCommand() instanceof Main m && m.verbose;
+    }
+
+    static int exitCodeOf(Throwable ex) {
+        if (ex instanceof UsageException) {
+            return 2;
+        }
+        if (ex instanceof JobFailedException) {
+            return 1;
+        }
+        return ErrorKinds.isBadInput(ex) ? 2 : 1;
+    }
+
+    static String oneLine(Throwable ex) {
+        String msg = ex.getMessage();
+        if (msg == null || msg.isBlank()) {
+            msg = ex.getClass().getSimpleName();
+        }
+        return msg.replace('\n', ' ');
+    }
+}

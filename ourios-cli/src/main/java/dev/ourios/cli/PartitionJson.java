@@ -1,0 +1,29 @@
+package dev.ourios.cli;
+
+import dev.ourios.compaction.PartitionResult;
+import java.util.Map;
+
+/** The per-partition JSON line of {@code compact --json} (CLI.md). */
+final class PartitionJson {
+    private PartitionJson() {
+    }
+
+    static Map<String, Object> of(PartitionResult r) {
+        var o = Output.obj();
+        o.put("tenant", r.partition().tenantId());
+        o.put("partition", r.partition().hourLabel());
+        o.put("result", r.result().label());
+        o.put("files_in", r.filesIn());
+        o.put("rows", r.rows());
+        o.put("bytes_in", r.bytesIn());
+        o.put("bytes_out", r.bytesOut());
+        o.put("generation", r.generation());
+        o.put("output", r.output());
+        o.put("error", r.error());
+        if (r.reason() != null) {
+            o.put("reason", r.reason());
+        }
+        o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
+        return o;
+    }
+}
