@@ -43,6 +43,8 @@ public final class ExternalSorter implements AutoCloseable {
     private final ResidencyGauge gauge;
     private final List<SortEntry> buffer = new ArrayList<>();
     private final List<String> runs = new ArrayList<>();
+    /** Shared string instances already paid for in the current buffer (see RecordFootprint). */
+    private final java.util.IdentityHashMap<String, Boolean> shared = new java.util.IdentityHashMap<>();
     private long buffered;
     private int nextRun;
     private int rowsSpilled;
@@ -59,10 +61,10 @@ public final class ExternalSorter implements AutoCloseable {
 
     /** Appends one row (already validated and re-projected) to the run buffer. */
     public void add(LogRecord r) {
-        long fp = RecordFootprint.estimate(r);
-        buffer.add(SortEntry.of(r, fp));
-        buffered += fp;
-        gauge.add(fp);
+        SortEntry e = SortEntry.of(r, RecordFootprint.estimate(r, shared));
+        buffer.add(e);
+        buffered += e.footprint();
+        gauge.add(e.footprint());
     }
 
     /** Marks the end of one input: the only place a run may be cut, so runs stay contiguous in input order. */
@@ -134,6 +136,7 @@ public final class ExternalSorter implements AutoCloseable {
 
     private void release() {
         buffer.clear();
+        shared.clear();
         gauge.release(buffered);
         buffered = 0;
     }
@@ -175,9 +178,9 @@ public final class ExternalSorter implements AutoCloseable {
     private void advance(PriorityQueue<Head> heads, LogFileReader reader, int run) throws IOException {
         LogRecord r = reader.read();
         if (r != null) {
-            long fp = RecordFootprint.estimate(r);
-            gauge.add(fp);
-            heads.add(new Head(SortEntry.of(r, fp), run));
+            SortEntry e = SortEntry.of(r, RecordFootprint.estimate(r));
+            gauge.add(e.footprint());
+            heads.add(new Head(e, run));
         }
     }
 

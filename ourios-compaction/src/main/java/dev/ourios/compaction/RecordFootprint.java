@@ -22,13 +22,28 @@ public final class RecordFootprint {
     private RecordFootprint() {
     }
 
+    /** Bookkeeping per distinct shared string: an IdentityHashMap slot pair plus growth slack. */
+    private static final long SHARED_ENTRY = 48;
+
+    /** The footprint of a row whose strings are all its own. */
     public static long estimate(LogRecord r) {
+        return estimate(r, null);
+    }
+
+    /**
+     * The footprint of a row added to a buffer whose dictionary-decoded strings may be shared with earlier rows
+     * (the reader decodes each dictionary value once and hands out the same instance). {@code seen} holds the
+     * instances already paid for in this buffer; a shared instance costs only the row's reference to it, a new one
+     * its full size plus the map entry that remembers it. Only low-cardinality columns are tracked, so the map
+     * stays small; everything else is costed per row.
+     */
+    public static long estimate(LogRecord r, java.util.IdentityHashMap<String, Boolean> seen) {
         long n = RECORD_SHELL + SLOT;
-        n += string(r.tenantId());
+        n += shared(r.tenantId(), seen);
         n += box(r.observedTimeUnixNano());
         n += box(r.effectiveTimeUnixNano());
-        n += string(r.severityText()) + string(r.scopeName()) + string(r.scopeVersion());
-        n += string(r.attributes()) + string(r.resourceAttributes());
+        n += shared(r.severityText(), seen) + shared(r.scopeName(), seen) + shared(r.scopeVersion(), seen);
+        n += string(r.attributes()) + shared(r.resourceAttributes(), seen);
         n += bytes(r.traceId()) + bytes(r.spanId());
         n += string(r.eventName());
         n += bytes(r.body());
@@ -40,13 +55,21 @@ public final class RecordFootprint {
         for (byte[] s : r.separators()) {
             n += bytes(s);
         }
-        n += string(r.scopeAttributes()) + string(r.resourceSchemaUrl()) + string(r.scopeSchemaUrl());
-        n += string(r.serviceName());
+        n += shared(r.scopeAttributes(), seen) + shared(r.resourceSchemaUrl(), seen)
+                + shared(r.scopeSchemaUrl(), seen);
+        n += shared(r.serviceName(), seen);
         n += OBJECT_HEADER + 48; // the extras map shell
         for (Map.Entry<String, Object> e : r.extras().entrySet()) {
             n += 64 + string(e.getKey()) + value(e.getValue()); // TreeMap entry + key + value
         }
         return n;
+    }
+
+    private static long shared(String s, java.util.IdentityHashMap<String, Boolean> seen) {
+        if (s == null || seen == null) {
+            return string(s);
+        }
+        return seen.put(s, Boolean.TRUE) == null ? string(s) + SHARED_ENTRY : 0;
     }
 
     private static long value(Object v) {

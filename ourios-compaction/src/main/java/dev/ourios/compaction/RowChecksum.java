@@ -19,9 +19,12 @@ public final class RowChecksum {
     private long sumA;
     private long sumB;
 
+    private final RowHasher a = new RowHasher(0x9E3779B97F4A7C15L);
+    private final RowHasher b = new RowHasher(0xC2B2AE3D27D4EB4FL);
+
     public void add(LogRecord r) {
-        RowHasher a = new RowHasher(0x9E3779B97F4A7C15L);
-        RowHasher b = new RowHasher(0xC2B2AE3D27D4EB4FL);
+        a.reset();
+        b.reset();
         feed(a, r);
         feed(b, r);
         rows++;
@@ -97,13 +100,30 @@ public final class RowChecksum {
         }
     }
 
-    /** A small streaming 64-bit hash (multiply-xorshift mixing per 8-byte word); not cryptographic. */
+    /**
+     * A small streaming 64-bit hash (multiply-xorshift mixing per 8-byte word); not cryptographic. Variable-length
+     * values are hashed on their own (8 bytes at a time) and folded in as one word; the last string seen per hasher
+     * is memoised by identity, because decoded dictionary values (resource attributes, scope, service) are shared
+     * instances that repeat row after row and dominate the bytes hashed.
+     */
     private static final class RowHasher {
-        private long h;
+        private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
+                .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
         private static final long M = 0xFF51AFD7ED558CCDL;
+        private final long seed;
+        private long h;
+        private final java.util.IdentityHashMap<String, Long> memo = new java.util.IdentityHashMap<>();
 
         RowHasher(long seed) {
+            this.seed = seed;
             this.h = seed;
+        }
+
+        void reset() {
+            h = seed;
+            if (memo.size() > 64) {
+                memo.clear(); // bounded: only the few values that repeat across consecutive rows matter
+            }
         }
 
         void longValue(long v) {
@@ -122,28 +142,33 @@ public final class RowChecksum {
         }
 
         void string(String s) {
-            bytes(s == null ? null : s.getBytes(StandardCharsets.UTF_8));
-        }
-
-        void bytes(byte[] b) {
-            if (b == null) {
+            if (s == null) {
                 longValue(-1);
                 return;
             }
-            longValue(b.length);
+            Long cached = memo.get(s);
+            if (cached == null) {
+                cached = hashBytes(s.getBytes(StandardCharsets.UTF_8));
+                memo.put(s, cached);
+            }
+            longValue(cached);
+        }
+
+        void bytes(byte[] b) {
+            longValue(b == null ? -1 : hashBytes(b));
+        }
+
+        private long hashBytes(byte[] b) {
+            long x = seed ^ (b.length * 0x9E3779B97F4A7C15L);
             int i = 0;
             for (; i + 8 <= b.length; i += 8) {
-                long w = 0;
-                for (int j = 0; j < 8; j++) {
-                    w = (w << 8) | (b[i + j] & 0xFF);
-                }
-                longValue(w);
+                x = Long.rotateLeft((x ^ mix((long) LONGS.get(b, i))) * M, 31);
             }
             long w = 0;
-            for (; i < b.length; i++) {
-                w = (w << 8) | (b[i] & 0xFF);
+            for (int j = b.length - 1; j >= i; j--) {
+                w = (w << 8) | (b[j] & 0xFF);
             }
-            longValue(w);
+            return mix(x ^ mix(w ^ 0x2545F4914F6CDD1DL));
         }
 
         long finish() {

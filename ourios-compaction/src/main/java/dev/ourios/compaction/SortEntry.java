@@ -16,9 +16,16 @@ record SortEntry(byte[] service, long time, LogRecord record, long footprint) {
         return c != 0 ? c : Long.compare(a.time, b.time);
     };
 
-    static SortEntry of(LogRecord r, long footprint) {
+    /** The entry object itself (header, 4 fields) and its key bytes: part of what a buffered row costs. */
+    static long overhead(byte[] service) {
+        return 48 + (service == null ? 0 : ((16 + service.length + 7) & ~7L));
+    }
+
+    /** {@code recordFootprint} is the record's estimate; the entry adds its own overhead to it. */
+    static SortEntry of(LogRecord r, long recordFootprint) {
         String s = r.serviceName();
-        return new SortEntry(s == null ? null : s.getBytes(StandardCharsets.UTF_8), r.effectiveTime(), r, footprint);
+        byte[] key = s == null ? null : s.getBytes(StandardCharsets.UTF_8);
+        return new SortEntry(key, r.effectiveTime(), r, recordFootprint + overhead(key));
     }
 
     static int compareService(byte[] a, byte[] b) {
