@@ -1,0 +1,248 @@
+package dev.ourios.store.s3;
+
+import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.NoSuchObjectException;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.store.RandomAccessInput;
+import dev.ourios.store.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import software.amazon.awssdk.core.ResponseInputStream;
+import software.amazon.awssdk.core.exception.SdkException;
+import software.amazon.awssdk.core.sync.RequestBody;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.CommonPrefix;
+import software.amazon.awssdk.services.s3.model.GetObjectResponse;
+import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
+import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.S3Exception;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * The object store on S3 (or an S3-compatible server) under {@code s3://bucket/prefix}: store key {@code k} is the
+ * S3 key {@code prefix/k}. Reads are ranged GETs, never whole objects; streamed writes become one PUT or a
+ * multipart upload, both of which appear atomically at the final key; create-only writes use
+ * {@code If-None-Match: *}, which S3 evaluates atomically.
+ */
+public final class S3ObjectStore implements ObjectStore {
+    private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
+
+    private final S3Client client;
+    private final S3Config config;
+    private final RequestCounters counters;
+    private final S3ErrorTranslator errors;
+    /** Set once the bucket is known to exist, so a 404 on HEAD can be told apart from a missing bucket cheaply. */
+    private final AtomicBoolean bucketSeen = new AtomicBoolean();
+
+    public S3ObjectStore(S3Config config) {
+        this(config, new RequestCounters());
+    }
+
+    private S3ObjectStore(S3Config config, RequestCounters counters) {
+        this(S3ClientFactory.create(config, counters), config, counters);
+    }
+
+    /** For callers that build their own client; {@code counters} only counts if the client reports to it. */
+    S3ObjectStore(S3Client client, S3Config config, RequestCounters counters) {
+        this.client = client;
+        this.config = config;
+        this.counters = counters;
+        this.errors = new S3ErrorTranslator(config);
+        LOG.debug("S3 store s3://{}/{} at {} (path-style: {})", config.bucket(), config.prefix(),
+                config.endpointForMessages(), config.pathStyle());
+    }
+
+    public S3Config config() {
+        return config;
+    }
+
+    /** The requests this store has sent so far (retries included). */
+    public RequestCounters counters() {
+        return counters;
+    }
+
+    @Override
+    public List<String> listDirectories(String dirPrefix) throws IOException {
+        String prefix = config.keyPrefix() + S3Keys.requireDir(dirPrefix);
+        List<String> out = new ArrayList<>();
+        listPages(prefix, dirPrefix, page -> {
+            for (CommonPrefix cp : page.commonPrefixes()) {
+                String name = cp.prefix().substring(prefix.length(), cp.prefix().length() - 1);
+                if (!name.isEmpty()) {
+                    out.add(name);
+                }
+            }
+        });
+        out.sort(null);
+        return out;
+    }
+
+    @Override
+    public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
+        String prefix = config.keyPrefix() + S3Keys.requireDir(dirPrefix);
+        List<ObjectInfo> out = new ArrayList<>();
+        listPages(prefix, dirPrefix, page -> {
+            for (S3Object o : page.contents()) {
+                // "dir/" marker objects created by consoles and other tools are not objects of this store
+                if (!o.key().endsWith("/")) {
+                    out.add(new ObjectInfo(o.key().substring(config.keyPrefix().length()), o.size(), o.lastModified()));
+                }
+            }
+        });
+        // S3 sorts by UTF-8 bytes; sort by String like the local store so both agree on non-ASCII keys.
+        out.sort(Comparator.comparing(ObjectInfo::key));
+        return out;
+    }
+
+    private void listPages(String prefix, String dirPrefix, Consumer<ListObjectsV2Response> pageConsumer)
+            throws StoreException {
+        String token = null;
+        try {
+            do {
+                ListObjectsV2Request.Builder req = ListObjectsV2Request.builder()
+                        .bucket(config.bucket()).prefix(prefix).delimiter("/");
+                if (token != null) {
+                    req.continuationToken(token);
+                }
+                ListObjectsV2Response page = client.listObjectsV2(req.build());
+                bucketSeen.set(true);
+                pageConsumer.accept(page);
+                token = Boolean.TRUE.equals(page.isTruncated()) ? page.nextContinuationToken() : null;
+            } while (token != null);
+        } catch (SdkException e) {
+            throw errors.translate(e, "LIST", describe(dirPrefix));
+        }
+    }
+
+    @Override
+    public Optional<ObjectInfo> stat(String key) throws IOException {
+        return head(key).map(h -> new ObjectInfo(key, h.contentLength(), h.lastModified()));
+    }
+
+    /** HEAD of one object; empty if it does not exist (after making sure the bucket does). */
+    private Optional<HeadObjectResponse> head(String key) throws StoreException {
+        String s3Key = s3Key(key);
+        try {
+            HeadObjectResponse h = client.headObject(b -> b.bucket(config.bucket()).key(s3Key));
+            bucketSeen.set(true);
+            return Optional.of(h);
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                // HEAD responses have no body, so NoSuchKey and NoSuchBucket look the same.
+                requireBucket();
+                return Optional.empty();
+            }
+            throw errors.translate(e, "HEAD", describe(key));
+        } catch (SdkException e) {
+            throw errors.translate(e, "HEAD", describe(key));
+        }
+    }
+
+    private void requireBucket() throws StoreException {
+        if (bucketSeen.get()) {
+            return;
+        }
+        try {
+            client.headBucket(b -> b.bucket(config.bucket()));
+            bucketSeen.set(true);
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404) {
+                throw errors.noSuchBucket(e);
+            }
+            throw errors.translate(e, "HEAD", "s3://" + config.bucket());
+        } catch (SdkException e) {
+            throw errors.translate(e, "HEAD", "s3://" + config.bucket());
+        }
+    }
+
+    @Override
+    public RandomAccessInput openRandomAccess(String key) throws IOException {
+        HeadObjectResponse h = head(key).orElseThrow(() -> new NoSuchObjectException("no such object: " + describe(key)));
+        return new S3RandomAccessInput(client, config.bucket(), s3Key(key), h.contentLength(), h.eTag(),
+                describe(key), errors);
+    }
+
+    @Override
+    public InputStream openStream(String key) throws IOException {
+        String s3Key = s3Key(key);
+        try {
+            ResponseInputStream<GetObjectResponse> in = client.getObject(b -> b.bucket(config.bucket()).key(s3Key));
+            bucketSeen.set(true);
+            return new AbortingInputStream(in);
+        } catch (SdkException e) {
+            throw errors.translate(e, "GET", describe(key));
+        }
+    }
+
+    @Override
+    public AtomicOutput create(String key) throws IOException {
+        return new S3AtomicOutput(new S3Uploader(client, config.bucket(), s3Key(key), describe(key), errors),
+                config.partSize());
+    }
+
+    @Override
+    public boolean putIfAbsent(String key, byte[] content) throws IOException {
+        String s3Key = s3Key(key);
+        try {
+            client.putObject(b -> b.bucket(config.bucket()).key(s3Key).ifNoneMatch("*"), RequestBody.fromBytes(content));
+            return true;
+        } catch (S3Exception e) {
+            // 412: the key exists. 409 ConditionalRequestConflict: a concurrent conditional write to the same key
+            // is in flight; S3 lets exactly one of them win, and it is not this one.
+            if (e.statusCode() == 412 || e.statusCode() == 409) {
+                return false;
+            }
+            throw errors.translate(e, "PUT (create-only)", describe(key));
+        } catch (SdkException e) {
+            throw errors.translate(e, "PUT (create-only)", describe(key));
+        }
+    }
+
+    @Override
+    public void delete(String key) throws IOException {
+        String s3Key = s3Key(key);
+        try {
+            client.deleteObject(b -> b.bucket(config.bucket()).key(s3Key));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && !"NoSuchBucket".equals(errorCode(e))) {
+                return; // S3 itself answers 204 for absent keys; some compatible servers say 404
+            }
+            throw errors.translate(e, "DELETE", describe(key));
+        } catch (SdkException e) {
+            throw errors.translate(e, "DELETE", describe(key));
+        }
+    }
+
+    @Override
+    public String describe(String key) {
+        return "s3://" + config.bucket() + "/" + config.keyPrefix() + key;
+    }
+
+    @Override
+    public String toString() {
+        return "S3 store s3://" + config.bucket() + "/" + config.prefix() + " at " + config.endpointForMessages();
+    }
+
+    @Override
+    public void close() {
+        client.close();
+    }
+
+    private String s3Key(String key) throws StoreException {
+        return config.keyPrefix() + S3Keys.requireKey(key);
+    }
+
+    private static String errorCode(S3Exception e) {
+        return e.awsErrorDetails() == null ? null : e.awsErrorDetails().errorCode();
+    }
+}
