@@ -1,0 +1,56 @@
+package dev.ourios.query;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.Param;
+import java.io.ByteArrayOutputStream;
+import java.util.List;
+
+/**
+ * The log line a {@code --contains} search looks in. A row that kept its body (string body, lossy rows) is matched
+ * on the body bytes exactly. A clean templated row stores no body: its line is rebuilt as
+ * {@code sep0 + param0 + sep1 + … + sepN} (a null param value contributes nothing), the same reconstruction a reader
+ * shows the user, so searching for text a user saw finds the row whichever way it was stored. A row with neither
+ * body nor a consistent template (separators = params + 1, at least one separator) has no line and never matches.
+ */
+final class LineText {
+    private LineText() {
+    }
+
+    /** The line's bytes, or null when the row has none. */
+    static byte[] of(LogRecord r) {
+        if (r.body() != null) {
+            return r.body();
+        }
+        List<byte[]> seps = r.separators();
+        List<Param> params = r.params();
+        if (seps.isEmpty() || seps.size() != params.size() + 1) {
+            return null;
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
+        for (int i = 0; i < params.size(); i++) {
+            out.writeBytes(seps.get(i));
+            if (params.get(i).value() != null) {
+                out.writeBytes(params.get(i).value());
+            }
+        }
+        out.writeBytes(seps.get(params.size()));
+        return out.toByteArray();
+    }
+
+    /** True if {@code needle} occurs in {@code haystack} (naive search: lines are short, needles shorter). */
+    static boolean contains(byte[] haystack, byte[] needle) {
+        if (needle.length == 0) {
+            return true;
+        }
+        outer:
+        for (int i = 0, last = haystack.length - needle.length; i <= last; i++) {
+            for (int j = 0; j < needle.length; j++) {
+                if (haystack[i + j] != needle[j]) {
+                    continue outer;
+                }
+            }
+            return true;
+        }
+        return false;
+    }
+}

@@ -1,0 +1,161 @@
+package dev.ourios.query;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.util.Arrays;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.OptionalInt;
+import java.util.OptionalLong;
+
+/**
+ * One log query (CLI {@code ourios query}). Every filter is optional except the tenant, which is structural: only
+ * that tenant's directory is ever listed.
+ *
+ * @param tenant       the tenant whose rows are read
+ * @param from         inclusive lower bound on the row's effective time
+ * @param to           exclusive upper bound on the row's effective time
+ * @param service      exact {@code resource.service.name}
+ * @param templateId   exact template id (u64 carried bit for bit in a long)
+ * @param severityMin  minimum {@code severity_number}
+ * @param traceId      exact 16-byte trace id
+ * @param bodyContains substring of the log line (see {@link RowMatcher} for what the line is)
+ * @param limit        at most this many rows; empty = all
+ * @param order        newest or oldest first, by effective time
+ */
+public record Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
+        OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
+        OptionalLong limit, Order order) {
+
+    /** Result order by effective time. */
+    public enum Order {
+        NEWEST_FIRST, OLDEST_FIRST
+    }
+
+    public Query {
+        Objects.requireNonNull(tenant, "tenant");
+        if (tenant.isEmpty()) {
+            throw new IllegalArgumentException("tenant must not be empty");
+        }
+        Objects.requireNonNull(from, "from");
+        Objects.requireNonNull(to, "to");
+        Objects.requireNonNull(service, "service");
+        Objects.requireNonNull(templateId, "templateId");
+        Objects.requireNonNull(severityMin, "severityMin");
+        Objects.requireNonNull(traceId, "traceId");
+        Objects.requireNonNull(bodyContains, "bodyContains");
+        Objects.requireNonNull(limit, "limit");
+        Objects.requireNonNull(order, "order");
+        if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
+            throw new IllegalArgumentException("empty time window: from " + from.get() + " is not before to "
+                    + to.get());
+        }
+        if (traceId.isPresent() && traceId.get().length != 16) {
+            throw new IllegalArgumentException("trace id must be 16 bytes, got " + traceId.get().length);
+        }
+        traceId = traceId.map(byte[]::clone); // the record must not share a caller's mutable array
+        if (limit.isPresent() && limit.getAsLong() < 0) {
+            throw new IllegalArgumentException("limit must be >= 0, got " + limit.getAsLong());
+        }
+    }
+
+    /** Every row of the tenant, newest first. */
+    public static Query tenant(String tenant) {
+        return new Query(tenant, Optional.empty(), Optional.empty(), Optional.empty(), OptionalLong.empty(),
+                OptionalInt.empty(), Optional.empty(), Optional.empty(), OptionalLong.empty(), Order.NEWEST_FIRST);
+    }
+
+    public Query window(Instant fromInclusive, Instant toExclusive) {
+        return new Query(tenant, Optional.of(fromInclusive), Optional.of(toExclusive), service, templateId,
+                severityMin, traceId, bodyContains, limit, order);
+    }
+
+    public Query from(Instant fromInclusive) {
+        return new Query(tenant, Optional.of(fromInclusive), to, service, templateId, severityMin, traceId,
+                bodyContains, limit, order);
+    }
+
+    public Query to(Instant toExclusive) {
+        return new Query(tenant, from, Optional.of(toExclusive), service, templateId, severityMin, traceId,
+                bodyContains, limit, order);
+    }
+
+    public Query service(String name) {
+        return new Query(tenant, from, to, Optional.of(name), templateId, severityMin, traceId, bodyContains, limit,
+                order);
+    }
+
+    public Query templateId(long id) {
+        return new Query(tenant, from, to, service, OptionalLong.of(id), severityMin, traceId, bodyContains, limit,
+                order);
+    }
+
+    public Query severityMin(int n) {
+        return new Query(tenant, from, to, service, templateId, OptionalInt.of(n), traceId, bodyContains, limit,
+                order);
+    }
+
+    public Query traceId(byte[] id) {
+        return new Query(tenant, from, to, service, templateId, severityMin, Optional.of(id), bodyContains, limit,
+                order);
+    }
+
+    public Query bodyContains(String text) {
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, Optional.of(text), limit,
+                order);
+    }
+
+    public Query limit(long n) {
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains,
+                OptionalLong.of(n), order);
+    }
+
+    public Query order(Order o) {
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o);
+    }
+
+    /** The window's lower bound in nanoseconds since the epoch (saturating), or Long.MIN_VALUE. */
+    public long fromNanos() {
+        return from.map(Query::nanos).orElse(Long.MIN_VALUE);
+    }
+
+    /** The window's exclusive upper bound in nanoseconds since the epoch (saturating), or Long.MAX_VALUE. */
+    public long toNanos() {
+        return to.map(Query::nanos).orElse(Long.MAX_VALUE);
+    }
+
+    /** The body needle as UTF-8 bytes. */
+    Optional<byte[]> needle() {
+        return bodyContains.map(s -> s.getBytes(StandardCharsets.UTF_8));
+    }
+
+    static long nanos(Instant t) {
+        try {
+            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+        } catch (ArithmeticException e) {
+            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
+        }
+    }
+
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof Query q && tenant.equals(q.tenant) && from.equals(q.from) && to.equals(q.to)
+                && service.equals(q.service) && templateId.equals(q.templateId) && severityMin.equals(q.severityMin)
+                && Arrays.equals(traceId.orElse(null), q.traceId.orElse(null))
+                && bodyContains.equals(q.bodyContains) && limit.equals(q.limit) && order == q.order;
+    }
+
+    @Override
+    public int hashCode() {
+        return Objects.hash(tenant, from, to, service, templateId, severityMin, Arrays.hashCode(traceId.orElse(null)),
+                bodyContains, limit, order);
+    }
+
+    @Override
+    public String toString() {
+        return "Query[tenant=" + tenant + ", from=" + from + ", to=" + to + ", service=" + service + ", templateId="
+                + templateId + ", severityMin=" + severityMin + ", traceId="
+                + traceId.map(dev.ourios.core.Bytes::hex) + ", bodyContains=" + bodyContains + ", limit=" + limit
+                + ", order=" + order + "]";
+    }
+}

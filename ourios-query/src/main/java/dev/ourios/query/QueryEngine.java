@@ -1,0 +1,100 @@
+package dev.ourios.query;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import io.opentelemetry.api.metrics.MeterProvider;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs log queries over the live set (STORAGE.md §3) of one tenant.
+ *
+ * <p>Plan: list only the tenant's directory and only the hour partitions overlapping {@code [from, to)}; visit
+ * them in the query's order (newest hour first for NEWEST_FIRST). Each partition is read whole (its live files
+ * with row-group and page pruning), its matching rows sorted by effective time across files, and emitted; once
+ * {@code limit} rows have been emitted from complete partitions no further partition is resolved. Hours never
+ * overlap, so the concatenation of per-partition orders is the global order.
+ */
+public final class QueryEngine {
+    private static final Logger LOG = LoggerFactory.getLogger(QueryEngine.class);
+
+    private final ObjectStore store;
+    private final TableLayout layout;
+    private final TableReader tables;
+    private final QueryMetrics metrics;
+    private final PlanHook hook;
+
+    public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider) {
+        this(store, layout, tables, meterProvider, PlanHook.NONE);
+    }
+
+    /** Test seam: {@code hook} runs between resolving a partition and reading its files. */
+    QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
+            PlanHook hook) {
+        this.store = Objects.requireNonNull(store, "store");
+        this.layout = Objects.requireNonNull(layout, "layout");
+        this.tables = Objects.requireNonNull(tables, "tables");
+        this.metrics = new QueryMetrics(Objects.requireNonNull(meterProvider, "meterProvider"));
+        this.hook = Objects.requireNonNull(hook, "hook");
+    }
+
+    /** Streams the rows to {@code sink} in the query's order and returns what the query cost. */
+    public QueryStats run(Query q, Consumer<LogRecord> sink) throws IOException {
+        long start = System.nanoTime();
+        ScanCounters counters = new ScanCounters();
+        try {
+            long remaining = q.limit().orElse(Long.MAX_VALUE);
+            if (remaining > 0) {
+                PartitionScan scan = new PartitionScan(store, tables, q, counters, hook);
+                for (PartitionKey p : plan(q)) {
+                    for (Hit h : scan.scan(p, remaining)) {
+                        sink.accept(h.record());
+                        counters.rows++;
+                        remaining--;
+                    }
+                    if (remaining == 0) {
+                        break;
+                    }
+                }
+            }
+            long elapsed = System.nanoTime() - start;
+            QueryStats stats = counters.stats(elapsed / 1_000_000);
+            metrics.record(stats, elapsed);
+            LOG.debug("{} -> {}", q, stats);
+            return stats;
+        } catch (IOException | RuntimeException e) {
+            metrics.failed(e, counters.rowGroupsScanned, counters.rowGroupsTotal - counters.rowGroupsScanned,
+                    System.nanoTime() - start);
+            throw e;
+        }
+    }
+
+    /** Runs the query and collects its rows. */
+    public QueryResult collect(Query q) throws IOException {
+        List<LogRecord> rows = new ArrayList<>();
+        QueryStats stats = run(q, rows::add);
+        return new QueryResult(rows, stats);
+    }
+
+    /** The tenant's partitions overlapping the window, in visiting order. */
+    private List<PartitionKey> plan(Query q) throws IOException {
+        List<PartitionKey> partitions = new ArrayList<>(layout.partitions(
+                new PartitionFilter(Optional.of(Set.of(q.tenant())), q.from(), q.to())));
+        if (q.order() == Query.Order.NEWEST_FIRST) {
+            Collections.reverse(partitions);
+        }
+        return partitions;
+    }
+}
