@@ -36,27 +36,39 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 public final class S3ObjectStore implements ObjectStore {
     private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
+    /** S3's own maximum keys per ListObjectsV2 page. */
+    static final int MAX_LIST_PAGE_SIZE = 1000;
 
     private final S3Client client;
     private final S3Config config;
     private final RequestCounters counters;
+    private final int listPageSize;
     private final S3ErrorTranslator errors;
     /** Set once the bucket is known to exist, so a 404 on HEAD can be told apart from a missing bucket cheaply. */
     private final AtomicBoolean bucketSeen = new AtomicBoolean();
 
     public S3ObjectStore(S3Config config) {
-        this(config, new RequestCounters());
+        this(config, MAX_LIST_PAGE_SIZE);
     }
 
-    private S3ObjectStore(S3Config config, RequestCounters counters) {
-        this(S3ClientFactory.create(config, counters), config, counters);
+    /** With a smaller listing page, so tests can exercise pagination with a handful of keys. */
+    S3ObjectStore(S3Config config, int listPageSize) {
+        this(config, new RequestCounters(), listPageSize);
+    }
+
+    private S3ObjectStore(S3Config config, RequestCounters counters, int listPageSize) {
+        this(S3ClientFactory.create(config, counters), config, counters, listPageSize);
     }
 
     /** For callers that build their own client; {@code counters} only counts if the client reports to it. */
-    S3ObjectStore(S3Client client, S3Config config, RequestCounters counters) {
+    S3ObjectStore(S3Client client, S3Config config, RequestCounters counters, int listPageSize) {
+        if (listPageSize < 1 || listPageSize > MAX_LIST_PAGE_SIZE) {
+            throw new IllegalArgumentException("listPageSize must be in [1, 1000], got " + listPageSize);
+        }
         this.client = client;
         this.config = config;
         this.counters = counters;
+        this.listPageSize = listPageSize;
         this.errors = new S3ErrorTranslator(config);
         LOG.debug("S3 store s3://{}/{} at {} (path-style: {})", config.bucket(), config.prefix(),
                 config.endpointForMessages(), config.pathStyle());
@@ -110,7 +122,7 @@ public final class S3ObjectStore implements ObjectStore {
         try {
             do {
                 ListObjectsV2Request.Builder req = ListObjectsV2Request.builder()
-                        .bucket(config.bucket()).prefix(prefix).delimiter("/");
+                        .bucket(config.bucket()).prefix(prefix).delimiter("/").maxKeys(listPageSize);
                 if (token != null) {
                     req.continuationToken(token);
                 }

@@ -1,0 +1,213 @@
+package dev.ourios.store.s3;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.RandomAccessInput;
+import dev.ourios.store.StoreException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.function.Executable;
+
+/** S3-specific behaviour against s3proxy: request accounting, pagination and error messages. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class S3ObjectStoreTest {
+    private static final String BUCKET = "specific";
+    private static final String WRONG_SECRET = "wrong-secret-Zq81xK";
+
+    private S3ProxyServer server;
+
+    @BeforeAll
+    void startServer() throws IOException {
+        server = S3ProxyServer.start();
+        server.createBucket(BUCKET);
+    }
+
+    @AfterAll
+    void stopServer() {
+        if (server != null) {
+            server.close();
+        }
+    }
+
+    private S3ObjectStore store(String prefix) {
+        return new S3ObjectStore(server.config(BUCKET, prefix));
+    }
+
+    @Test
+    void rangedReadsGetRangesNotWholeObjects() throws IOException {
+        byte[] data = new byte[1 << 20];
+        new Random(1).nextBytes(data);
+        try (S3ObjectStore store = store("counters-ranged")) {
+            store.put("seg.parquet", data);
+            RequestCounters.Snapshot before = store.counters().snapshot();
+            try (RandomAccessInput in = store.openRandomAccess("seg.parquet")) {
+                byte[] trailer = new byte[8];
+                in.readFully(data.length - 8, trailer, 0, 8);
+                byte[] footer = new byte[4096];
+                in.readFully(data.length - 8 - 4096, footer, 0, footer.length);
+                RequestCounters.Snapshot footerRead = store.counters().snapshot().minus(before);
+                assertEquals(1, footerRead.heads(), "HEAD for the length");
+                assertEquals(1, footerRead.gets(), "trailer and footer come from one tail GET");
+                assertEquals(S3RandomAccessInput.WINDOW, footerRead.getBytes(), "only the tail window is fetched");
+
+                byte[] chunk = new byte[256 << 10];
+                in.readFully(300_000, chunk, 0, chunk.length);
+                RequestCounters.Snapshot chunkRead = store.counters().snapshot().minus(before);
+                assertEquals(2, chunkRead.gets());
+                assertEquals(S3RandomAccessInput.WINDOW + chunk.length, chunkRead.getBytes());
+            }
+            try (InputStream in = store.openStream("seg.parquet")) {
+                in.readAllBytes();
+            }
+            RequestCounters.Snapshot all = store.counters().snapshot().minus(before);
+            assertEquals(3, all.gets());
+            assertEquals(S3RandomAccessInput.WINDOW + (256 << 10) + data.length, all.getBytes());
+            assertEquals(0, all.puts() + all.lists() + all.deletes());
+        }
+    }
+
+    @Test
+    void countsListsPutsAndDeletes() throws IOException {
+        try (S3ObjectStore store = store("counters-ops")) {
+            store.put("a/x", new byte[10]);
+            store.putIfAbsent("a/y", new byte[10]);
+            store.putIfAbsent("a/y", new byte[10]);
+            store.listObjects("a/");
+            store.listDirectories("");
+            store.delete("a/x");
+            store.delete("a/never");
+            assertEquals(new RequestCounters.Snapshot(2, 0, 0, 3, 2, 0), store.counters().snapshot());
+        }
+    }
+
+    @Test
+    void largeWritesAreMultipartAndAbortCleansUp() throws IOException {
+        try (S3ObjectStore store = store("counters-multipart")) {
+            byte[] part = new byte[S3Config.DEFAULT_PART_SIZE];
+            try (AtomicOutput out = store.create("big")) {
+                out.write(part);
+                out.write(part);
+                out.write(new byte[1000]);
+                out.commit();
+            }
+            // CreateMultipartUpload + 3 parts + CompleteMultipartUpload
+            assertEquals(5, store.counters().snapshot().puts());
+            assertEquals(2L * part.length + 1000, store.stat("big").orElseThrow().size());
+
+            try (AtomicOutput out = store.create("aborted")) {
+                out.write(part);
+                out.write(1);
+            }
+            RequestCounters.Snapshot s = store.counters().snapshot();
+            assertEquals(7, s.puts(), "create + 1 part for the aborted upload");
+            assertEquals(1, s.deletes(), "AbortMultipartUpload");
+
+            try (AtomicOutput out = store.create("exactly-one-part")) {
+                out.write(part); // a full buffer with nothing after it is still a single PUT
+                out.commit();
+            }
+            assertEquals(8, store.counters().snapshot().puts());
+        }
+    }
+
+    @Test
+    void listingsFollowContinuationTokens() throws IOException {
+        // Pages of 4 keys: objects and common prefixes share the page budget, so both kinds cross pages.
+        try (S3ObjectStore store = new S3ObjectStore(server.config(BUCKET, "paged"), 4)) {
+            List<String> objects = new ArrayList<>();
+            List<String> dirs = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                objects.add(String.format("p/f-%02d", i));
+                dirs.add(String.format("d-%02d", i));
+                store.put(objects.get(i), new byte[1]);
+                store.put("p/" + dirs.get(i) + "/x", new byte[1]);
+            }
+            long listsBefore = store.counters().snapshot().lists();
+            assertEquals(objects, store.listObjects("p/").stream().map(ObjectInfo::key).toList());
+            assertEquals(dirs, store.listDirectories("p/"));
+            assertEquals(10, store.counters().snapshot().lists() - listsBefore, "18 entries in pages of 4, twice");
+        }
+    }
+
+    @Test
+    void missingBucketIsOneClearLine() {
+        String expected = "bucket 'no-such-bucket' does not exist at " + server.endpoint();
+        S3Config config = server.config("no-such-bucket", "p");
+        try (S3ObjectStore store = new S3ObjectStore(config)) {
+            assertMessage(expected, () -> store.listObjects(""));
+            assertMessage(expected, () -> store.openStream("k"));
+            assertMessage(expected, () -> store.putIfAbsent("k", new byte[1]));
+        }
+        try (S3ObjectStore store = new S3ObjectStore(config)) {
+            assertMessage(expected, () -> store.stat("k")); // HEAD has no error body: the store asks about the bucket
+        }
+    }
+
+    @Test
+    void wrongCredentialsAreOneLineWithoutTheSecret() {
+        S3Config config = server.config(BUCKET, "p").withCredentials(new S3Credentials("test", WRONG_SECRET));
+        assertFalse(config.toString().contains(WRONG_SECRET), config.toString());
+        try (S3ObjectStore store = new S3ObjectStore(config)) {
+            for (Executable op : List.<Executable>of(() -> store.listObjects("d/"), () -> store.stat("k"),
+                    () -> store.put("k", new byte[1]), () -> store.openStream("k"))) {
+                StoreException e = assertThrows(StoreException.class, op);
+                assertTrue(e.getMessage().startsWith("access denied to s3://" + BUCKET + "/p/"), e.getMessage());
+                assertTrue(e.getMessage().contains("(check credentials)"), e.getMessage());
+                assertOneLineWithoutSecret(e);
+            }
+        }
+    }
+
+    @Test
+    void deadEndpointIsOneClearLine() throws IOException {
+        URI dead;
+        try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+            dead = URI.create("http://127.0.0.1:" + s.getLocalPort());
+        }
+        S3Config config = S3Config.of(BUCKET, "p").withEndpoint(dead)
+                .withCredentials(new S3Credentials("test", WRONG_SECRET)).withMaxAttempts(2);
+        try (S3ObjectStore store = new S3ObjectStore(config)) {
+            StoreException e = assertThrows(StoreException.class, () -> store.listObjects(""));
+            assertTrue(e.getMessage().startsWith("cannot reach S3 endpoint " + dead + " "), e.getMessage());
+            assertOneLineWithoutSecret(e);
+            assertEquals(2, store.counters().snapshot().lists(), "connection errors are retried");
+        }
+    }
+
+    @Test
+    void describeAndToStringNameTheLocation() {
+        try (S3ObjectStore store = store("tables/")) {
+            assertEquals("s3://" + BUCKET + "/tables/t/x.parquet", store.describe("t/x.parquet"));
+            assertTrue(store.toString().contains(server.endpoint().toString()));
+        }
+    }
+
+    private static void assertMessage(String expected, Executable op) {
+        StoreException e = assertThrows(StoreException.class, op);
+        assertEquals(expected, e.getMessage());
+        assertOneLineWithoutSecret(e);
+    }
+
+    private static void assertOneLineWithoutSecret(Throwable e) {
+        assertFalse(e.getMessage().contains("\n"), e.getMessage());
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            assertFalse(String.valueOf(t.getMessage()).contains(WRONG_SECRET), t.toString());
+            assertFalse(String.valueOf(t.getMessage()).contains(S3ProxyServer.CREDENTIAL), t.toString());
+        }
+    }
+}
