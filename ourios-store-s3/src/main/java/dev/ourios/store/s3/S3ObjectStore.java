@@ -9,6 +9,7 @@ import dev.ourios.store.StoreException;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
@@ -211,12 +212,31 @@ public final class S3ObjectStore implements ObjectStore {
         } catch (S3Exception e) {
             // 412: the key exists. 409 ConditionalRequestConflict: a concurrent conditional write to the same key
             // is in flight; S3 lets exactly one of them win, and it is not this one.
+            if (e.statusCode() == 412 && e.numAttempts() != null && e.numAttempts() > 1) {
+                return createdByAnEarlierAttempt(key, content);
+            }
             if (e.statusCode() == 412 || e.statusCode() == 409) {
                 return false;
             }
             throw errors.translate(e, "PUT (create-only)", describe(key));
         } catch (SdkException e) {
             throw errors.translate(e, "PUT (create-only)", describe(key));
+        }
+    }
+
+    /**
+     * A 412 after a retry is ambiguous: the attempt whose response was lost (timeout, 5xx from a proxy) may have
+     * created the object itself. If the stored bytes are exactly ours, this call's write is what landed. A racing
+     * writer with byte-identical content would also pass, but then both outcomes publish the same object.
+     */
+    private boolean createdByAnEarlierAttempt(String key, byte[] content) throws IOException {
+        try {
+            boolean ours = Arrays.equals(readAllBytes(key), content);
+            LOG.info("create-only PUT of {} was retried and then found the key taken; stored content {} ours",
+                    describe(key), ours ? "is" : "is not");
+            return ours;
+        } catch (NoSuchObjectException deletedSince) {
+            return false;
         }
     }
 

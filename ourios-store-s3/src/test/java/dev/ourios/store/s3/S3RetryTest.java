@@ -61,4 +61,20 @@ class S3RetryTest {
             assertTrue(server.requests() >= 1);
         }
     }
+
+    @Test
+    void preconditionFailedAfterARetryChecksWhetherTheEarlierAttemptWon() throws IOException {
+        // attempt 1 is lost (500), attempt 2 sees the key taken (412), the GET shows our own bytes
+        try (FakeS3Server server = new FakeS3Server(List.of(FakeS3Server.Reply.error(500, "InternalError"),
+                FakeS3Server.Reply.error(412, "PreconditionFailed"), new FakeS3Server.Reply(200, "ours")));
+             S3ObjectStore store = storeAt(server, 4)) {
+            assertTrue(store.putIfAbsent("manifest/v2", "ours".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+            assertEquals(3, server.requests());
+        }
+        try (FakeS3Server server = new FakeS3Server(List.of(FakeS3Server.Reply.error(500, "InternalError"),
+                FakeS3Server.Reply.error(412, "PreconditionFailed"), new FakeS3Server.Reply(200, "theirs")));
+             S3ObjectStore store = storeAt(server, 4)) {
+            assertFalse(store.putIfAbsent("manifest/v2", "ours".getBytes(java.nio.charset.StandardCharsets.UTF_8)));
+        }
+    }
 }
