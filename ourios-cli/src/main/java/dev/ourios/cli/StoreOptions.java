@@ -2,6 +2,8 @@ package dev.ourios.cli;
 
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreUri;
+import dev.ourios.store.s3.S3StoreFactory;
+import java.util.Optional;
 import picocli.CommandLine.Option;
 
 /** {@code --store URI} and {@code --s3-endpoint}, shared by every command that touches a store. */
@@ -25,7 +27,15 @@ public final class StoreOptions {
     public ObjectStore open() {
         String uri = uri();
         if (StoreUri.isS3(uri)) {
-            throw new UsageException("--store: S3 stores (" + uri + ") are not supported by this build yet");
+            String endpoint = s3Endpoint != null ? s3Endpoint : System.getenv("OURIOS_S3_ENDPOINT");
+            try {
+                return S3StoreFactory.open(uri, Optional.ofNullable(endpoint).filter(e -> !e.isBlank()));
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--store: " + e.getMessage());
+            }
+        }
+        if (uri.contains("://") && !uri.startsWith("file://")) {
+            throw new UsageException("--store: unsupported store URI '" + uri + "' (use a path, file:///... or s3://bucket/prefix)");
         }
         return StoreUri.openLocal(uri);
     }

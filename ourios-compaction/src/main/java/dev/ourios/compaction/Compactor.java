@@ -35,7 +35,7 @@ public final class Compactor {
         AuditLog audit = new AuditLog(store, options.scratchDir());
         PartitionCompactor compactor = new PartitionCompactor(rewriter, committer, audit, clock);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, options.concurrency());
+                planClock, clock, options.concurrency());
     }
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,

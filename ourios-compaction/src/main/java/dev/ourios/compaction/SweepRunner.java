@@ -30,6 +30,9 @@ import org.slf4j.LoggerFactory;
  * partition, then compact the candidates oldest first, up to {@code concurrency} at a time. An error in one
  * partition or tenant is recorded and the sweep goes on. {@link #requestStop()} (SIGTERM) stops it between
  * partitions: nothing new starts, running ones finish.
+ *
+ * <p>{@code clock} is the planning clock (which hours are sealed); {@code wallClock} is real time, compared with
+ * commit timestamps when looking for audit events lost in a crash.
  */
 public final class SweepRunner {
     private static final Logger LOG = LoggerFactory.getLogger(SweepRunner.class);
@@ -44,11 +47,13 @@ public final class SweepRunner {
     private final AuditLog audit;
     private final CompactionMetrics metrics;
     private final Clock clock;
+    private final Clock wallClock;
     private final int concurrency;
     private final AtomicBoolean stopping = new AtomicBoolean();
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
-            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, int concurrency) {
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency) {
         this.layout = layout;
         this.reader = reader;
         this.gc = gc;
@@ -57,6 +62,7 @@ public final class SweepRunner {
         this.audit = audit;
         this.metrics = metrics;
         this.clock = clock;
+        this.wallClock = wallClock;
         this.concurrency = concurrency;
     }
 
@@ -123,7 +129,7 @@ public final class SweepRunner {
         for (PartitionKey p : partitions) {
             try {
                 PartitionSnapshot s = reader.snapshot(p);
-                repairAudit(s, now);
+                repairAudit(s, wallClock.instant());
                 PlanDecision d = policy.decide(p, s.generation(), s.live(), now);
                 if (d.isCandidate()) {
                     candidates.add(new Candidate(s, d.plan().orElseThrow()));

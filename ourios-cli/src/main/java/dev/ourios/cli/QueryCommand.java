@@ -1,0 +1,156 @@
+package dev.ourios.cli;
+
+import dev.ourios.core.Bytes;
+import dev.ourios.core.TenantCodec;
+import dev.ourios.query.Query;
+import dev.ourios.query.QueryEngine;
+import dev.ourios.query.QueryStats;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/** {@code ourios query}: rows of one tenant through the manifests, pruned on footers, with honest counters. */
+@Command(name = "query", description = "Query one tenant's logs (rows as JSON lines with --json; --stats adds counters)")
+public final class QueryCommand implements Callable<Integer> {
+    @Mixin
+    StoreOptions store;
+
+    @Option(names = "--tenant", required = true, description = "Tenant id")
+    String tenant;
+
+    @Option(names = "--from", paramLabel = "TIME", description = "Window start, inclusive (RFC 3339)")
+    String from;
+
+    @Option(names = "--to", paramLabel = "TIME", description = "Window end, exclusive (RFC 3339)")
+    String to;
+
+    @Option(names = "--service", description = "resource.service.name equals")
+    String service;
+
+    @Option(names = "--template-id", paramLabel = "N", description = "template_id equals")
+    String templateId;
+
+    @Option(names = "--severity-min", paramLabel = "N", description = "severity_number at least N (1..24)")
+    Integer severityMin;
+
+    @Option(names = "--trace-id", paramLabel = "HEX", description = "trace_id equals (32 hex digits)")
+    String traceId;
+
+    @Option(names = "--contains", paramLabel = "STR", description = "Body contains STR")
+    String contains;
+
+    @Option(names = "--limit", paramLabel = "K", description = "At most K rows")
+    Long limit;
+
+    @Option(names = "--oldest-first", description = "Oldest rows first (default: newest first)")
+    boolean oldestFirst;
+
+    @Option(names = "--stats", description = "Print the counters after the rows")
+    boolean stats;
+
+    @Option(names = "--json", description = "Rows as JSON lines")
+    boolean json;
+
+    @Override
+    public Integer call() throws Exception {
+        Query q = build();
+        Output out = Output.system();
+        try (ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+            QueryEngine engine = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
+                    telemetry.meterProvider());
+            QueryStats st;
+            try {
+                st = engine.run(q, r -> {
+                    if (json) {
+                        out.jsonLine(RecordJson.of(r));
+                    } else {
+                        out.out().printf("%s  %-16s %-5s %s%n", RecordJson.time(r.effectiveTime()),
+                                r.serviceName() == null ? "-" : r.serviceName(),
+                                r.severityText() == null ? String.valueOf(r.severityNumber()) : r.severityText(),
+                                line(r));
+                    }
+                });
+            } catch (java.io.IOException e) {
+                throw new JobFailedException("query failed: " + e.getMessage(), e);
+            }
+            if (stats) {
+                if (json) {
+                    out.out().println(st.toJson());
+                } else {
+                    out.out().printf("partitions %d, files %d, row groups %d (scanned %d, pruned %d), "
+                            + "bytes read %s, rows %d, %d ms%n", st.partitions(), st.files(), st.rowGroupsTotal(),
+                            st.rowGroupsScanned(), st.rowGroupsPruned(), Units.formatBytes(st.bytesRead()),
+                            st.rows(), st.elapsedMs());
+                }
+            }
+        }
+        return 0;
+    }
+
+    private static String line(dev.ourios.core.LogRecord r) {
+        if (r.body() != null) {
+            return RecordJson.body(r.body());
+        }
+        StringBuilder sb = new StringBuilder("[template ").append(Long.toUnsignedString(r.templateId())).append(']');
+        for (var p : r.params()) {
+            sb.append(' ').append(p.value() == null ? "" : RecordJson.body(p.value()));
+        }
+        return sb.toString();
+    }
+
+    Query build() {
+        try {
+            TenantCodec.encode(tenant);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException("--tenant: " + e.getMessage());
+        }
+        Query q = Query.tenant(tenant);
+        try {
+            if (from != null) {
+                q = q.from(Units.parseTime("--from", from));
+            }
+            if (to != null) {
+                q = q.to(Units.parseTime("--to", to));
+            }
+            if (service != null) {
+                q = q.service(service);
+            }
+            if (templateId != null) {
+                try {
+                    q = q.templateId(Long.parseUnsignedLong(templateId));
+                } catch (NumberFormatException e) {
+                    throw new UsageException("--template-id: '" + templateId + "' is not an unsigned 64-bit integer");
+                }
+            }
+            if (severityMin != null) {
+                if (severityMin < 0 || severityMin > 24) {
+                    throw new UsageException("--severity-min must be 0..24 (got " + severityMin + ")");
+                }
+                q = q.severityMin(severityMin);
+            }
+            if (traceId != null) {
+                if (!traceId.matches("[0-9a-fA-F]{32}")) {
+                    throw new UsageException("--trace-id: '" + traceId + "' is not 32 hex digits");
+                }
+                q = q.traceId(Bytes.fromHex(traceId.toLowerCase(java.util.Locale.ROOT)));
+            }
+            if (contains != null) {
+                q = q.bodyContains(contains);
+            }
+            if (limit != null) {
+                if (limit < 0) {
+                    throw new UsageException("--limit must not be negative (got " + limit + ")");
+                }
+                q = q.limit(limit);
+            }
+            return q.order(oldestFirst ? Query.Order.OLDEST_FIRST : Query.Order.NEWEST_FIRST);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
+    }
+}
