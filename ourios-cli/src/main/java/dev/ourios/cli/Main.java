@@ -8,7 +8,7 @@ import picocli.CommandLine.Option;
 /** Entry point of the {@code ourios} command line (CLI.md). */
 @Command(name = "ourios", mixinStandardHelpOptions = true, version = "ourios 0.1.0",
         description = "OpenTelemetry logs in Parquet on local disk or S3: ingest, compact, query.",
-        subcommands = {GenerateCommand.class, IngestCommand.class, InspectCommand.class,
+        subcommands = {DemoCommand.class, GenerateCommand.class, IngestCommand.class, InspectCommand.class,
                 CompactCommand.class, GcCommand.class, QueryCommand.class, FilesCommand.class})
 public final class Main implements Runnable {
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
