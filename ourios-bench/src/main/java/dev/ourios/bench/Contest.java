@@ -1,0 +1,63 @@
+package dev.ourios.bench;
+
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.function.Consumer;
+
+/**
+ * Runs contenders side by side on one fixture: one warm-up each, then {@code runs} rounds in which every contender
+ * runs once, the starting contender rotating each round (A B C, B C A, …) so drift in the machine's load or the
+ * page cache is shared out. {@code System.gc()} runs before every timed run so no run pays for its predecessor's
+ * garbage. Every contender must produce the same number of rows.
+ */
+public final class Contest {
+    private final List<Contender> contenders;
+    private final int warmups;
+    private final int runs;
+    private final Consumer<String> log;
+
+    public Contest(List<Contender> contenders, int warmups, int runs, Consumer<String> log) {
+        this.contenders = List.copyOf(contenders);
+        this.warmups = warmups;
+        this.runs = runs;
+        this.log = log;
+    }
+
+    /** Per contender (in the given order): its samples and its last outcome. */
+    public record Result(Contender contender, Samples seconds, Outcome last) {
+    }
+
+    public Map<String, Result> run(Fixture f) throws Exception {
+        for (int w = 0; w < warmups; w++) {
+            for (Contender c : contenders) {
+                Outcome o = c.run(f);
+                log.accept(String.format("  warm-up %s: %.3f s", c.name(), o.seconds()));
+            }
+        }
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        Map<String, Outcome> last = new LinkedHashMap<>();
+        contenders.forEach(c -> times.put(c.name(), new ArrayList<>()));
+        for (int round = 0; round < runs; round++) {
+            for (int i = 0; i < contenders.size(); i++) {
+                Contender c = contenders.get((round + i) % contenders.size());
+                System.gc();
+                Outcome o = c.run(f);
+                if (o.rowsOut() != f.rows()) {
+                    throw new IllegalStateException(c.name() + " wrote " + o.rowsOut() + " rows, input has "
+                            + f.rows());
+                }
+                times.get(c.name()).add(o.seconds());
+                last.put(c.name(), o);
+                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s)", round + 1, c.name(), o.seconds(),
+                        f.mib() / o.seconds()));
+            }
+        }
+        Map<String, Result> out = new LinkedHashMap<>();
+        for (Contender c : contenders) {
+            out.put(c.name(), new Result(c, new Samples(times.get(c.name())), last.get(c.name())));
+        }
+        return out;
+    }
+}

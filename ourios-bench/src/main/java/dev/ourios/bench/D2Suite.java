@@ -1,0 +1,86 @@
+package dev.ourios.bench;
+
+import dev.ourios.compaction.SortedRewriter;
+import dev.ourios.compaction.UnsortedRewriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * D2, compaction throughput: one partition of 32 inputs compacted into one file by our sorted rewrite, by our
+ * unsorted rewrite (what sorting costs) and by DuckDB's sorted COPY with 2 threads (what a user would run instead),
+ * alternating, on two shapes: OpenTelemetry-demo rows (~512 MiB at full size, compressible) and the reference's
+ * 32 × 4,800 rows × 4 KiB incompressible bodies (~485 MiB).
+ */
+public final class D2Suite implements Suite {
+    static final long DEMO_FULL_BYTES = 512L << 20;
+    static final int FILES = 32;
+    static final int REF_ROWS = 4_800;
+    static final int REF_BODY = 4_096;
+
+    @Override
+    public String name() {
+        return "d2";
+    }
+
+    @Override
+    public SuiteReport run(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command());
+        Fixture demo = ctx.fixtures().demo(FILES, Fixtures.demoRowsFor((long) (DEMO_FULL_BYTES * o.scale()), FILES),
+                1);
+        Fixture ref = ctx.fixtures().incompressible(FILES, ctx.scaled(REF_ROWS, 4), REF_BODY, 2);
+        for (Fixture f : List.of(demo, ref)) {
+            report.shape(f.describe());
+            ctx.log().accept("d2: " + f.describe());
+            Path scratch = ctx.fixtures().scratch("d2-scratch");
+            List<Contender> contenders = only(o, contenders(o, scratch));
+            Map<String, Contest.Result> results = new Contest(contenders, o.warmups(), o.runs(), ctx.log()).run(f);
+            addRows(report, f, results);
+        }
+        report.note("Time is the rewrite only (read, validate, sort, write, checksum both sides, atomic publish); "
+                + "the manifest commit is not included. DuckDB: `SET threads=2`, same files, output ZSTD.");
+        report.note("ratio = median seconds of the contender / median seconds of ours-sorted (> 1: ours is faster).");
+        return report.build();
+    }
+
+    static List<Contender> contenders(BenchOptions o, Path scratch) {
+        return List.of(
+                new RewriterContender("ours-sorted", s -> new SortedRewriter(s, scratch.resolve("sort")),
+                        o.budgetBytes(), dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                new RewriterContender("ours-unsorted", UnsortedRewriter::new, o.budgetBytes(),
+                        dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                new DuckDbContender(2, scratch.resolve("duckdb")));
+    }
+
+    /** {@code --only=a,b} keeps the named contenders (profiling one of them). */
+    static List<Contender> only(BenchOptions o, List<Contender> all) {
+        return o.args().stream().filter(a -> a.startsWith("--only=")).findFirst()
+                .map(a -> List.of(a.substring("--only=".length()).split(",")))
+                .map(names -> all.stream().filter(c -> names.contains(c.name())).toList()).orElse(all);
+    }
+
+    static void addRows(SuiteReport.Builder report, Fixture f, Map<String, Contest.Result> results) {
+        Contest.Result base = results.getOrDefault("ours-sorted", results.values().iterator().next());
+        double ours = base.seconds().median();
+        for (Contest.Result r : results.values()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("shape", f.shape());
+            row.put("contender", r.contender().name());
+            row.put("input MiB", f.mib());
+            row.put("rows", f.rows());
+            row.put("median s", r.seconds().median());
+            row.put("min s", r.seconds().min());
+            row.put("max s", r.seconds().max());
+            row.put("MiB/s", f.mib() / r.seconds().median());
+            row.put("rows/s", Math.round(f.rows() / r.seconds().median()));
+            row.put("ratio", r.seconds().median() / ours);
+            row.put("output bytes", r.last().bytesOut());
+            row.put("row groups", r.last().rowGroups());
+            row.put("spilled runs", r.last().spilledRuns());
+            row.put("rows out", r.last().rowsOut());
+            report.row(row);
+        }
+    }
+}

@@ -1,0 +1,74 @@
+package dev.ourios.bench;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.Properties;
+import java.util.stream.Collectors;
+
+/**
+ * What a user would run instead: DuckDB's {@code COPY (… ORDER BY service NULLS FIRST, effective time) TO … (FORMAT
+ * parquet, COMPRESSION zstd)} over the same input files, in this JVM, with {@code threads} worker threads. Extension
+ * auto-install/auto-load are off so no run touches the network; DuckDB spills to {@code scratch} if it must. The
+ * output's row count and row groups are read back after the timed statement.
+ */
+public final class DuckDbContender implements Contender {
+    private final int threads;
+    private final Path scratch;
+
+    public DuckDbContender(int threads, Path scratch) {
+        this.threads = threads;
+        this.scratch = scratch;
+    }
+
+    @Override
+    public String name() {
+        return "duckdb-" + threads + "t";
+    }
+
+    public static Connection connect() throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("autoinstall_known_extensions", "false");
+        p.setProperty("autoload_known_extensions", "false");
+        return DriverManager.getConnection("jdbc:duckdb:", p);
+    }
+
+    static String list(Fixture f) {
+        return f.paths().stream().map(p -> "'" + p.toString().replace("'", "''") + "'")
+                .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    @Override
+    public Outcome run(Fixture f) throws Exception {
+        Files.createDirectories(scratch);
+        Path out = scratch.resolve("duckdb-out.parquet");
+        Files.deleteIfExists(out);
+        try (Connection c = connect(); Statement s = c.createStatement()) {
+            s.execute("SET threads=" + threads);
+            s.execute("SET temp_directory='" + scratch.resolve("duckdb-tmp") + "'");
+            String sql = "COPY (SELECT * FROM read_parquet(" + list(f) + ") ORDER BY \"resource.service.name\" "
+                    + "NULLS FIRST, effective_time_unix_nano) TO '" + out + "' (FORMAT parquet, COMPRESSION zstd)";
+            long t0 = System.nanoTime();
+            s.execute(sql);
+            double secs = (System.nanoTime() - t0) / 1e9;
+            long rows;
+            int groups;
+            try (ResultSet rs = s.executeQuery("SELECT count(*) FROM read_parquet('" + out + "')")) {
+                rs.next();
+                rows = rs.getLong(1);
+            }
+            try (ResultSet rs = s.executeQuery("SELECT count(DISTINCT row_group_id) FROM parquet_metadata('" + out
+                    + "')")) {
+                rs.next();
+                groups = rs.getInt(1);
+            }
+            long bytes = Files.size(out);
+            Files.delete(out);
+            return new Outcome(secs, rows, bytes, groups, 0);
+        }
+    }
+}

@@ -1,0 +1,82 @@
+package dev.ourios.compaction;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.Uuid7;
+import dev.ourios.parquet.LogFileReader;
+import dev.ourios.parquet.LogFileWriter;
+import dev.ourios.parquet.LogSchema;
+import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.WriterOptions;
+import dev.ourios.parquet.WrittenFile;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.parquet.schema.MessageType;
+
+/**
+ * The pre-RFC-0036 mechanism: concatenates a partition's inputs, in plan order, into one
+ * {@code <uuidv7>.compacted.parquet} without sorting. Kept as the baseline the sorted layout is benchmarked against
+ * (what sorting costs), so it does everything else the sorted rewrite does: rows are validated against the
+ * partition, re-projected, checksummed on both sides, and the output is published atomically but invisible. It
+ * holds one decoded row at a time, so it needs no sort budget and never spills. It does not declare
+ * {@code sorting_columns}: its rows are in input order.
+ */
+public final class UnsortedRewriter implements PartitionRewriter {
+    private final ObjectStore store;
+    private final Uuid7 uuids;
+
+    public UnsortedRewriter(ObjectStore store, Uuid7 uuids) {
+        this.store = store;
+        this.uuids = uuids;
+    }
+
+    public UnsortedRewriter(ObjectStore store) {
+        this(store, Uuid7.system());
+    }
+
+    @Override
+    public RewriteResult rewrite(CompactionPlan plan) throws IOException {
+        LogSchema union = unionSchema(plan);
+        String outputName = uuids.next() + FileNames.COMPACTED;
+        String outputKey = plan.partition().dataPrefix() + outputName;
+        RowChecksum in = new RowChecksum();
+        RowChecksum out = new RowChecksum();
+        ServiceNameProjector projector = new ServiceNameProjector();
+        WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withDeclareSorting(false)
+                .withExtras(union.extras());
+        try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
+            for (ObjectInfo input : plan.inputs()) {
+                try (LogFileReader reader = LogFileReader.open(store, input.key(),
+                        ReadOptions.partition(plan.partition()))) {
+                    LogRecord r;
+                    while ((r = reader.read()) != null) {
+                        in.add(r);
+                        LogRecord w = projector.project(r);
+                        out.add(w);
+                        writer.write(w);
+                    }
+                }
+            }
+            if (!in.value().equals(out.value())) {
+                writer.abort();
+                throw new ChecksumMismatchException(plan.partition(), in.value(), out.value());
+            }
+            WrittenFile written = writer.commit();
+            return new RewriteResult(outputKey, outputName, in.rows(), out.rows(), plan.bytesIn(), written.bytes(),
+                    written.rowGroups(), in.value(), out.value(), 0, 0, 0);
+        }
+    }
+
+    private LogSchema unionSchema(CompactionPlan plan) throws IOException {
+        List<MessageType> schemas = new ArrayList<>();
+        for (ObjectInfo input : plan.inputs()) {
+            try (LogFileReader reader = LogFileReader.open(store, input.key(), ReadOptions.all())) {
+                schemas.add(reader.fileSchema());
+            }
+        }
+        return LogSchema.union(schemas);
+    }
+}
