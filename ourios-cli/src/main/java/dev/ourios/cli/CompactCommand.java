@@ -4,9 +4,11 @@ import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.PlanDecision;
+import dev.ourios.compaction.Shard;
 import dev.ourios.compaction.SweepReport;
 import dev.ourios.compaction.SweepRunner;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreRequests;
 import dev.ourios.table.PartitionFilter;
 import java.time.Clock;
 import java.time.Duration;
@@ -56,6 +58,10 @@ public final class CompactCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON line per partition, then a summary line")
     boolean json;
 
+    @Option(names = "--shard", paramLabel = "i/N", description = "Compact only the partitions of shard i of N "
+            + "(by a stable hash of tenant and hour), for several compactors on one store; GC still covers all")
+    String shard;
+
     @Override
     public Integer call() throws Exception {
         CompactionOptions options = flags.toOptions();
@@ -66,10 +72,16 @@ public final class CompactCommand implements Callable<Integer> {
         Clock planClock = now == null ? Clock.systemUTC()
                 : Clock.fixed(Units.parseTime("--now", now), ZoneOffset.UTC);
         PartitionFilter filter = scope.toFilter();
+        Shard slice;
+        try {
+            slice = shard == null ? Shard.ALL : Shard.parse(shard);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
+        }
         Output out = Output.system();
         try (ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
             SweepRunner runner = Compactor.sweepRunner(s, options, planClock, Clock.systemUTC(),
-                    telemetry.meterProvider(), dev.ourios.compaction.OutputFault.NONE, dryRun);
+                    telemetry.meterProvider(), dev.ourios.compaction.OutputFault.NONE, dryRun, slice);
             if (dryRun) {
                 return dryRun(runner, filter, out);
             }
@@ -181,6 +193,8 @@ public final class CompactCommand implements Callable<Integer> {
                     .mapToLong(PartitionResult::bytesIn).sum());
             s.put("bytes_out", report.partitions().stream().filter(p -> p.result() == PartitionResult.Result.COMMITTED)
                     .mapToLong(PartitionResult::bytesOut).sum());
+            s.put("requests", PartitionJson.requests(report.partitions().stream()
+                    .flatMap(p -> p.requests().stream()).reduce(StoreRequests.NONE, StoreRequests::plus)));
             s.put("gc_deleted", report.gcDeleted());
             s.put("gc_bytes", report.gcBytesReclaimed());
             s.put("seconds", Math.round(report.seconds() * 1000) / 1000.0);

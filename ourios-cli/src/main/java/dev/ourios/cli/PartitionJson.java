@@ -1,6 +1,7 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.store.StoreRequests;
 import java.util.Map;
 
 /** The per-partition JSON line of {@code compact --json} (CLI.md). */
@@ -23,7 +24,20 @@ final class PartitionJson {
         if (r.reason() != null) {
             o.put("reason", r.reason());
         }
+        r.requests().ifPresent(q -> o.put("requests", requests(q)));
         o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
+        return o;
+    }
+
+    /** {@code {"list","head","get","get_bytes","put","delete"}}: the store requests of one compaction or sweep. */
+    static Map<String, Object> requests(StoreRequests q) {
+        var o = Output.obj();
+        o.put("list", q.list());
+        o.put("head", q.head());
+        o.put("get", q.get());
+        o.put("get_bytes", q.getBytes());
+        o.put("put", q.put());
+        o.put("delete", q.delete());
         return o;
     }
 }

@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.store.StoreRequests;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.metrics.DoubleHistogram;
@@ -19,6 +20,7 @@ public final class CompactionMetrics {
     public static final AttributeKey<String> RESULT = AttributeKey.stringKey("ourios.compaction.result");
     public static final AttributeKey<String> IO_DIRECTION = AttributeKey.stringKey("ourios.io.direction");
     public static final AttributeKey<String> TENANT = AttributeKey.stringKey("ourios.tenant");
+    public static final AttributeKey<String> REQUEST_KIND = AttributeKey.stringKey("ourios.request.kind");
 
     private final LongCounter sweeps;
     private final LongCounter partitions;
@@ -28,6 +30,8 @@ public final class CompactionMetrics {
     private final DoubleHistogram duration;
     private final LongCounter orphanFiles;
     private final LongHistogram fileSize;
+    private final LongCounter requests;
+    private final LongCounter requestBytes;
     /** Last sweep's backlog per tenant; replaced whole after each sweep, read by the observable callback. */
     private volatile Map<String, Long> backlog = Map.of();
 
@@ -49,6 +53,11 @@ public final class CompactionMetrics {
                 .setDescription("Compaction outputs left unreferenced (lost commit race or failed commit)").build();
         fileSize = m.histogramBuilder("ourios.storage.parquet.file.size").setUnit("By").ofLongs()
                 .setDescription("Size of each committed compacted file").build();
+        requests = m.counterBuilder("ourios.compaction.requests").setUnit("{request}")
+                .setDescription("Object store requests made by compactions (rewrite, commit, audit), by kind")
+                .build();
+        requestBytes = m.counterBuilder("ourios.compaction.requests.bytes").setUnit("By")
+                .setDescription("Bytes returned by the GET requests of compactions").build();
         m.upDownCounterBuilder("ourios.compaction.backlog").setUnit("{partition}")
                 .setDescription("Candidate partitions not compacted by the last sweep, per tenant")
                 .buildWithCallback(o -> backlog.forEach((t, v) -> o.record(v, Attributes.of(TENANT, t))));
@@ -67,6 +76,8 @@ public final class CompactionMetrics {
         long read = 0;
         long written = 0;
         for (PartitionResult p : report.partitions()) {
+            // Every outcome spent its requests, a lost race or a failure included.
+            p.requests().ifPresent(this::recordRequests);
             if (p.result() == PartitionResult.Result.COMMITTED) {
                 partitions.add(1);
                 files.add(p.filesIn());
@@ -83,5 +94,14 @@ public final class CompactionMetrics {
         io.add(read, Attributes.of(IO_DIRECTION, "read"));
         io.add(written, Attributes.of(IO_DIRECTION, "write"));
         backlog = Map.copyOf(new ConcurrentHashMap<>(backlogByTenant));
+    }
+
+    private void recordRequests(StoreRequests r) {
+        requests.add(r.list(), Attributes.of(REQUEST_KIND, "list"));
+        requests.add(r.head(), Attributes.of(REQUEST_KIND, "head"));
+        requests.add(r.get(), Attributes.of(REQUEST_KIND, "get"));
+        requests.add(r.put(), Attributes.of(REQUEST_KIND, "put"));
+        requests.add(r.delete(), Attributes.of(REQUEST_KIND, "delete"));
+        requestBytes.add(r.getBytes(), Attributes.of(REQUEST_KIND, "get"));
     }
 }

@@ -24,18 +24,26 @@ public final class Compactor {
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             Clock clock, MeterProvider meters, OutputFault fault, boolean gcDryRun) {
+        return sweepRunner(store, options, planClock, clock, meters, fault, gcDryRun, Shard.ALL);
+    }
+
+    /** As above, planning only the partitions {@code shard} owns (GC still covers every partition in scope). */
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            Clock clock, MeterProvider meters, OutputFault fault, boolean gcDryRun, Shard shard) {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
-        GarbageCollector gc = new GarbageCollector(store, layout, reader, new GcOptions(options.gcGrace(), gcDryRun),
-                clock);
+        GarbageCollector gc = new GarbageCollector(CrashAfterDeleteStore.forGc(store), layout, reader,
+                new GcOptions(options.gcGrace(), gcDryRun), clock);
         CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
-        PartitionRewriter rewriter = new SortedRewriter(store, options.scratchDir(), Uuid7.system(), fault);
-        ManifestCommitter committer = ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace());
         AuditLog audit = new AuditLog(store, options.scratchDir());
-        PartitionCompactor compactor = new PartitionCompactor(rewriter, committer, audit, clock);
+        // Each compaction gets its steps on its own counting view of the store, for per-partition request counts.
+        PartitionCompactor compactor = new PartitionCompactor(store, view -> new CompactionSteps(
+                new SortedRewriter(view, options.scratchDir(), Uuid7.system(), fault),
+                ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
+                new AuditLog(view, options.scratchDir())), clock);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, clock, options.concurrency());
+                planClock, clock, options.concurrency(), shard);
     }
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,

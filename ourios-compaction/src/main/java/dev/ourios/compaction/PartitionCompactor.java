@@ -6,7 +6,11 @@ import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCommitter;
 import dev.ourios.table.NextManifest;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.store.CountingObjectStore;
+import dev.ourios.store.ObjectStore;
 import java.time.Clock;
+import java.util.Optional;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,25 +22,44 @@ import org.slf4j.LoggerFactory;
 public final class PartitionCompactor {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionCompactor.class);
 
-    private final PartitionRewriter rewriter;
-    private final ManifestCommitter committer;
-    private final AuditLog audit;
+    private final Optional<ObjectStore> store;
+    private final Function<ObjectStore, CompactionSteps> steps;
     private final Clock clock;
 
+    /** Fixed steps: results carry no request counts. */
     public PartitionCompactor(PartitionRewriter rewriter, ManifestCommitter committer, AuditLog audit, Clock clock) {
-        this.rewriter = rewriter;
-        this.committer = committer;
-        this.audit = audit;
+        this.store = Optional.empty();
+        CompactionSteps fixed = new CompactionSteps(rewriter, committer, audit);
+        this.steps = s -> fixed;
+        this.clock = clock;
+    }
+
+    /**
+     * Steps built per compaction on a {@link CountingObjectStore} view of {@code store}, so each result carries the
+     * requests its own rewrite, commit and audit made, even with other partitions compacting at the same time.
+     */
+    public PartitionCompactor(ObjectStore store, Function<ObjectStore, CompactionSteps> steps, Clock clock) {
+        this.store = Optional.of(store);
+        this.steps = steps;
         this.clock = clock;
     }
 
     public PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan) {
+        Optional<CountingObjectStore> counted = store.map(CountingObjectStore::new);
+        PartitionResult r = compact(snapshot, plan, steps.apply(counted.<ObjectStore>map(c -> c).orElse(null)));
+        return counted.map(c -> r.withRequests(c.requests())).orElse(r);
+    }
+
+    private PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan, CompactionSteps steps) {
+        PartitionRewriter rewriter = steps.rewriter();
+        ManifestCommitter committer = steps.committer();
         long started = System.nanoTime();
         try {
             RewriteResult rw = rewriter.rewrite(plan);
             if (!rw.checksumsMatch()) {
                 throw new ChecksumMismatchException(plan.partition(), rw.inputChecksum(), rw.outputChecksum());
             }
+            CrashPoint.AFTER_OUTPUT_PUBLISHED.reach();
             CommitRecord record = new CommitRecord(clock.instant(), plan.inputNames(), rw.outputName(), rw.rowsOut(),
                     rw.bytesIn(), rw.bytesOut(), rw.outputChecksum());
             Manifest next = NextManifest.from(snapshot, record);
@@ -44,7 +67,8 @@ public final class PartitionCompactor {
             double secs = (System.nanoTime() - started) / 1e9;
             return switch (cr.status()) {
                 case COMMITTED -> {
-                    emitAudit(plan, record, cr.generation());
+                    CrashPoint.AFTER_COMMIT.reach();
+                    emitAudit(steps.audit(), plan, record, cr.generation());
                     yield new PartitionResult(plan.partition(), PartitionResult.Result.COMMITTED, plan.inputs().size(),
                             rw.rowsOut(), rw.bytesIn(), rw.bytesOut(), cr.generation(), rw.outputName(),
                             plan.inputNames(), null, null, secs);
@@ -68,7 +92,7 @@ public final class PartitionCompactor {
     }
 
     /** Best effort: a lost audit event is re-emitted by a later sweep from the manifest's commit record. */
-    private void emitAudit(CompactionPlan plan, CommitRecord record, long generation) {
+    private static void emitAudit(AuditLog audit, CompactionPlan plan, CommitRecord record, long generation) {
         try {
             audit.emit(new AuditEvent(plan.partition(), record.at(), record.inputs(), record.output(), generation,
                     record.rows()));

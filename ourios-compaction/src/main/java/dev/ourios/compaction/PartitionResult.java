@@ -1,8 +1,10 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.store.StoreRequests;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * The outcome of one partition in a sweep, as {@code ourios compact --json} prints it.
@@ -11,10 +13,11 @@ import java.util.Objects;
  * @param generation the generation committed (committed), else the generation the partition is at
  * @param output     the output file's name when committed
  * @param error      one line naming what failed, when result is error
+ * @param requests   the store requests this compaction made (rewrite, commit, audit), when they were counted
  */
 public record PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
         long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
-        double seconds) {
+        double seconds, Optional<StoreRequests> requests) {
 
     public enum Result {
         COMMITTED, NOOP, ERROR;
@@ -28,6 +31,20 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
         Objects.requireNonNull(partition, "partition is null");
         Objects.requireNonNull(result, "result is null");
         inputs = inputs == null ? List.of() : List.copyOf(inputs);
+        requests = requests == null ? Optional.empty() : requests;
+    }
+
+    /** Without request counts. */
+    public PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
+            long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
+            double seconds) {
+        this(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs, error, reason, seconds,
+                Optional.empty());
+    }
+
+    public PartitionResult withRequests(StoreRequests r) {
+        return new PartitionResult(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs,
+                error, reason, seconds, Optional.of(r));
     }
 
     public static PartitionResult noop(PartitionKey p, long generation, String reason) {

@@ -49,11 +49,23 @@ public final class SweepRunner {
     private final Clock clock;
     private final Clock wallClock;
     private final int concurrency;
+    private final Shard shard;
     private final AtomicBoolean stopping = new AtomicBoolean();
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
             int concurrency) {
+        this(layout, reader, gc, policy, compactor, audit, metrics, clock, wallClock, concurrency, Shard.ALL);
+    }
+
+    /**
+     * @param shard the partitions this runner plans and compacts; GC is not sharded: it is idempotent, so every
+     *              compactor collecting every partition is safe, and no partition goes uncollected when a shard's
+     *              process is down or the shard count changes
+     */
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency, Shard shard) {
         this.layout = layout;
         this.reader = reader;
         this.gc = gc;
@@ -64,6 +76,7 @@ public final class SweepRunner {
         this.clock = clock;
         this.wallClock = wallClock;
         this.concurrency = concurrency;
+        this.shard = shard;
     }
 
     public void requestStop() {
@@ -80,7 +93,7 @@ public final class SweepRunner {
         List<PlanDecision> decisions = new ArrayList<>();
         List<PartitionKey> partitions;
         try {
-            partitions = layout.partitions(filter);
+            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
         } catch (Exception e) {
             errors.add("listing partitions: " + e.getMessage());
             return decisions;
@@ -120,7 +133,7 @@ public final class SweepRunner {
         Map<String, Long> found = new TreeMap<>();
         List<PartitionKey> partitions;
         try {
-            partitions = layout.partitions(filter);
+            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
         } catch (Exception e) {
             errors.add("listing partitions: " + e.getMessage());
             partitions = List.of();

@@ -6,6 +6,8 @@ import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.store.StoreException;
+import dev.ourios.store.StoreRequests;
+import dev.ourios.store.ThreadRequestCounts;
 import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
@@ -35,7 +37,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  * multipart upload, both of which appear atomically at the final key; create-only writes use
  * {@code If-None-Match: *}, which S3 evaluates atomically.
  */
-public final class S3ObjectStore implements ObjectStore {
+public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
     private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
     /** S3's own maximum keys per ListObjectsV2 page. */
     static final int MAX_LIST_PAGE_SIZE = 1000;
@@ -82,6 +84,11 @@ public final class S3ObjectStore implements ObjectStore {
     /** The requests this store has sent so far (retries included). */
     public RequestCounters counters() {
         return counters;
+    }
+
+    @Override
+    public StoreRequests requestsOnCurrentThread() {
+        return counters.currentThread();
     }
 
     @Override

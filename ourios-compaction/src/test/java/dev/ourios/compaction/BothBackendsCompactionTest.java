@@ -1,0 +1,240 @@
+package dev.ourios.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreRequests;
+import dev.ourios.table.GarbageCollector;
+import dev.ourios.table.GcOptions;
+import dev.ourios.table.GcReport;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.ManifestCommitter;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import dev.ourios.table.ingest.IngestWriter;
+import io.opentelemetry.api.metrics.MeterProvider;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * The key store-level compaction scenarios (compaction, visibility through the compactor, commit race, GC, crash
+ * between publish and commit, sharding, request accounting) on local disk and on a real S3 API (s3proxy).
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class BothBackendsCompactionTest {
+    /** A wall clock far enough ahead that every orphan, retired input and old manifest is past the GC grace. */
+    private static final Clock GC_LATER = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
+
+    private Path dir;
+    private StoreBackend.S3 s3;
+    private StoreBackend.Local local;
+
+    @BeforeAll
+    void start(@TempDir Path root) throws Exception {
+        dir = root;
+        s3 = StoreBackend.S3.start();
+        local = new StoreBackend.Local(dir.resolve("local"));
+    }
+
+    @AfterAll
+    void stop() {
+        if (s3 != null) {
+            s3.shutdown();
+        }
+    }
+
+    Stream<StoreBackend> backends() {
+        return Stream.of(local, s3);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void many_small_files_collapse_to_one_live_file_with_every_row_once(StoreBackend backend) throws Exception {
+        ObjectStore store = backend.newStore();
+        TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 12, 300, 1));
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        List<LogRecord> before = TestStores.liveRows(store, p);
+
+        SweepReport report = TestStores.runner(store, dir.resolve("scratch")).sweep(PartitionFilter.all(), r -> { });
+
+        assertEquals(1, report.count(PartitionResult.Result.COMMITTED), report.toString());
+        PartitionSnapshot s = TestStores.snapshot(store, p);
+        assertEquals(1, s.live().size());
+        assertTrue(FileNames.isCompactedFile(s.live().get(0).name()));
+        assertEquals(TestStores.identities(before), TestStores.identities(TestStores.liveRows(store, p)));
+        StoreRequests q = report.partitions().get(0).requests().orElseThrow();
+        // One output PUT (small: no multipart), one create-only manifest PUT, one create-only audit PUT.
+        assertEquals(3, q.put(), q.toString());
+        assertEquals(0, q.delete(), q.toString());
+        assertTrue(q.get() >= 12 && q.getBytes() > 0, "every input is read: " + q);
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void late_file_stays_visible_and_the_next_sweep_folds_it_in(StoreBackend backend) throws Exception {
+        ObjectStore store = backend.newStore();
+        GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 6, 200, 3);
+        TestStores.generate(store, spec);
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"));
+        runner.sweep(PartitionFilter.all(), r -> { });
+
+        List<LogRecord> late = new LogGenerator(spec.withSeed(99)).file("acme", 0, 0);
+        new IngestWriter(store).writeFile(p, late);
+        assertEquals(2, TestStores.snapshot(store, p).live().size(), "compacted file + late file are both live");
+        assertEquals(1200 + late.size(), TestStores.liveRows(store, p).size());
+
+        SweepReport second = runner.sweep(PartitionFilter.all(), r -> { });
+        assertEquals(1, second.count(PartitionResult.Result.COMMITTED), second.toString());
+        PartitionSnapshot after = TestStores.snapshot(store, p);
+        assertEquals(2, after.generation());
+        assertEquals(1, after.live().size());
+        assertEquals(1200 + late.size(), TestStores.liveRows(store, p).size());
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void racing_compactors_have_one_winner_the_losers_are_noops_and_gc_removes_their_outputs(StoreBackend backend)
+            throws Exception {
+        ObjectStore store = backend.newStore();
+        TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 8, 200, 5));
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        List<String> rowsBefore = TestStores.identities(TestStores.liveRows(store, p));
+        PartitionSnapshot snapshot = TestStores.snapshot(store, p);
+        CompactionPlan plan = plan(snapshot);
+
+        int racers = 4;
+        CyclicBarrier start = new CyclicBarrier(racers);
+        ExecutorService pool = Executors.newFixedThreadPool(racers);
+        List<PartitionResult> results = new ArrayList<>();
+        try {
+            List<Future<PartitionResult>> futures = new ArrayList<>();
+            for (int i = 0; i < racers; i++) {
+                PartitionCompactor c = compactor(store);
+                futures.add(pool.submit(() -> {
+                    start.await();
+                    return c.compact(snapshot, plan);
+                }));
+            }
+            for (Future<PartitionResult> f : futures) {
+                results.add(f.get());
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+
+        assertEquals(1, results.stream().filter(r -> r.result() == PartitionResult.Result.COMMITTED).count(),
+                results.toString());
+        assertEquals(racers - 1, results.stream().filter(r -> r.result() == PartitionResult.Result.NOOP
+                && r.reason().contains("lost the commit race") && r.output() != null).count(), results.toString());
+        PartitionSnapshot after = TestStores.snapshot(store, p);
+        assertEquals(1, after.generation());
+        assertEquals(1, after.live().size());
+        assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+
+        // GC past the grace: the losers' outputs and the retired inputs go, the winner stays.
+        GcReport gc = gcLater(store);
+        assertTrue(gc.errors().isEmpty(), gc.toString());
+        List<String> parquet = store.listObjects(p.dataPrefix()).stream().map(ObjectInfo::name)
+                .filter(n -> n.endsWith(".parquet")).toList();
+        assertEquals(List.of(after.live().get(0).name()), parquet);
+        assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void output_published_but_never_committed_is_invisible_then_collected(StoreBackend backend) throws Exception {
+        ObjectStore store = backend.newStore();
+        TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 5, 200, 7));
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        PartitionSnapshot before = TestStores.snapshot(store, p);
+        List<String> rowsBefore = TestStores.identities(TestStores.liveRows(store, p));
+
+        // The process "dies" after publishing its output and before creating the manifest.
+        RewriteResult orphan = new SortedRewriter(store, dir.resolve("scratch")).rewrite(plan(before));
+        assertTrue(store.stat(orphan.outputKey()).isPresent());
+        PartitionSnapshot afterCrash = TestStores.snapshot(store, p);
+        assertEquals(before.generation(), afterCrash.generation());
+        assertEquals(before.live(), afterCrash.live(), "an uncommitted output is never live");
+        assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+
+        // GC past the grace collects the orphan; the next sweep then compacts as if nothing had happened.
+        GcReport gc = gcLater(store);
+        assertEquals(List.of(orphan.outputKey()), gc.deletedKeys(), gc.toString());
+        assertTrue(store.stat(orphan.outputKey()).isEmpty());
+        SweepReport next = TestStores.runner(store, dir.resolve("scratch")).sweep(PartitionFilter.all(), r -> { });
+        assertEquals(1, next.count(PartitionResult.Result.COMMITTED), next.toString());
+        assertEquals(1, TestStores.snapshot(store, p).live().size());
+        assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void shards_split_the_partitions_disjointly_and_together_cover_all(StoreBackend backend) throws Exception {
+        ObjectStore store = backend.newStore();
+        TestStores.generate(store, TestStores.spec(List.of("a", "b"), 4, 3, 20, 11));
+        int n = 3;
+        Set<PartitionKey> compacted = new TreeSet<>();
+        for (int i = 0; i < n; i++) {
+            Shard shard = new Shard(i, n);
+            SweepReport r = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
+                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), OutputFault.NONE, false, shard)
+                    .sweep(PartitionFilter.all(), x -> { });
+            assertFalse(r.hasErrors(), r.toString());
+            for (PartitionResult pr : r.partitions()) {
+                assertEquals(PartitionResult.Result.COMMITTED, pr.result(), pr.toString());
+                assertTrue(shard.owns(pr.partition()));
+                assertTrue(compacted.add(pr.partition()), pr.partition() + " compacted by two shards");
+            }
+        }
+        assertEquals(8, compacted.size(), "every partition in exactly one shard: " + compacted);
+    }
+
+    private static GcReport gcLater(ObjectStore store) throws Exception {
+        ManifestCodec codec = new ManifestCodec();
+        TableLayout layout = new TableLayout(store);
+        return new GarbageCollector(store, layout, new TableReader(store, codec),
+                new GcOptions(CompactionOptions.DEFAULT_GC_GRACE, false), GC_LATER).run(PartitionFilter.all());
+    }
+
+    private static CompactionPlan plan(PartitionSnapshot s) {
+        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(Path.of("unused")), null);
+        return policy.decide(s.partition(), s.generation(), s.live(), TestStores.LATER.instant()).plan()
+                .orElseThrow(() -> new AssertionError("not a candidate: " + s.partition()));
+    }
+
+    private PartitionCompactor compactor(ObjectStore store) {
+        Path scratch = dir.resolve("scratch");
+        Duration gcGrace = CompactionOptions.DEFAULT_GC_GRACE;
+        ManifestCodec codec = new ManifestCodec();
+        return new PartitionCompactor(store, view -> new CompactionSteps(new SortedRewriter(view, scratch),
+                ManifestCommitter.forGcGrace(view, codec, Clock.systemUTC(), gcGrace), new AuditLog(view, scratch)),
+                Clock.systemUTC());
+    }
+}
