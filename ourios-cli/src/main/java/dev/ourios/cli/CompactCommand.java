@@ -18,8 +18,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import picocli.CommandLine.Command;
@@ -79,7 +77,10 @@ public final class CompactCommand implements Callable<Integer> {
             throw new UsageException(e.getMessage());
         }
         Output out = Output.system();
-        try (ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+        // Opened first so it closes last: a SIGTERM halts with 0 only after telemetry below is flushed.
+        try (Shutdown drain = once || dryRun ? Shutdown.none()
+                        : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
+                ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
             SweepRunner runner = Compactor.sweepRunner(s, options, planClock, Clock.systemUTC(),
                     telemetry.meterProvider(), dev.ourios.compaction.OutputFault.NONE, dryRun, slice);
             if (dryRun) {
@@ -90,37 +91,18 @@ public final class CompactCommand implements Callable<Integer> {
                 printSummary(out, report);
                 return report.hasErrors() ? 1 : 0;
             }
-            return daemon(runner, filter, every, out);
+            return daemon(runner, filter, every, out, drain);
         }
     }
 
-    private int daemon(SweepRunner runner, PartitionFilter filter, Duration every, Output out)
+    private int daemon(SweepRunner runner, PartitionFilter filter, Duration every, Output out, Shutdown drain)
             throws InterruptedException {
-        CountDownLatch finished = new CountDownLatch(1);
-        Thread hook = new Thread(() -> {
-            runner.requestStop();
-            try {
-                finished.await(10, TimeUnit.MINUTES); // let running partitions finish
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "ourios-shutdown");
-        Runtime.getRuntime().addShutdownHook(hook);
         LOG.info("compaction daemon started: sweeping every {}", every);
-        try {
-            while (!runner.stopRequested()) {
-                SweepReport report = runner.sweep(filter, r -> print(out, r));
-                printSummary(out, report);
-                long deadline = System.nanoTime() + every.toNanos();
-                while (!runner.stopRequested() && System.nanoTime() < deadline) {
-                    Thread.sleep(Math.min(200, Math.max(1, (deadline - System.nanoTime()) / 1_000_000)));
-                }
-            }
-            LOG.info("compaction daemon stopped");
-            return 0;
-        } finally {
-            finished.countDown();
-        }
+        // SIGTERM: running partitions finish, nothing new starts, the loop returns, exit 0
+        new SweepLoop(runner, filter, every, drain).run(SweepLoop.listener(r -> print(out, r),
+                report -> printSummary(out, report)));
+        LOG.info("compaction daemon stopped");
+        return 0;
     }
 
     private int dryRun(SweepRunner runner, PartitionFilter filter, Output out) {

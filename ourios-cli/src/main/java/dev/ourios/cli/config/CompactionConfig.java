@@ -1,0 +1,50 @@
+package dev.ourios.cli.config;
+
+import dev.ourios.compaction.CompactionOptions;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * The compaction daemon of {@code ourios serve}.
+ *
+ * @param enabled  false: the process only serves queries
+ * @param interval time between the end of one sweep and the start of the next
+ * @param options  the sweep's knobs, as {@code ourios compact} takes them
+ */
+public record CompactionConfig(boolean enabled, Duration interval, CompactionOptions options) {
+    public CompactionConfig {
+        Objects.requireNonNull(interval, "interval");
+        Objects.requireNonNull(options, "options");
+    }
+
+    static CompactionConfig from(Values v, ConfigKeys keys) {
+        boolean enabled = v.bool(ConfigKeys.COMPACTION_ENABLED);
+        Duration interval = v.duration(ConfigKeys.COMPACTION_INTERVAL);
+        if (interval.isZero()) {
+            throw new ConfigException(ConfigKeys.COMPACTION_INTERVAL + ": must be positive");
+        }
+        OptionalLong rg = v.optional(ConfigKeys.ROW_GROUP_BYTES).isPresent()
+                ? OptionalLong.of(v.size(ConfigKeys.ROW_GROUP_BYTES, 0)) : OptionalLong.empty();
+        CompactionOptions o;
+        try {
+            o = new CompactionOptions(v.duration(ConfigKeys.GRACE), v.integer(ConfigKeys.MIN_FILES, 0, 1_000_000),
+                    v.size(ConfigKeys.SMALL_FILE_BYTES, 0), v.size(ConfigKeys.SORT_BUDGET, 0),
+                    v.integer(ConfigKeys.FAN_IN, 0, 1_000_000), rg, v.integer(ConfigKeys.CONCURRENCY, 0, 1024),
+                    v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(renamed(e.getMessage(), keys, v), e);
+        }
+        return new CompactionConfig(enabled, interval, o);
+    }
+
+    /** CompactionOptions names the flag ("--fan-in must be ..."); a config error names the key instead. */
+    private static String renamed(String message, ConfigKeys keys, Values v) {
+        for (ConfigKey k : keys.all()) {
+            if (k.flag().isPresent() && message.startsWith(k.flag().get() + " ")) {
+                return v.label(k.name()) + ":" + message.substring(k.flag().get().length());
+            }
+        }
+        return "compaction: " + message;
+    }
+}

@@ -1,0 +1,124 @@
+package dev.ourios.cli.config;
+
+import dev.ourios.cli.config.ConfigKey.Kind;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * Every setting of the configuration file, in the order {@code config check} prints them. The single table the
+ * loader, the validation, the printed configuration and docs/operations.md are written from.
+ */
+public final class ConfigKeys {
+    public static final String STORE_URI = "store.uri";
+    public static final String S3_ENDPOINT = "store.s3.endpoint";
+    public static final String S3_REGION = "store.s3.region";
+    public static final String S3_ACCESS_KEY_ID = "store.s3.access_key_id";
+    public static final String S3_SECRET_ACCESS_KEY = "store.s3.secret_access_key";
+    public static final String HTTP_LISTEN = "http.listen";
+    public static final String HTTP_MAX_BODY_BYTES = "http.max_body_bytes";
+    public static final String HTTP_THREADS = "http.threads";
+    public static final String HTTP_QUEUE = "http.queue";
+    public static final String HTTP_MAX_ROWS = "http.max_rows";
+    public static final String COMPACTION_ENABLED = "compaction.enabled";
+    public static final String COMPACTION_INTERVAL = "compaction.interval";
+    public static final String GRACE = "compaction.grace";
+    public static final String MIN_FILES = "compaction.min_files";
+    public static final String SMALL_FILE_BYTES = "compaction.small_file_bytes";
+    public static final String SORT_BUDGET = "compaction.sort_budget";
+    public static final String FAN_IN = "compaction.fan_in";
+    public static final String ROW_GROUP_BYTES = "compaction.row_group_bytes";
+    public static final String CONCURRENCY = "compaction.concurrency";
+    public static final String GC_GRACE = "compaction.gc_grace";
+    public static final String SCRATCH = "compaction.scratch";
+    public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
+
+    private final Map<String, ConfigKey> byName;
+
+    private ConfigKeys(List<ConfigKey> keys) {
+        Map<String, ConfigKey> m = new LinkedHashMap<>();
+        for (ConfigKey k : keys) {
+            m.put(k.name(), k);
+        }
+        this.byName = java.util.Collections.unmodifiableMap(m);
+    }
+
+    /** The keys with the defaults of this machine ({@code compaction.scratch} lives under java.io.tmpdir). */
+    public static ConfigKeys standard() {
+        String scratch = Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch").toString();
+        List<ConfigKey> k = new ArrayList<>();
+        k.add(key(STORE_URI, "OURIOS_STORE", "--store", "./ourios-data", Kind.STRING, false,
+                "Store: a directory, file:///... or s3://bucket/prefix"));
+        k.add(key(S3_ENDPOINT, "OURIOS_S3_ENDPOINT", "--s3-endpoint", null, Kind.URL, false,
+                "S3-compatible endpoint (implies path-style addressing); unset = AWS"));
+        k.add(key(S3_REGION, "OURIOS_S3_REGION", null, "us-east-1", Kind.STRING, false, "S3 signing region"));
+        k.add(key(S3_ACCESS_KEY_ID, "OURIOS_S3_ACCESS_KEY_ID", null, null, Kind.STRING, false,
+                "Static S3 access key id (with the secret); unset = the AWS default credentials chain"));
+        k.add(key(S3_SECRET_ACCESS_KEY, "OURIOS_S3_SECRET_ACCESS_KEY", null, null, Kind.STRING, true,
+                "Static S3 secret access key (with the key id); never printed"));
+        k.add(key(HTTP_LISTEN, "OURIOS_HTTP", "--http", "127.0.0.1:4319", Kind.LISTEN, false,
+                "Address of the HTTP endpoint, host:port (port 0 = any free port)"));
+        k.add(key(HTTP_MAX_BODY_BYTES, "OURIOS_HTTP_MAX_BODY_BYTES", null, "64KiB", Kind.SIZE, false,
+                "Largest accepted request body; larger ones get 413"));
+        k.add(key(HTTP_THREADS, "OURIOS_HTTP_THREADS", null, "4", Kind.INT, false,
+                "Requests served at once"));
+        k.add(key(HTTP_QUEUE, "OURIOS_HTTP_QUEUE", null, "64", Kind.INT, false,
+                "Requests waiting for a thread; beyond it the acceptor serves them itself (back-pressure)"));
+        k.add(key(HTTP_MAX_ROWS, "OURIOS_HTTP_MAX_ROWS", null, "10000", Kind.INT, false,
+                "Rows one /v1/query returns at most (its default limit)"));
+        k.add(key(COMPACTION_ENABLED, "OURIOS_COMPACTION_ENABLED", null, "true", Kind.BOOLEAN, false,
+                "Run the compaction daemon (false: serve queries only)"));
+        k.add(key(COMPACTION_INTERVAL, "OURIOS_COMPACTION_INTERVAL", "--interval", "5m", Kind.DURATION, false,
+                "Time between sweeps"));
+        k.add(key(GRACE, "OURIOS_COMPACTION_GRACE", "--grace", "15m", Kind.DURATION, false,
+                "Sealing margin after the hour ends"));
+        k.add(key(MIN_FILES, "OURIOS_COMPACTION_MIN_FILES", "--min-files", "4", Kind.INT, false,
+                "Candidate if more live files than this"));
+        k.add(key(SMALL_FILE_BYTES, "OURIOS_COMPACTION_SMALL_FILE_BYTES", "--small-file-bytes", "128MiB", Kind.SIZE,
+                false, "Candidate if any live file is smaller"));
+        k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget", "64MiB", Kind.SIZE, false,
+                "Decoded-row budget of the sort before spilling"));
+        k.add(key(FAN_IN, "OURIOS_COMPACTION_FAN_IN", "--fan-in", "64", Kind.INT, false, "Runs merged at once"));
+        k.add(key(ROW_GROUP_BYTES, "OURIOS_COMPACTED_RG_BYTES", "--row-group-bytes", null, Kind.SIZE, false,
+                "Compacted row-group threshold; unset = clamp(input/8, 1MiB, 32MiB)"));
+        k.add(key(CONCURRENCY, "OURIOS_COMPACTION_CONCURRENCY", "--concurrency", "1", Kind.INT, false,
+                "Partitions compacted at once"));
+        k.add(key(GC_GRACE, "OURIOS_COMPACTION_GC_GRACE", "--gc-grace", "10m", Kind.DURATION, false,
+                "How long retired files, orphans and old manifests are kept"));
+        k.add(key(SCRATCH, "OURIOS_COMPACTION_SCRATCH", "--scratch", scratch, Kind.PATH, false,
+                "Scratch directory for spill runs"));
+        k.add(key(DRAIN_TIMEOUT, "OURIOS_DRAIN_TIMEOUT", null, "10m", Kind.DURATION, false,
+                "On SIGTERM, how long running compactions may take to finish before the process exits anyway"));
+        return new ConfigKeys(k);
+    }
+
+    private static ConfigKey key(String name, String env, String flag, String def, Kind kind, boolean secret,
+            String description) {
+        return new ConfigKey(name, env, Optional.ofNullable(flag), Optional.ofNullable(def), kind, secret,
+                description);
+    }
+
+    public List<ConfigKey> all() {
+        return List.copyOf(byName.values());
+    }
+
+    public Optional<ConfigKey> find(String name) {
+        return Optional.ofNullable(byName.get(name));
+    }
+
+    public ConfigKey get(String name) {
+        ConfigKey k = byName.get(name);
+        if (k == null) {
+            throw new IllegalArgumentException("BUG: no configuration key '" + name + "'");
+        }
+        return k;
+    }
+
+    /** True if {@code path} is a section some key sits in ({@code store}, {@code store.s3}, ...). */
+    public boolean isSection(String path) {
+        return byName.keySet().stream().anyMatch(n -> n.startsWith(path + "."));
+    }
+}

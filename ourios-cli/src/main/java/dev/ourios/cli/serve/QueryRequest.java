@@ -1,0 +1,148 @@
+package dev.ourios.cli.serve;
+
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.DeserializationFeature;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ourios.core.Bytes;
+import dev.ourios.query.Query;
+import java.nio.charset.StandardCharsets;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.Iterator;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The JSON body of {@code POST /v1/query}: the filters of {@code ourios query} with snake_case names. Parsed
+ * strictly (unknown fields, duplicate fields, wrong types and out-of-range values are 400s naming the field), so a
+ * misspelt filter is never silently ignored and the query never returns more than was asked for.
+ */
+final class QueryRequest {
+    static final Set<String> FIELDS = Set.of("from", "to", "service", "template_id", "severity_min", "trace_id",
+            "contains", "limit", "order");
+    private static final ObjectMapper JSON = new ObjectMapper()
+            .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
+            .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
+    private QueryRequest() {
+    }
+
+    /**
+     * @param tenant  from the {@code X-Ourios-Tenant} header, already checked
+     * @param body    the request body; empty = no filters
+     * @param maxRows the default limit and the largest one accepted
+     */
+    static Query parse(String tenant, byte[] body, int maxRows) {
+        JsonNode root = read(body);
+        Query q = Query.tenant(tenant);
+        long limit = maxRows;
+        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
+            Map.Entry<String, JsonNode> e = it.next();
+            String f = e.getKey();
+            JsonNode v = e.getValue();
+            if (!FIELDS.contains(f)) {
+                throw BadRequest.field(f, "unknown field (known: " + String.join(", ", FIELDS.stream().sorted()
+                        .toList()) + ")");
+            }
+            if (v.isNull()) {
+                continue; // null = not given
+            }
+            try {
+                switch (f) {
+                    case "from" -> q = q.from(time(f, v));
+                    case "to" -> q = q.to(time(f, v));
+                    case "service" -> q = q.service(text(f, v));
+                    case "template_id" -> q = q.templateId(templateId(v));
+                    case "severity_min" -> q = q.severityMin((int) integer(f, v, 0, 24));
+                    case "trace_id" -> q = q.traceId(traceId(v));
+                    case "contains" -> q = q.bodyContains(text(f, v));
+                    case "limit" -> limit = integer(f, v, 0, maxRows);
+                    default -> q = q.order(order(v));
+                }
+            } catch (BadRequest ex) {
+                throw ex;
+            } catch (IllegalArgumentException ex) { // the query model's own checks, e.g. an empty time window
+                throw BadRequest.field(f, ex.getMessage());
+            }
+        }
+        return q.limit(limit);
+    }
+
+    private static JsonNode read(byte[] body) {
+        String text = new String(body, StandardCharsets.UTF_8);
+        if (text.isBlank()) {
+            return JSON.createObjectNode();
+        }
+        JsonNode root;
+        try {
+            root = JSON.readTree(text);
+        } catch (JsonProcessingException e) {
+            throw new BadRequest(400, null, "malformed JSON body: " + e.getOriginalMessage().replace('\n', ' '));
+        }
+        if (!root.isObject()) {
+            throw new BadRequest(400, null, "the body must be a JSON object of filters");
+        }
+        return root;
+    }
+
+    private static String text(String f, JsonNode v) {
+        if (!v.isTextual()) {
+            throw BadRequest.field(f, "expected a string");
+        }
+        return v.asText();
+    }
+
+    private static Instant time(String f, JsonNode v) {
+        String s = text(f, v);
+        try {
+            return OffsetDateTime.parse(s).toInstant();
+        } catch (DateTimeParseException e) {
+            throw BadRequest.field(f, "'" + s + "' is not an RFC 3339 time (e.g. 2026-11-01T10:00:00Z)");
+        }
+    }
+
+    private static long integer(String f, JsonNode v, long min, long max) {
+        if (!v.isIntegralNumber() || !v.canConvertToLong()) {
+            throw BadRequest.field(f, "expected an integer");
+        }
+        long n = v.asLong();
+        if (n < min || n > max) {
+            throw BadRequest.field(f, "must be " + min + ".." + max + " (got " + n + ")");
+        }
+        return n;
+    }
+
+    /** u64: a decimal string (JSON numbers lose precision above 2^53 in many clients) or a non-negative integer. */
+    private static long templateId(JsonNode v) {
+        String s = v.isTextual() ? v.asText() : v.isIntegralNumber() ? v.bigIntegerValue().toString() : null;
+        if (s == null) {
+            throw BadRequest.field("template_id", "expected an unsigned 64-bit integer (string or number)");
+        }
+        try {
+            return Long.parseUnsignedLong(s);
+        } catch (NumberFormatException e) {
+            throw BadRequest.field("template_id", "'" + s + "' is not an unsigned 64-bit integer");
+        }
+    }
+
+    private static byte[] traceId(JsonNode v) {
+        String s = text("trace_id", v);
+        if (!s.matches("[0-9a-fA-F]{32}")) {
+            throw BadRequest.field("trace_id", "'" + s + "' is not 32 hex digits");
+        }
+        return Bytes.fromHex(s.toLowerCase(Locale.ROOT));
+    }
+
+    private static Query.Order order(JsonNode v) {
+        String s = text("order", v);
+        return switch (s) {
+            case "newest_first" -> Query.Order.NEWEST_FIRST;
+            case "oldest_first" -> Query.Order.OLDEST_FIRST;
+            default -> throw BadRequest.field("order", "'" + s + "' is not newest_first or oldest_first");
+        };
+    }
+}

@@ -1,0 +1,138 @@
+package dev.ourios.cli.serve;
+
+import dev.ourios.cli.CompactionFlags;
+import dev.ourios.cli.Shutdown;
+import dev.ourios.cli.SweepLoop;
+import dev.ourios.cli.Telemetry;
+import dev.ourios.cli.config.ConfigFileOption;
+import dev.ourios.cli.config.ConfigKey;
+import dev.ourios.cli.config.ConfigKeys;
+import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.OuriosConfig;
+import dev.ourios.compaction.Compactor;
+import dev.ourios.compaction.OutputFault;
+import dev.ourios.compaction.SweepRunner;
+import dev.ourios.query.LiveFiles;
+import dev.ourios.query.QueryEngine;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import java.net.InetSocketAddress;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.Callable;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.ParseResult;
+import picocli.CommandLine.Spec;
+
+/**
+ * {@code ourios serve}: the compaction daemon and the HTTP query endpoint in one long-lived process. Settings come
+ * from flags, then {@code OURIOS_*} variables, then {@code --config FILE}, then defaults, all validated before
+ * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
+ * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
+ */
+@Command(name = "serve", description = "Run the compaction daemon and the HTTP query endpoint "
+        + "(POST /v1/query, GET /v1/files, /healthz, /readyz)")
+public final class ServeCommand implements Callable<Integer> {
+    /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
+    static final Duration HTTP_DRAIN = Duration.ofSeconds(10);
+
+    @Mixin
+    ConfigFileOption config;
+
+    @Option(names = "--store", paramLabel = "URI",
+            description = "Store: a directory, file:///... or s3://bucket/prefix (default: $OURIOS_STORE, the "
+                    + "config file, or ./ourios-data)")
+    String store;
+
+    @Option(names = "--s3-endpoint", paramLabel = "URL", description = "S3-compatible endpoint (default: "
+            + "$OURIOS_S3_ENDPOINT or the config file)")
+    String s3Endpoint;
+
+    @Option(names = "--http", paramLabel = "HOST:PORT",
+            description = "Address of the HTTP endpoint (default: $OURIOS_HTTP, the config file, or 127.0.0.1:4319)")
+    String http;
+
+    @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
+            + "config file, or 5m)")
+    String interval;
+
+    /** The same knobs as {@code ourios compact}; only the ones given on the command line override the config. */
+    @Mixin
+    CompactionFlags flags;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        Map<String, String> env = System.getenv();
+        ConfigKeys keys = ConfigKeys.standard();
+        OuriosConfig cfg = OuriosConfig.from(new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys)),
+                keys);
+        EventLog events = new EventLog(System.err, Clock.systemUTC());
+        // Opened first, closed last: the SIGTERM hook halts with 0 only after everything below is closed/flushed.
+        try (Shutdown drain = Shutdown.onSignal(cfg.drainTimeout(),
+                        msg -> events.info("ourios.serve.draining", msg, Map.of()));
+                ObjectStore s = cfg.store().open();
+                Telemetry telemetry = Telemetry.fromEnvironment()) {
+            TableLayout layout = new TableLayout(s);
+            TableReader tables = new TableReader(s, new ManifestCodec());
+            HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
+                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
+            InetSocketAddress bound = api.start();
+            JsonStderr.install(events);
+            events.info("ourios.serve.started", "serving http://" + bound.getHostString() + ":" + bound.getPort()
+                    + " on " + cfg.store().uri(), started(cfg, bound));
+            try {
+                if (cfg.compaction().enabled()) {
+                    SweepRunner runner = Compactor.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
+                            Clock.systemUTC(), telemetry.meterProvider(), OutputFault.NONE, false);
+                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
+                            .run(new SweepEvents(events));
+                } else {
+                    while (!drain.stopRequested()) {
+                        drain.sleep(Duration.ofHours(1));
+                    }
+                }
+            } finally {
+                api.stop(HTTP_DRAIN);
+            }
+            events.info("ourios.serve.stopped", "stopped: sweeps drained, HTTP server closed", Map.of());
+        }
+        return 0;
+    }
+
+    /** Flags given on the command line, by key; picocli's defaults must not override the file or environment. */
+    private Map<String, String> givenFlags(ConfigKeys keys) {
+        ParseResult parsed = spec.commandLine().getParseResult();
+        Map<String, String> out = new HashMap<>();
+        for (ConfigKey k : keys.all()) {
+            if (k.flag().isPresent() && parsed.hasMatchedOption(k.flag().get())) {
+                Object v = parsed.matchedOptionValue(k.flag().get(), null);
+                if (v != null) {
+                    out.put(k.name(), v.toString());
+                }
+            }
+        }
+        return out;
+    }
+
+    private static Map<String, Object> started(OuriosConfig cfg, InetSocketAddress bound) {
+        Map<String, Object> a = new LinkedHashMap<>();
+        a.put("server.address", bound.getHostString());
+        a.put("server.port", bound.getPort());
+        a.put("ourios.store", cfg.store().uri());
+        a.put("ourios.compaction.enabled", cfg.compaction().enabled());
+        a.put("ourios.compaction.interval", cfg.compaction().interval().toString());
+        return a;
+    }
+}
