@@ -73,10 +73,14 @@ public final class SortedRewriter implements PartitionRewriter {
             WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras());
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
+                long half = Math.max(1, in.rows() / 2);
                 sorter.drainTo(r -> {
                     for (LogRecord w : fault.apply(ordinal[0]++, r)) {
                         out.add(w);
                         writer.write(w);
+                    }
+                    if (ordinal[0] == half) {
+                        CrashPoint.MID_REWRITE.reach(); // test-only; a no-op unless armed
                     }
                 });
                 if (!in.value().equals(out.value())) {
