@@ -28,8 +28,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * stable, so both paths emit the same sequence of rows and therefore the same bytes.
  *
  * <p>Merge memory: each open run is read one row group at a time, and runs are written with row groups of at most
- * {@code max(B / fanIn, 64 KiB)} bytes, so the open readers' buffers together stay within about B whatever the
- * number of runs.
+ * {@code B / fanIn / widest row} rows (see {@link #batchRows}), so the open readers' batches together stay within
+ * about B whatever the number of runs and however wide the rows.
  */
 public final class ExternalSorter implements AutoCloseable {
     /** Smallest spill-run row group: below this, per-group overhead dominates. */
@@ -43,6 +43,8 @@ public final class ExternalSorter implements AutoCloseable {
     private final ResidencyGauge gauge;
     private final List<SortEntry> buffer = new ArrayList<>();
     private final List<String> runs = new ArrayList<>();
+    /** The widest row (estimated decoded bytes) of each run, which sizes that run's row groups. */
+    private final java.util.Map<String, Long> widest = new java.util.HashMap<>();
     /** Shared string instances already paid for in the current buffer (see RecordFootprint). */
     private final java.util.IdentityHashMap<String, Boolean> shared = new java.util.IdentityHashMap<>();
     private long buffered;
@@ -96,6 +98,8 @@ public final class ExternalSorter implements AutoCloseable {
             spillBuffer();
         }
         gauge.startMerge();
+        long widestRow = widest.values().stream().mapToLong(Long::longValue).max().orElse(1);
+        int fanIn = effectiveFanIn(budgetBytes, this.fanIn, widestRow);
         List<String> level = new ArrayList<>(runs);
         while (level.size() > fanIn) {
             List<String> next = new ArrayList<>();
@@ -106,7 +110,9 @@ public final class ExternalSorter implements AutoCloseable {
                     continue;
                 }
                 String merged = newRunName();
-                try (LogFileWriter w = runWriter(merged)) {
+                long wide = group.stream().mapToLong(widest::get).max().orElse(1);
+                widest.put(merged, wide);
+                try (LogFileWriter w = runWriter(merged, wide)) {
                     merge(group, w::write);
                     w.commit();
                 }
@@ -123,7 +129,12 @@ public final class ExternalSorter implements AutoCloseable {
     private void spillBuffer() throws IOException {
         buffer.sort(SortEntry.ORDER);
         String name = newRunName();
-        try (LogFileWriter w = runWriter(name)) {
+        long wide = 1;
+        for (SortEntry e : buffer) {
+            wide = Math.max(wide, e.footprint());
+        }
+        widest.put(name, wide);
+        try (LogFileWriter w = runWriter(name, wide)) {
             for (SortEntry e : buffer) {
                 w.write(e.record());
             }
@@ -145,9 +156,35 @@ public final class ExternalSorter implements AutoCloseable {
         return String.format("run-%06d.parquet", nextRun++);
     }
 
-    private LogFileWriter runWriter(String name) throws IOException {
+    /**
+     * A run's row groups are the merge's reader batches: parquet-java holds one row group per open run. They are
+     * sized from the run's widest row so that {@code fanIn} open batches together stay within the budget: at most
+     * {@code B / fanIn / widest} rows, clamped to [1, 1024] rows, and at most {@code B / fanIn} bytes.
+     */
+    static int batchRows(long budgetBytes, int fanIn, long widestRowBytes) {
+        fanIn = effectiveFanIn(budgetBytes, fanIn, widestRowBytes);
+        long rows = budgetBytes / fanIn / Math.max(1, widestRowBytes);
+        return (int) Math.max(1, Math.min(1024, rows));
+    }
+
+    /** Fewest rows a merge batch should hold; below it, per-row-group metadata outweighs the rows. */
+    static final int MIN_BATCH_ROWS = 16;
+
+    /**
+     * The fan-in actually used: the configured one, reduced when rows are so wide that {@code fanIn} batches of
+     * {@link #MIN_BATCH_ROWS} rows would not fit the budget. Each row group's footer metadata costs kilobytes of
+     * heap per open run, so one-row batches over 64 runs would spend the budget on metadata; merging fewer runs at
+     * a time (more levels) keeps both the batches and the footers bounded.
+     */
+    static int effectiveFanIn(long budgetBytes, int fanIn, long widestRowBytes) {
+        long fit = budgetBytes / ((long) MIN_BATCH_ROWS * Math.max(1, widestRowBytes));
+        return (int) Math.max(2, Math.min(fanIn, fit));
+    }
+
+    private LogFileWriter runWriter(String name, long widestRowBytes) throws IOException {
         long rowGroupBytes = Math.max(MIN_RUN_ROW_GROUP_BYTES, budgetBytes / fanIn);
-        WriterOptions opts = WriterOptions.spill(rowGroupBytes).withDictionaries(false).withExtras(extras);
+        WriterOptions opts = WriterOptions.spill(rowGroupBytes).withDictionaries(false).withExtras(extras)
+                .withRowGroupRows(batchRows(budgetBytes, fanIn, widestRowBytes));
         return new LogFileWriter(scratchStore.create(name), opts);
     }
 

@@ -1,0 +1,137 @@
+package dev.ourios.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.core.json.AttributesJson;
+import dev.ourios.core.json.KeyValue;
+import dev.ourios.store.LocalObjectStore;
+import dev.ourios.table.ingest.IngestWriter;
+import java.lang.management.ManagementFactory;
+import java.lang.management.MemoryPoolMXBean;
+import java.lang.management.MemoryType;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * RFC0036.3: partitions whose decoded rows are many times the heap compact in a child JVM with a small -Xmx.
+ * CI runs a reduced size; {@code -Dourios.big=true} runs the full criterion (1,500+ files, more than 1 GiB of
+ * decoded rows, -Xmx512m).
+ */
+class MemoryBoundTest {
+    private static final boolean BIG = Boolean.getBoolean("ourios.big");
+
+    @TempDir
+    Path dir;
+
+    @Test
+    void rfc0036_3_many_small_compressible_files_compact_under_a_small_heap() throws Exception {
+        int files = BIG ? 1600 : 300;
+        int rows = BIG ? 700 : 300;
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("t"), 1, files, rows, 41).withBodyBytes(1024));
+        long decoded = decodedEstimate(store, 20);
+        String heap = BIG ? "-Xmx512m" : "-Xmx128m";
+        String out = compactInChild(heap, BIG ? "64" : "16");
+        assertTrue(decoded > (BIG ? 1L << 30 : 256L << 20), "decoded estimate " + decoded + " too small for the test");
+        assertEquals((long) files * rows, TestStores.readAll(store, outputKey(out)).size(), out);
+        System.out.printf("rfc0036_3: %d files, %d rows, ~%d MiB decoded, %s: %s%n", files, files * rows,
+                decoded >> 20, heap, out.strip());
+    }
+
+    @Test
+    void rfc0036_3_wide_rows_compact_under_a_small_heap_and_budget() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        PartitionKey p = PartitionKey.ofHour("t", TestStores.HOUR);
+        Random rnd = new Random(42);
+        IngestWriter w = new IngestWriter(store);
+        int files = BIG ? 200 : 40;
+        int rows = 100;
+        for (int f = 0; f < files; f++) {
+            List<LogRecord> batch = new ArrayList<>();
+            for (int i = 0; i < rows; i++) {
+                List<KeyValue> attrs = new ArrayList<>();
+                for (int a = 0; a < 40; a++) {
+                    attrs.add(KeyValue.of("attr." + a, randomText(rnd, 250)));
+                }
+                batch.add(LogRecord.builder("t").timeUnixNano(p.hourStartNanos() + rnd.nextLong(3_600_000_000_000L))
+                        .attributes(AttributesJson.encode(attrs))
+                        .resourceAttributes("[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"svc-"
+                                + rnd.nextInt(5) + "\"}}]")
+                        .serviceName("svc").bodyKind(2).build());
+            }
+            w.writeFile(p, batch);
+        }
+        String out = compactInChild("-Xmx64m", "2");
+        assertEquals((long) files * rows, TestStores.readAll(store, outputKey(out)).size(), out);
+        assertTrue(!out.contains("spilled=0 "), "the small budget must spill: " + out);
+        System.out.println("rfc0036_3 wide rows: " + out.strip());
+    }
+
+    private static String outputKey(String childOutput) {
+        var m = java.util.regex.Pattern.compile("output=(\\S+)").matcher(childOutput);
+        assertTrue(m.find(), childOutput);
+        return m.group(1);
+    }
+
+    private static String randomText(Random rnd, int n) {
+        StringBuilder sb = new StringBuilder(n);
+        for (int i = 0; i < n; i++) {
+            sb.append((char) ('a' + rnd.nextInt(26)));
+        }
+        return sb.toString();
+    }
+
+    private long decodedEstimate(LocalObjectStore store, int sampleFiles) throws Exception {
+        var live = TestStores.snapshot(store, PartitionKey.ofHour("t", TestStores.HOUR)).live();
+        long sum = 0;
+        for (int i = 0; i < sampleFiles; i++) {
+            for (LogRecord r : TestStores.readAll(store, live.get(i).key())) {
+                sum += RecordFootprint.estimate(r);
+            }
+        }
+        return sum / sampleFiles * live.size();
+    }
+
+    private String compactInChild(String heap, String budgetMiB) throws Exception {
+        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), heap,
+                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), CompactInChild.class.getName(),
+                dir.resolve("store").toString(), dir.resolve("scratch").toString(), budgetMiB)
+                .redirectErrorStream(true).start();
+        String out = new String(p.getInputStream().readAllBytes());
+        assertEquals(0, p.waitFor(), "child JVM failed (" + heap + "):\n" + out);
+        try (var s = Files.walk(dir.resolve("scratch"))) {
+            assertTrue(s.noneMatch(f -> f.toString().endsWith(".parquet")), "scratch cleaned");
+        }
+        return out;
+    }
+
+    /** The rewrite, alone in a JVM with a small heap; prints what it did, the sorter's peaks and the heap's peak. */
+    public static final class CompactInChild {
+        public static void main(String[] args) throws Exception {
+            LocalObjectStore store = new LocalObjectStore(Path.of(args[0]));
+            PartitionKey p = PartitionKey.ofHour("t", TestStores.HOUR);
+            var snapshot = TestStores.snapshot(store, p);
+            long budget = Long.parseLong(args[2]) << 20;
+            CompactionPlan plan = new CompactionPlan(p, snapshot.generation(), snapshot.live(),
+                    RowGroupSizing.adaptive(snapshot.liveBytes()), budget, CompactionOptions.DEFAULT_FAN_IN);
+            RewriteResult rw = new SortedRewriter(store, Path.of(args[1])).rewrite(plan);
+            long peak = 0;
+            for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
+                if (pool.getType() == MemoryType.HEAP) {
+                    peak += pool.getPeakUsage().getUsed();
+                }
+            }
+            System.out.printf("output=%s rows=%d bytes_in=%d bytes_out=%d spilled=%d peak_formation_mib=%d "
+                    + "peak_heap_mib=%d%n", rw.outputKey(), rw.rowsOut(), rw.bytesIn(), rw.bytesOut(),
+                    rw.spilledRuns(), rw.peakFormationBytes() >> 20, peak >> 20);
+        }
+    }
+}
