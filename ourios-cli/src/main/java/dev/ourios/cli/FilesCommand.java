@@ -1,15 +1,12 @@
 package dev.ourios.cli;
 
-import dev.ourios.core.PartitionKey;
-import dev.ourios.core.TenantCodec;
-import dev.ourios.store.ObjectInfo;
+import dev.ourios.query.LiveFiles;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import java.time.Instant;
-import java.util.Set;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -32,24 +29,17 @@ public final class FilesCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try {
-            TenantCodec.encode(tenant);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--tenant: " + e.getMessage());
-        }
-        Instant f = from == null ? Instant.EPOCH : Units.parseTime("--from", from);
-        Instant t = to == null ? Instant.parse("9999-12-31T23:59:59Z") : Units.parseTime("--to", to);
-        if (!f.isBefore(t)) {
+        TenantArg.require("--tenant", tenant);
+        Optional<Instant> f = Optional.ofNullable(from).map(v -> Units.parseTime("--from", v));
+        Optional<Instant> t = Optional.ofNullable(to).map(v -> Units.parseTime("--to", v));
+        if (f.isPresent() && t.isPresent() && !f.get().isBefore(t.get())) {
             throw new UsageException("--from must be before --to");
         }
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
-            TableReader reader = new TableReader(s, new ManifestCodec());
-            PartitionFilter filter = PartitionFilter.all().withTenants(Set.of(tenant)).withWindow(f, t);
-            for (PartitionKey p : new TableLayout(s).partitions(filter)) {
-                for (ObjectInfo o : reader.snapshot(p).live()) {
-                    out.out().println(s.describe(o.key()));
-                }
+            LiveFiles live = new LiveFiles(s, new TableLayout(s), new TableReader(s, new ManifestCodec()));
+            for (String path : live.paths(tenant, f, t)) {
+                out.out().println(path);
             }
         }
         return 0;

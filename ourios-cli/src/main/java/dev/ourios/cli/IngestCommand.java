@@ -1,7 +1,6 @@
 package dev.ourios.cli;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.TenantCodec;
 import dev.ourios.core.otlp.OtlpJsonDecoder;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
@@ -40,11 +39,7 @@ public final class IngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        try {
-            TenantCodec.encode(tenant);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--tenant: " + e.getMessage());
-        }
+        TenantArg.require("--tenant", tenant);
         List<LogRecord> rows = new ArrayList<>();
         for (Path f : files) {
             rows.addAll(decode(f));

@@ -1,7 +1,6 @@
 package dev.ourios.cli;
 
 import dev.ourios.core.Bytes;
-import dev.ourios.core.TenantCodec;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
@@ -104,11 +103,7 @@ public final class QueryCommand implements Callable<Integer> {
     }
 
     Query build() {
-        try {
-            TenantCodec.encode(tenant);
-        } catch (IllegalArgumentException e) {
-            throw new UsageException("--tenant: " + e.getMessage());
-        }
+        TenantArg.require("--tenant", tenant);
         Query q = Query.tenant(tenant);
         try {
             if (from != null) {

@@ -1,7 +1,6 @@
 package dev.ourios.cli;
 
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.TenantCodec;
 import dev.ourios.table.PartitionFilter;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -23,12 +22,7 @@ public final class ScopeFlags {
         if (!tenants.isEmpty()) {
             Set<String> ids = new LinkedHashSet<>();
             for (String t : tenants) {
-                try {
-                    TenantCodec.encode(t);
-                } catch (IllegalArgumentException e) {
-                    throw new UsageException("--tenant: " + e.getMessage());
-                }
-                ids.add(t);
+                ids.add(TenantArg.require("--tenant", t));
             }
             f = f.withTenants(ids);
         }
