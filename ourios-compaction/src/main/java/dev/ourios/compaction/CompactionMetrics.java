@@ -56,7 +56,7 @@ public final class CompactionMetrics {
         requests = m.counterBuilder("ourios.compaction.requests").setUnit("{request}")
                 .setDescription("Object store requests made by compactions (rewrite, commit, audit), by kind")
                 .build();
-        requestBytes = m.counterBuilder("ourios.compaction.requests.bytes").setUnit("By")
+        requestBytes = m.counterBuilder("ourios.compaction.requests.io").setUnit("By")
                 .setDescription("Bytes returned by the GET requests of compactions").build();
         m.upDownCounterBuilder("ourios.compaction.backlog").setUnit("{partition}")
                 .setDescription("Candidate partitions not compacted by the last sweep, per tenant")
