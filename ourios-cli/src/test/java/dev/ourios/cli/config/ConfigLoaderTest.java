@@ -1,0 +1,159 @@
+package dev.ourios.cli.config;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.cli.CompactionFlags;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine.Model.CommandSpec;
+
+/** Resolution order, strict YAML, errors naming the key and its source, masked printing. */
+class ConfigLoaderTest {
+    private final ConfigKeys keys = ConfigKeys.standard();
+
+    @TempDir
+    Path dir;
+
+    private Path yaml(String text) throws Exception {
+        Path f = dir.resolve("ourios.yaml");
+        Files.writeString(f, text);
+        return f;
+    }
+
+    private OuriosConfig config(Map<String, String> env, Path file, Map<String, String> flags) {
+        return OuriosConfig.from(new ConfigLoader(keys, env).load(Optional.ofNullable(file), flags), keys);
+    }
+
+    @Test
+    void flag_beats_env_beats_file_beats_default() throws Exception {
+        Path f = yaml("compaction:\n  grace: 30m\n  gc_grace: 20m\n  min_files: 9\nhttp:\n  listen: 0.0.0.0:8080\n");
+        OuriosConfig c = config(Map.of("OURIOS_COMPACTION_GRACE", "25m", "OURIOS_COMPACTION_GC_GRACE", "5m"), f,
+                Map.of(ConfigKeys.GRACE, "1m"));
+        assertEquals(Duration.ofMinutes(1), c.compaction().options().grace(), "flag");
+        assertEquals(Duration.ofMinutes(5), c.compaction().options().gcGrace(), "env");
+        assertEquals(9, c.compaction().options().minFiles(), "file");
+        assertEquals(64, c.compaction().options().fanIn(), "default");
+        assertEquals("0.0.0.0:8080", c.http().address());
+        assertEquals(64 << 10, c.http().maxBodyBytes());
+        assertEquals(Duration.ofMinutes(5), c.compaction().interval());
+        assertTrue(c.compaction().enabled());
+    }
+
+    @Test
+    void blank_environment_variables_do_not_override() throws Exception {
+        OuriosConfig c = config(Map.of("OURIOS_STORE", "  "), yaml("store:\n  uri: /data/logs\n"), Map.of());
+        assertEquals("/data/logs", c.store().uri());
+    }
+
+    @Test
+    void unknown_keys_sections_and_lists_are_rejected_naming_the_key() throws Exception {
+        var unknown = assertThrows(ConfigException.class, () -> config(Map.of(), yaml("compaction:\n  gracee: 1m\n"),
+                Map.of()));
+        assertTrue(unknown.getMessage().contains("unknown key 'compaction.gracee'"), unknown.getMessage());
+        assertTrue(unknown.getMessage().contains("compaction.grace"), "suggests the known keys: " + unknown);
+
+        var top = assertThrows(ConfigException.class, () -> config(Map.of(), yaml("stores:\n  uri: x\n"), Map.of()));
+        assertTrue(top.getMessage().contains("unknown key 'stores'"), top.getMessage());
+
+        var section = assertThrows(ConfigException.class, () -> config(Map.of(), yaml("compaction: 5\n"), Map.of()));
+        assertTrue(section.getMessage().contains("compaction is a section"), section.getMessage());
+
+        var list = assertThrows(ConfigException.class, () -> config(Map.of(), yaml("http:\n  threads: [1, 2]\n"),
+                Map.of()));
+        assertTrue(list.getMessage().contains("http.threads"), list.getMessage());
+
+        var dup = assertThrows(ConfigException.class, () -> config(Map.of(),
+                yaml("http:\n  threads: 1\n  threads: 2\n"), Map.of()));
+        assertTrue(dup.getMessage().contains("not valid YAML"), dup.getMessage());
+    }
+
+    @Test
+    void bad_values_name_the_key_and_where_the_value_came_from() throws Exception {
+        var fromFile = assertThrows(ConfigException.class, () -> config(Map.of(), yaml("compaction:\n  grace: 15x\n"),
+                Map.of()));
+        assertTrue(fromFile.getMessage().startsWith("compaction.grace: '15x' is not a duration"), fromFile.getMessage());
+
+        var fromEnv = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_HTTP_THREADS", "many"), null,
+                Map.of()));
+        assertTrue(fromEnv.getMessage().startsWith("http.threads (env OURIOS_HTTP_THREADS): 'many' is not an integer"),
+                fromEnv.getMessage());
+
+        var rule = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_COMPACTION_FAN_IN", "1"), null,
+                Map.of()));
+        assertTrue(rule.getMessage().startsWith("compaction.fan_in (env OURIOS_COMPACTION_FAN_IN): must be at least 2"),
+                rule.getMessage());
+
+        var listen = assertThrows(ConfigException.class, () -> config(Map.of(), null,
+                Map.of(ConfigKeys.HTTP_LISTEN, "4319")));
+        assertTrue(listen.getMessage().startsWith("http.listen (flag --http)"), listen.getMessage());
+
+        var pair = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_S3_ACCESS_KEY_ID", "AKIA"), null,
+                Map.of()));
+        assertTrue(pair.getMessage().startsWith("store.s3.secret_access_key: must be set together"),
+                pair.getMessage());
+
+        var scheme = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_STORE", "gs://bucket"), null,
+                Map.of()));
+        assertTrue(scheme.getMessage().startsWith("store.uri: unsupported store URI"), scheme.getMessage());
+
+        var missing = assertThrows(ConfigException.class, () -> config(Map.of(), dir.resolve("nope.yaml"), Map.of()));
+        assertTrue(missing.getMessage().contains("nope.yaml does not exist"), missing.getMessage());
+    }
+
+    @Test
+    void s3_settings_reach_the_client_config() {
+        OuriosConfig c = config(Map.of("OURIOS_STORE", "s3://logs/prod", "OURIOS_S3_ENDPOINT", "http://127.0.0.1:9000",
+                "OURIOS_S3_ACCESS_KEY_ID", "AKIA", "OURIOS_S3_SECRET_ACCESS_KEY", "s3cr3t"), null, Map.of());
+        var s3 = c.store().s3().orElseThrow();
+        assertEquals("logs", s3.bucket());
+        assertEquals("prod", s3.prefix());
+        assertEquals("http://127.0.0.1:9000", s3.endpoint().orElseThrow().toString());
+        assertEquals("s3cr3t", s3.staticCredentials().orElseThrow().secretAccessKey());
+        assertTrue(config(Map.of(), null, Map.of()).store().s3().isEmpty());
+    }
+
+    @Test
+    void the_printed_configuration_masks_secrets_and_loads_back() throws Exception {
+        ResolvedConfig r = new ConfigLoader(keys, Map.of("OURIOS_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                "OURIOS_S3_ACCESS_KEY_ID", "AKIA", "OURIOS_HTTP", "127.0.0.1:9999"))
+                .load(Optional.of(yaml("compaction:\n  concurrency: 3\n")), Map.of());
+        String printed = r.toYaml();
+        assertFalse(printed.contains("s3cr3t"), printed);
+        assertTrue(printed.contains("secret_access_key: \"********\"  # env OURIOS_S3_SECRET_ACCESS_KEY"), printed);
+        assertTrue(printed.contains("concurrency: 3  # file "), printed);
+        assertTrue(printed.contains("# endpoint: (unset)  # default"), printed);
+
+        ResolvedConfig again = new ConfigLoader(keys, Map.of()).load(Optional.of(yaml(printed)), Map.of());
+        for (Setting s : r.settings()) {
+            if (!s.key().secret()) {
+                assertEquals(s.value(), again.value(s.key().name()), s.key().name());
+            }
+        }
+    }
+
+    @Test
+    void defaults_and_flags_are_the_ones_of_ourios_compact() {
+        CommandSpec compact = CommandSpec.forAnnotatedObject(new CompactionFlags());
+        for (ConfigKey k : keys.all()) {
+            if (k.flag().isEmpty() || compact.findOption(k.flag().get()) == null) {
+                continue;
+            }
+            var option = compact.findOption(k.flag().get());
+            if (option.defaultValue() != null) {
+                assertEquals(option.defaultValue(), k.defaultValue().orElse(null), k.name());
+            }
+        }
+        assertEquals(compact.options().size(), keys.all().stream().filter(k -> k.flag().isPresent()
+                && compact.findOption(k.flag().get()) != null).count(), "every compaction flag has a key");
+        assertEquals(keys.all().size(), keys.all().stream().map(ConfigKey::env).distinct().count(),
+                "one variable per key");
+    }
+}
