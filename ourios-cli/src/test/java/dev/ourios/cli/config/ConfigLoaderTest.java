@@ -156,4 +156,14 @@ class ConfigLoaderTest {
         assertEquals(keys.all().size(), keys.all().stream().map(ConfigKey::env).distinct().count(),
                 "one variable per key");
     }
+
+    @Test
+    void the_operations_guide_documents_every_key_and_variable() throws Exception {
+        Path guide = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolveSibling("docs")
+                .resolve("operations.md");
+        String text = Files.readString(guide);
+        for (ConfigKey k : keys.all()) {
+            assertTrue(text.contains("| `" + k.name() + "` | `" + k.env() + "` |"), k.name() + " in " + guide);
+        }
+    }
 }
