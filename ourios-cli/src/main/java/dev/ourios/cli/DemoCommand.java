@@ -118,6 +118,10 @@ public final class DemoCommand implements Callable<Integer> {
         }
         w.printf("Try: ./ourios query --store %s --tenant %s --service %s --from %s --to %s --stats%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
+        w.printf("Or as a service: ./ourios serve --store %s   then in another shell:%n"
+                + "  curl -s -X POST localhost:4319/v1/query -H 'X-Ourios-Tenant: %s' "
+                + "-d '{\"service\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"limit\":5}'%n", dir, tenant,
+                SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
         if (before.stats.rows() != after.stats.rows()) {
             throw new JobFailedException("BUG: the query returned " + before.stats.rows() + " rows before and "
                     + after.stats.rows() + " after compaction");

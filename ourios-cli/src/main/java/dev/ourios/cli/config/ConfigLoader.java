@@ -11,7 +11,6 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
@@ -83,8 +82,7 @@ public final class ConfigLoader {
     }
 
     private void walk(Path file, String prefix, JsonNode node, Map<String, String> values) {
-        for (Iterator<Map.Entry<String, JsonNode>> it = node.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : node.properties()) {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
             if (keys.isSection(name)) {

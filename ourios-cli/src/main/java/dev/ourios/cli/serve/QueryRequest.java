@@ -11,7 +11,6 @@ import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
-import java.util.Iterator;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
@@ -40,8 +39,7 @@ final class QueryRequest {
         JsonNode root = read(body);
         Query q = Query.tenant(tenant);
         long limit = maxRows;
-        for (Iterator<Map.Entry<String, JsonNode>> it = root.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> e = it.next();
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
             if (!FIELDS.contains(f)) {
