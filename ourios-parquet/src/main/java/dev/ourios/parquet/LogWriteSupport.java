@@ -30,6 +30,12 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     private final LogSchema schema;
     private final Runnable beforeFooter;
     private final List<PrimitiveType> extras;
+    /**
+     * Per string column, the last value and its encoding. Sorted input repeats dictionary-decoded values (the same
+     * String instance) row after row, so re-encoding them to UTF-8 on every row was pure garbage.
+     */
+    private final String[] lastString = new String[SERVICE_INDEX + 1];
+    private final Binary[] lastBinary = new Binary[SERVICE_INDEX + 1];
     private RecordConsumer rc;
 
     LogWriteSupport(LogSchema schema, Runnable beforeFooter) {
@@ -196,8 +202,16 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
 
     private void string(int index, String name, String v) {
         if (v != null) {
+            Binary b;
+            if (lastString[index] == v) {
+                b = lastBinary[index];
+            } else {
+                b = Binary.fromConstantByteArray(v.getBytes(StandardCharsets.UTF_8));
+                lastString[index] = v;
+                lastBinary[index] = b;
+            }
             rc.startField(name, index);
-            rc.addBinary(Binary.fromConstantByteArray(v.getBytes(StandardCharsets.UTF_8)));
+            rc.addBinary(b);
             rc.endField(name, index);
         }
     }

@@ -64,8 +64,9 @@ final class RowState {
         spanId = null;
         eventName = null;
         body = null;
-        params = new ArrayList<>(0);
-        separators = new ArrayList<>(0);
+        // Presized: most rows carry a few params and separators, and growing from 0 copied the array per element.
+        params = new ArrayList<>(4);
+        separators = new ArrayList<>(5);
         scopeAttributes = null;
         resourceSchemaUrl = null;
         scopeSchemaUrl = null;
