@@ -23,6 +23,8 @@ import org.slf4j.LoggerFactory;
 public final class ManifestCommitter {
     private static final Logger LOG = LoggerFactory.getLogger(ManifestCommitter.class);
 
+    private static final Duration NO_AGE_BOUND = Duration.ofDays(36_500);
+
     private final ObjectStore store;
     private final ManifestCodec codec;
     private final Clock clock;
@@ -46,8 +48,12 @@ public final class ManifestCommitter {
 
     /** A committer whose output-age bound is half of the GC grace. */
     public static ManifestCommitter forGcGrace(ObjectStore store, ManifestCodec codec, Clock clock, Duration gcGrace) {
-        return new ManifestCommitter(store, codec, clock, gcGrace.dividedBy(2));
+        // A zero grace (tests, debugging) means GC may collect any unnamed output at once: no age bound can make
+        // that safe, so none is applied; the missing-file check before the create still refuses a collected output.
+        Duration bound = gcGrace.isZero() ? NO_AGE_BOUND : gcGrace.dividedBy(2);
+        return new ManifestCommitter(store, codec, clock, bound);
     }
+
 
     /**
      * Creates {@code manifest.<expectedCurrentGeneration + 1>.json} holding {@code next}.
