@@ -28,13 +28,18 @@ final class CompactorChild {
         pump.start();
     }
 
-    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency,
+    /** Starts a child; {@code warm}: warm the JVM up on a private copy before the sweep (see CompactorProcess). */
+    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
             Optional<CrashPoint> crashAt) throws IOException {
         List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"));
+                "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
+                // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
+                // row-group threshold the child uses; that flood would only slow the child down.
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.apache.parquet=error"));
         crashAt.ifPresent(p -> cmd.add("-D" + CrashPoint.PROPERTY + "=" + p.label()));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CompactorProcess.class.getName(),
-                store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency)));
+                store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency),
+                warm ? "warm" : "cold"));
         return new CompactorChild(new ProcessBuilder(cmd).redirectErrorStream(true).start());
     }
 

@@ -1,48 +1,86 @@
 package dev.ourios.compaction;
 
+import dev.ourios.core.PartitionKey;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.TableLayout;
 import io.opentelemetry.api.metrics.MeterProvider;
+import java.io.IOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Comparator;
+import java.util.List;
 import java.util.OptionalLong;
+import java.util.stream.Stream;
 
 /**
  * The compactor as a separate process for the RFC0009.4 crash tests: one real sweep (GC, plan, rewrite, commit,
  * audit) over a store directory, run in a child JVM that the test SIGKILLs at a random moment or that halts itself
  * at an armed {@link CrashPoint}.
  *
- * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency>}. Prints {@code SWEEP} when the
- * sweep starts (so the parent times its kill from there, not from JVM start-up) and {@code DONE <millis>
- * <committed> <errors>} when it ends; exits 0, or 1 if the sweep recorded errors.
+ * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold}. With {@code warm}, one
+ * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
+ * kill lands in protocol work rather than in start-up. Prints {@code SWEEP} when the sweep starts (the parent times
+ * its kill from there), {@code RESULT <millis> <partition> <result>} as each partition finishes and
+ * {@code DONE <millis> <committed> <errors>} when the sweep ends; exits 0, or 1 if the sweep recorded errors.
  */
 public final class CompactorProcess {
     private CompactorProcess() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 4) {
-            System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>");
+        if (args.length != 5 || !List.of("warm", "cold").contains(args[4])) {
+            System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
+                    + " warm|cold");
             System.exit(2);
         }
         CrashPoint.armed(); // a mistyped -Dourios.test.crashAt fails here, before anything is touched
-        LocalObjectStore store = new LocalObjectStore(Path.of(args[0]));
+        Path storeDir = Path.of(args[0]);
+        Path scratch = Path.of(args[1]);
         // Min-files 1 and tiny row groups: every multi-file partition is compacted, and its output is flushed to
         // the store in many row groups, so a kill mid-rewrite leaves a partly written temp file.
-        CompactionOptions opts = CompactionOptions.defaults(Path.of(args[1])).withMinFiles(1)
+        CompactionOptions opts = CompactionOptions.defaults(scratch).withMinFiles(1)
                 .withRowGroupBytes(OptionalLong.of(1024))
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
                 .withConcurrency(Integer.parseInt(args[3]));
+        LocalObjectStore store = new LocalObjectStore(storeDir);
+        if (args[4].equals("warm")) {
+            warmUp(store, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
+        }
         SweepRunner runner = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
                 MeterProvider.noop(), OutputFault.NONE, false);
         System.out.println("SWEEP");
         System.out.flush();
         long started = System.nanoTime();
-        SweepReport report = runner.sweep(PartitionFilter.all(), r -> { });
+        SweepReport report = runner.sweep(PartitionFilter.all(), r -> {
+            System.out.println("RESULT " + (System.nanoTime() - started) / 1_000_000 + " " + r.partition() + " "
+                    + r.result().label());
+            System.out.flush();
+        });
         System.out.println("DONE " + (System.nanoTime() - started) / 1_000_000 + " "
                 + report.count(PartitionResult.Result.COMMITTED) + " " + report.errors());
         System.out.flush();
         System.exit(report.hasErrors() ? 1 : 0);
+    }
+
+    /** Compacts a copy of the first partition's live files in a private store, then deletes that store. */
+    private static void warmUp(LocalObjectStore store, Path dir, CompactionOptions opts) throws IOException {
+        LocalObjectStore copy = new LocalObjectStore(dir.resolve("store"));
+        List<PartitionKey> partitions = new TableLayout(store).partitions(PartitionFilter.all());
+        if (!partitions.isEmpty()) {
+            for (ObjectInfo o : TestStores.snapshot(store, partitions.get(0)).live()) {
+                copy.put(o.key(), store.readAllBytes(o.key()));
+            }
+            Compactor.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
+                    MeterProvider.noop(), OutputFault.NONE, false).sweep(PartitionFilter.all(), r -> { });
+        }
+        try (Stream<Path> all = Files.walk(dir)) {
+            for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {
+                Files.delete(p);
+            }
+        }
     }
 }
