@@ -24,6 +24,9 @@ public final class BenchMain {
     }
 
     public static void main(String[] argv) throws Exception {
+        if (argv.length > 0 && argv[0].equals("soak")) { // its own options: a run over time, not a suite of rounds
+            System.exit(dev.ourios.bench.soak.SoakMain.run(List.of(argv).subList(1, argv.length)));
+        }
         BenchOptions o;
         try {
             o = BenchOptions.parse(argv);

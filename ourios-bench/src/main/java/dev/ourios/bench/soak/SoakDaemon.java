@@ -1,0 +1,93 @@
+package dev.ourios.bench.soak;
+
+import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.SweepRunner;
+import dev.ourios.table.PartitionFilter;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * The compaction daemon as {@code ourios compact} runs it (the CLI's SweepLoop): sweep, wait {@code every}, repeat,
+ * on its own thread, until stopped. Stopping lets the sweep in progress finish (unlike SIGTERM's requestStop, which
+ * would skip its remaining partitions), so the tallies are whole sweeps.
+ */
+public final class SoakDaemon {
+    private static final int KEPT_ERRORS = 5;
+
+    private final SweepRunner runner;
+    private final Duration every;
+    private final CountDownLatch stop = new CountDownLatch(1);
+    private final Object lock = new Object();
+    private long sweeps;
+    private long committed;
+    private long noops;
+    private long errors;
+    private long rowsIn;
+    private final List<String> firstErrors = new ArrayList<>();
+    private Thread thread;
+
+    public SoakDaemon(SweepRunner runner, Duration every) {
+        this.runner = runner;
+        this.every = every;
+    }
+
+    public void start() {
+        thread = new Thread(() -> {
+            try {
+                do {
+                    sweepOnce();
+                } while (!stop.await(every.toMillis(), TimeUnit.MILLISECONDS));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }, "soak-compactor");
+        thread.setDaemon(true);
+        thread.start();
+    }
+
+    /** Stops after the sweep in progress and waits for it. */
+    public void stop() throws InterruptedException {
+        stop.countDown();
+        if (thread != null) {
+            thread.join();
+        }
+    }
+
+    /** Runs one sweep on the caller's thread (the final sweep after the daemon has stopped). */
+    public SweepReport sweepOnce() {
+        SweepReport r = runner.sweep(PartitionFilter.all(), p -> {
+        });
+        synchronized (lock) {
+            sweeps++;
+            for (PartitionResult p : r.partitions()) {
+                switch (p.result()) {
+                    case COMMITTED -> {
+                        committed++;
+                        rowsIn += p.rows();
+                    }
+                    case NOOP -> noops++;
+                    case ERROR -> error(p.partition() + ": " + p.error());
+                }
+            }
+            r.errors().forEach(this::error);
+        }
+        return r;
+    }
+
+    private void error(String message) {
+        errors++;
+        if (firstErrors.size() < KEPT_ERRORS) {
+            firstErrors.add(message);
+        }
+    }
+
+    public CompactionTally tally() {
+        synchronized (lock) {
+            return new CompactionTally(sweeps, committed, noops, errors, rowsIn, firstErrors);
+        }
+    }
+}
