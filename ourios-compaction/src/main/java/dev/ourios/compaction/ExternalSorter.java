@@ -41,13 +41,12 @@ public final class ExternalSorter implements AutoCloseable {
     private final LocalObjectStore scratchStore;
     private final SortedMap<String, PrimitiveType> extras;
     private final ResidencyGauge gauge;
-    private final List<SortEntry> buffer = new ArrayList<>();
+    private final RowBuffer buffer = new RowBuffer();
     private final List<String> runs = new ArrayList<>();
     /** The widest row (estimated decoded bytes) of each run, which sizes that run's row groups. */
     private final java.util.Map<String, Long> widest = new java.util.HashMap<>();
-    /** Shared string instances already paid for in the current buffer (see RecordFootprint). */
-    private final java.util.IdentityHashMap<String, Boolean> shared = new java.util.IdentityHashMap<>();
     private long buffered;
+    private long widestBuffered = 1;
     private int nextRun;
     private int rowsSpilled;
 
@@ -63,10 +62,12 @@ public final class ExternalSorter implements AutoCloseable {
 
     /** Appends one row (already validated and re-projected) to the run buffer. */
     public void add(LogRecord r) {
-        SortEntry e = SortEntry.of(r, RecordFootprint.estimate(r, shared));
-        buffer.add(e);
-        buffered += e.footprint();
-        gauge.add(e.footprint());
+        // What the merge will hold of this row once it is read back from a run: its object graph and sort entry.
+        widestBuffered = Math.max(widestBuffered, SortEntry.of(r, RecordFootprint.estimate(r)).footprint());
+        buffer.add(r);
+        long now = buffer.footprint();
+        gauge.add(now - buffered);
+        buffered = now;
     }
 
     /** Marks the end of one input: the only place a run may be cut, so runs stay contiguous in input order. */
@@ -87,14 +88,13 @@ public final class ExternalSorter implements AutoCloseable {
     /** Streams every row in sort order to {@code sink}. */
     public void drainTo(RowSink sink) throws IOException {
         if (runs.isEmpty()) {
-            buffer.sort(SortEntry.ORDER); // List.sort is stable: equal keys keep (input, row) order
-            for (SortEntry e : buffer) {
-                sink.accept(e.record());
+            for (int row : buffer.sortedOrder()) { // a stable sort: equal keys keep (input, row) order
+                sink.accept(buffer.get(row));
             }
             release();
             return;
         }
-        if (!buffer.isEmpty()) {
+        if (buffer.rows() > 0) {
             spillBuffer();
         }
         gauge.startMerge();
@@ -127,27 +127,25 @@ public final class ExternalSorter implements AutoCloseable {
     }
 
     private void spillBuffer() throws IOException {
-        buffer.sort(SortEntry.ORDER);
+        int[] order = buffer.sortedOrder();
         String name = newRunName();
-        long wide = 1;
-        for (SortEntry e : buffer) {
-            wide = Math.max(wide, e.footprint());
-        }
+        // The run's widest row sizes its row groups, the merge's reader batches (see batchRows).
+        long wide = widestBuffered;
         widest.put(name, wide);
         try (LogFileWriter w = runWriter(name, wide)) {
-            for (SortEntry e : buffer) {
-                w.write(e.record());
+            for (int row : order) {
+                w.write(buffer.get(row));
             }
             w.commit();
         }
-        rowsSpilled += buffer.size();
+        rowsSpilled += buffer.rows();
         runs.add(name);
         release();
     }
 
     private void release() {
         buffer.clear();
-        shared.clear();
+        widestBuffered = 1;
         gauge.release(buffered);
         buffered = 0;
     }
