@@ -19,7 +19,8 @@ public final class BenchMain {
     }
 
     static Map<String, Suite> suites() {
-        return List.<Suite>of(new D2Suite()).stream()
+        return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
+                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }
 
@@ -36,7 +37,8 @@ public final class BenchMain {
             System.exit(2);
             return;
         }
-        List<Suite> chosen = o.suite().equals("all") ? List.copyOf(suites().values())
+        List<Suite> chosen = o.suite().equals("all")
+                ? suites().values().stream().filter(s -> !s.name().equals("scaling-point")).toList()
                 : suites().containsKey(o.suite()) ? List.of(suites().get(o.suite())) : List.of();
         if (chosen.isEmpty()) {
             System.err.println("unknown suite '" + o.suite() + "'; suites: " + String.join(", ",

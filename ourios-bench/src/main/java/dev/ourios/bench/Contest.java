@@ -26,7 +26,7 @@ public final class Contest {
     }
 
     /** Per contender (in the given order): its samples and its last outcome. */
-    public record Result(Contender contender, Samples seconds, Outcome last) {
+    public record Result(Contender contender, Samples seconds, Samples cpuSeconds, Outcome last) {
     }
 
     public Map<String, Result> run(Fixture f) throws Exception {
@@ -37,8 +37,10 @@ public final class Contest {
             }
         }
         Map<String, List<Double>> times = new LinkedHashMap<>();
+        Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, Outcome> last = new LinkedHashMap<>();
         contenders.forEach(c -> times.put(c.name(), new ArrayList<>()));
+        contenders.forEach(c -> cpu.put(c.name(), new ArrayList<>()));
         for (int round = 0; round < runs; round++) {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get((round + i) % contenders.size());
@@ -49,14 +51,16 @@ public final class Contest {
                             + f.rows());
                 }
                 times.get(c.name()).add(o.seconds());
+                cpu.get(c.name()).add(o.cpuSeconds());
                 last.put(c.name(), o);
-                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s)", round + 1, c.name(), o.seconds(),
-                        f.mib() / o.seconds()));
+                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s)", round + 1, c.name(),
+                        o.seconds(), f.mib() / o.seconds(), o.cpuSeconds()));
             }
         }
         Map<String, Result> out = new LinkedHashMap<>();
         for (Contender c : contenders) {
-            out.put(c.name(), new Result(c, new Samples(times.get(c.name())), last.get(c.name())));
+            out.put(c.name(), new Result(c, new Samples(times.get(c.name())), new Samples(cpu.get(c.name())),
+                    last.get(c.name())));
         }
         return out;
     }

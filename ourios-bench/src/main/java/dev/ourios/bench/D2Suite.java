@@ -28,10 +28,11 @@ public final class D2Suite implements Suite {
     public SuiteReport run(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command());
-        Fixture demo = ctx.fixtures().demo(FILES, Fixtures.demoRowsFor((long) (DEMO_FULL_BYTES * o.scale()), FILES),
-                1);
-        Fixture ref = ctx.fixtures().incompressible(FILES, ctx.scaled(REF_ROWS, 4), REF_BODY, 2);
-        for (Fixture f : List.of(demo, ref)) {
+        boolean demoOn = !o.args().contains("--shapes=ref");
+        boolean refOn = !o.args().contains("--shapes=demo");
+        Fixture demo = demoOn ? demoFixture(ctx) : null;
+        Fixture ref = refOn ? ctx.fixtures().incompressible(FILES, ctx.scaled(REF_ROWS, 4), REF_BODY, 2) : null;
+        for (Fixture f : shapes(o, demo, ref)) {
             report.shape(f.describe());
             ctx.log().accept("d2: " + f.describe());
             Path scratch = ctx.fixtures().scratch("d2-scratch");
@@ -52,6 +53,16 @@ public final class D2Suite implements Suite {
                 new RewriterContender("ours-unsorted", UnsortedRewriter::new, o.budgetBytes(),
                         dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
                 new DuckDbContender(2, scratch.resolve("duckdb")));
+    }
+
+    /** The band-scale demo partition at the run's scale. */
+    static Fixture demoFixture(BenchContext ctx) throws java.io.IOException {
+        return ctx.fixtures().demo(FILES, Fixtures.demoRowsFor((long) (DEMO_FULL_BYTES * ctx.options().scale()),
+                FILES), 1);
+    }
+
+    private static List<Fixture> shapes(BenchOptions o, Fixture demo, Fixture ref) {
+        return java.util.stream.Stream.of(demo, ref).filter(java.util.Objects::nonNull).toList();
     }
 
     /** {@code --only=a,b} keeps the named contenders (profiling one of them). */
@@ -76,6 +87,7 @@ public final class D2Suite implements Suite {
             row.put("MiB/s", f.mib() / r.seconds().median());
             row.put("rows/s", Math.round(f.rows() / r.seconds().median()));
             row.put("ratio", r.seconds().median() / ours);
+            row.put("cpu s (1 thread)", r.cpuSeconds().median() < 0 ? null : r.cpuSeconds().median());
             row.put("output bytes", r.last().bytesOut());
             row.put("row groups", r.last().rowGroups());
             row.put("spilled runs", r.last().spilledRuns());

@@ -68,7 +68,7 @@ public final class DuckDbContender implements Contender {
             }
             long bytes = Files.size(out);
             Files.delete(out);
-            return new Outcome(secs, rows, bytes, groups, 0);
+            return new Outcome(secs, -1, rows, bytes, groups, 0);
         }
     }
 }

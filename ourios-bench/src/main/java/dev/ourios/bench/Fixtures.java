@@ -31,8 +31,8 @@ public final class Fixtures {
     /** Benchmarks use one fixed, long-sealed hour. */
     public static final Instant HOUR = Instant.parse("2026-03-01T10:00:00Z");
     public static final String TENANT = "bench";
-    /** Compressed bytes per demo-shaped row as the ingest writer lays them out (measured: ~57 B at 100k rows/file). */
-    static final double DEMO_BYTES_PER_ROW = 57.0;
+    /** Compressed bytes per demo-shaped row as the ingest writer lays them out (measured: ~85 B at 37k rows/file). */
+    static final double DEMO_BYTES_PER_ROW = 85.0;
     private static final String DONE = "fixture.done";
 
     private final Path workDir;

@@ -1,5 +1,10 @@
 package dev.ourios.bench;
 
-/** What one timed compaction produced: its wall time and the output it wrote (checked across contenders). */
-public record Outcome(double seconds, long rowsOut, long bytesOut, int rowGroups, int spilledRuns) {
+/**
+ * What one timed compaction produced: its wall time, the CPU time of the thread that ran it (-1 when the work ran
+ * on other threads, as DuckDB's does; on a shared, loaded machine CPU time is the steadier figure) and the output
+ * it wrote (checked across contenders).
+ */
+public record Outcome(double seconds, double cpuSeconds, long rowsOut, long bytesOut, int rowGroups,
+        int spilledRuns) {
 }

@@ -40,13 +40,16 @@ public final class RewriterContender implements Contender {
     public Outcome run(Fixture f) throws Exception {
         CompactionPlan plan = plan(f, sortBudgetBytes, fanIn);
         PartitionRewriter rewriter = rewriters.apply(f.store());
+        var threads = java.lang.management.ManagementFactory.getThreadMXBean();
+        long c0 = threads.getCurrentThreadCpuTime();
         long t0 = System.nanoTime();
         RewriteResult r = rewriter.rewrite(plan);
         double secs = (System.nanoTime() - t0) / 1e9;
+        double cpu = (threads.getCurrentThreadCpuTime() - c0) / 1e9;
         f.store().delete(r.outputKey());
         if (!r.checksumsMatch()) {
             throw new IllegalStateException(name + ": checksums differ: " + r);
         }
-        return new Outcome(secs, r.rowsOut(), r.bytesOut(), r.rowGroups(), r.spilledRuns());
+        return new Outcome(secs, cpu, r.rowsOut(), r.bytesOut(), r.rowGroups(), r.spilledRuns());
     }
 }

@@ -1,0 +1,49 @@
+package dev.ourios.bench;
+
+import dev.ourios.compaction.BenchSeams;
+import dev.ourios.compaction.CompactionOptions;
+import dev.ourios.compaction.SortedRewriter;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * What the row checksum verification costs (issue 11: under 5 % of D2): the sorted rewrite of the D2 demo partition
+ * with both checksums against the same rewrite with hashing replaced by row counting, alternating.
+ */
+public final class ChecksumSuite implements Suite {
+    @Override
+    public String name() {
+        return "checksum";
+    }
+
+    @Override
+    public SuiteReport run(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        Fixture f = D2Suite.demoFixture(ctx);
+        Path scratch = ctx.fixtures().scratch("checksum-scratch");
+        int fanIn = CompactionOptions.DEFAULT_FAN_IN;
+        List<Contender> contenders = List.of(
+                new RewriterContender("with-checksum", s -> new SortedRewriter(s, scratch), o.budgetBytes(), fanIn),
+                new RewriterContender("without-checksum", s -> BenchSeams.sortedWithoutChecksums(s, scratch),
+                        o.budgetBytes(), fanIn));
+        Map<String, Contest.Result> r = new Contest(contenders, o.warmups(), o.runs(), ctx.log()).run(f);
+        double with = r.get("with-checksum").seconds().median();
+        double without = r.get("without-checksum").seconds().median();
+        SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(f.describe());
+        for (Contest.Result x : r.values()) {
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("variant", x.contender().name());
+            row.put("median s", x.seconds().median());
+            row.put("min s", x.seconds().min());
+            row.put("max s", x.seconds().max());
+            row.put("MiB/s", f.mib() / x.seconds().median());
+            row.put("rows out", x.last().rowsOut());
+            report.row(row);
+        }
+        report.note(String.format("checksum overhead = (with − without) / without = %.1f %% (goal < 5 %%)",
+                100 * (with - without) / without));
+        return report.build();
+    }
+}

@@ -1,0 +1,45 @@
+package dev.ourios.bench;
+
+import dev.ourios.compaction.CompactionOptions;
+import dev.ourios.compaction.SortedRewriter;
+import java.util.LinkedHashMap;
+import java.util.Map;
+
+/**
+ * One point of the scaling curve, run by {@link ScalingSuite} in its own JVM: a demo partition of
+ * {@code --size-mib} (32 inputs) compacted by the sorted rewrite under this JVM's -Xmx and the given budget, with
+ * the heap pools' peak usage reset just before the timed runs.
+ */
+public final class ScalingPointSuite implements Suite {
+    @Override
+    public String name() {
+        return "scaling-point";
+    }
+
+    @Override
+    public SuiteReport run(BenchContext ctx) throws Exception {
+        BenchOptions o = ctx.options();
+        long sizeMib = o.args().stream().filter(a -> a.startsWith("--size-mib=")).findFirst()
+                .map(a -> Long.parseLong(a.substring("--size-mib=".length())))
+                .orElseThrow(() -> new IllegalArgumentException("scaling-point needs --size-mib=N"));
+        Fixture f = ctx.fixtures().demo(32, Fixtures.demoRowsFor(sizeMib << 20, 32), 5);
+        var scratch = ctx.fixtures().scratch("scaling-scratch");
+        Contender c = new RewriterContender("ours-sorted", s -> new SortedRewriter(s, scratch), o.budgetBytes(),
+                CompactionOptions.DEFAULT_FAN_IN);
+        System.gc();
+        HeapPeak.reset();
+        Map<String, Contest.Result> r = new Contest(java.util.List.of(c), o.warmups(), o.runs(), ctx.log()).run(f);
+        Contest.Result x = r.get("ours-sorted");
+        Map<String, Object> row = new LinkedHashMap<>();
+        row.put("input MiB", f.mib());
+        row.put("rows", f.rows());
+        row.put("budget MiB", o.budgetMib());
+        row.put("max heap MiB", Runtime.getRuntime().maxMemory() >> 20);
+        row.put("median s", x.seconds().median());
+        row.put("MiB/s", f.mib() / x.seconds().median());
+        row.put("peak heap MiB", HeapPeak.bytes() >> 20);
+        row.put("spilled runs", x.last().spilledRuns());
+        row.put("rows out", x.last().rowsOut());
+        return new SuiteReport.Builder(name(), o.command()).shape(f.describe()).row(row).build();
+    }
+}
