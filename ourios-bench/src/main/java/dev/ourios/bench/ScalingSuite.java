@@ -34,7 +34,7 @@ public final class ScalingSuite implements Suite {
             points.add(point(ctx, report, "spill", size, 64, "-Xmx512m"));
             if (full <= NO_SPILL_MAX_MIB) {
                 long heap = Math.max(1024, size * 24);
-                points.add(point(ctx, report, "no spill", size, size * 16, "-Xmx" + heap + "m"));
+                points.add(point(ctx, report, "no spill", size, Math.max(256, size * 16), "-Xmx" + heap + "m"));
             }
         }
         Path svg = Path.of(o.args().stream().filter(a -> a.startsWith("--svg=")).findFirst()
