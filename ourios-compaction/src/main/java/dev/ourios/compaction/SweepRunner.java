@@ -120,11 +120,13 @@ public final class SweepRunner {
         List<String> errors = Collections.synchronizedList(new ArrayList<>());
         int gcDeleted = 0;
         long gcBytes = 0;
+        Map<PartitionKey, List<String>> gcErrors = new TreeMap<>();
         try {
             GcReport report = gc.run(filter);
             gcDeleted = report.deletedKeys().size();
             gcBytes = report.bytesReclaimed();
-            errors.addAll(report.errors());
+            report.partitions().stream().filter(r -> !r.errors().isEmpty())
+                    .forEach(r -> gcErrors.put(r.partition(), r.errors()));
         } catch (Exception e) {
             errors.add("gc: " + e.getMessage());
         }
@@ -152,8 +154,10 @@ public final class SweepRunner {
                 PartitionResult r = PartitionResult.error(p, -1, p + ": " + e.getMessage(), 0);
                 results.add(r);
                 onResult.accept(r);
+                gcErrors.remove(p); // GC skipped it for the same reason: one error line per partition, not two
             }
         }
+        gcErrors.values().forEach(errors::addAll);
         // Oldest first: the hours that have waited longest; ties by tenant for a deterministic order.
         candidates.sort(Comparator.comparing((Candidate c) -> c.plan.partition().hourStart())
                 .thenComparing(c -> c.plan.partition().tenantId()));
@@ -172,7 +176,9 @@ public final class SweepRunner {
                     }
                     PartitionResult r = compactor.compact(c.snapshot, c.plan);
                     if (r.result() == PartitionResult.Result.ERROR) {
-                        LOG.warn("{}", r.error());
+                        // DEBUG: the result carries the error and every caller reports it (CLI line, serve event);
+                        // a WARN here printed each error twice on the CLI's stderr.
+                        LOG.debug("{}", r.error());
                     } else {
                         LOG.info("{}: {} ({} files, {} rows)", c.plan.partition(), r.result().label(), r.filesIn(),
                                 r.rows());

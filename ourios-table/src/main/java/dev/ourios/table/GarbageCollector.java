@@ -50,7 +50,8 @@ public final class GarbageCollector {
         try {
             snapshot = reader.snapshot(partition);
         } catch (ManifestException e) {
-            LOG.error("gc skipped {}: {}", partition, e.getMessage());
+            // DEBUG: the skip is in the result, which every caller prints once (one line per bad partition).
+            LOG.debug("gc skipped {}: {}", partition, e.getMessage());
             return new PartitionGcResult(partition, List.of(), 0, List.of("skipped: " + e.getMessage()));
         } catch (IOException e) {
             LOG.error("gc skipped {}: could not list or read it", partition, e);
