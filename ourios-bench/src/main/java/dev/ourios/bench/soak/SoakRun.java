@@ -71,8 +71,8 @@ public final class SoakRun {
         SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());
         QueryProbe probe = new QueryProbe(new QueryEngine(store, layout, tables, MeterProvider.noop()), generator,
                 tenants.get(0), firstHour, firstHour.plus(Duration.ofHours(o.hours() - 1)), clock, o.grace());
-        Sampler sampler = new Sampler(new StoreSurvey(layout, tables, runner, clock, o.grace()), probe, writer, daemon,
-                clock, o.sampleEvery(), log);
+        StoreSurvey survey = new StoreSurvey(layout, tables, runner, clock, o.grace());
+        Sampler sampler = new Sampler(survey, probe, writer, daemon, clock, o.sampleEvery(), log);
 
         List<Landing> schedule = LandingSchedule.build(tenants, firstHour, o.hours(), o.filesPerHour(),
                 o.lateFiles(), o.grace()).stream().filter(l -> !l.at().isBefore(now) || !o.realTime()).toList();
@@ -91,7 +91,7 @@ public final class SoakRun {
         log.accept(String.format("ingest done after %.1f s; draining", ingestSeconds));
 
         Instant allSealed = firstHour.plus(Duration.ofHours(o.hours())).plus(o.grace());
-        double drainSeconds = drain(sampler, clock, allSealed, ingestSeconds);
+        double drainSeconds = drain(survey, clock, allSealed, ingestSeconds);
         sampler.stop();
         daemon.stop();
         daemon.sweepOnce(); // the final sweep: folds in anything the drain check raced with
@@ -102,12 +102,16 @@ public final class SoakRun {
                 drainSeconds, daemon.tally(), sampler, last, audit);
     }
 
-    /** Waits until every hour is sealed and the backlog is zero; returns the wall seconds that took. */
-    private double drain(Sampler sampler, SoakClock clock, Instant allSealed, double ingestSeconds)
-            throws InterruptedException {
+    /**
+     * Waits until every hour is sealed and the backlog is zero; returns the wall seconds that took. Polls the
+     * survey only (the sampler keeps timing queries meanwhile): polling with the queries would steal the CPU the
+     * draining compactor needs.
+     */
+    private double drain(StoreSurvey survey, SoakClock clock, Instant allSealed, double ingestSeconds)
+            throws InterruptedException, IOException {
         long deadline = System.nanoTime() + o.drainTimeout().toNanos();
         while (System.nanoTime() < deadline) {
-            if (!clock.instant().isBefore(allSealed) && sampler.sample().store().backlog() == 0) {
+            if (!clock.instant().isBefore(allSealed) && survey.take().backlog() == 0) {
                 return clock.wallSeconds() - ingestSeconds;
             }
             Thread.sleep(Math.max(50, o.sweepEvery().toMillis() / 2));
