@@ -42,8 +42,10 @@ public final class Compactor {
                 new SortedRewriter(view, options.scratchDir(), Uuid7.system(), fault),
                 ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
                 new AuditLog(view, options.scratchDir())), clock);
+        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
+                gcDryRun);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, clock, options.concurrency(), shard);
+                planClock, clock, options.concurrency(), shard, debris);
     }
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,

@@ -48,6 +48,7 @@ public final class SweepRunner {
     private final CompactionMetrics metrics;
     private final Clock clock;
     private final Clock wallClock;
+    private final DebrisCollector debris;
     private final int concurrency;
     private final Shard shard;
     private final AtomicBoolean stopping = new AtomicBoolean();
@@ -66,6 +67,14 @@ public final class SweepRunner {
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
             int concurrency, Shard shard) {
+        this(layout, reader, gc, policy, compactor, audit, metrics, clock, wallClock, concurrency, shard, null);
+    }
+
+    /** As above, also collecting debris outside the data partitions (audit temp files, stale scratch) each sweep. */
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency, Shard shard, DebrisCollector debris) {
+        this.debris = debris;
         this.layout = layout;
         this.reader = reader;
         this.gc = gc;
@@ -129,6 +138,9 @@ public final class SweepRunner {
                     .forEach(r -> gcErrors.put(r.partition(), r.errors()));
         } catch (Exception e) {
             errors.add("gc: " + e.getMessage());
+        }
+        if (debris != null) {
+            gcDeleted += debris.collect();
         }
 
         List<Candidate> candidates = new ArrayList<>();
