@@ -38,7 +38,7 @@ record ChaosReport(String store, long seed, int iterations, double seconds, Map<
                 + ", unrecognised " + debris.ignored() + ", extra live " + debris.extraLive() + ", audit missing "
                 + debris.auditMissing() + ")");
         row(sb, "outside partitions", "audit temp files " + debris.auditTemps() + ", scratch entries "
-                + debris.scratch() + " (reported, not collected by GC)");
+                + debris.scratch() + " (reported, not asserted: sweeps collect them only once old)");
         row(sb, "final sweep + GC converged", converged ? "yes" : "NO");
         row(sb, "result", ok() ? "OK: every invariant held" : "FAILED");
         for (String v : violations) {
