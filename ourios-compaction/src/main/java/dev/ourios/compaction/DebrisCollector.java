@@ -4,6 +4,7 @@ import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
@@ -47,17 +48,21 @@ public final class DebrisCollector {
         this.dryRun = dryRun;
     }
 
-    /** Returns the number of objects and scratch entries removed (or that would be, in a dry run). */
-    public int collect() {
-        return collectAuditTemps() + collectScratch();
+    /**
+     * Returns the number of objects and scratch entries removed (or that would be, in a dry run). Only the tenants
+     * in the filter's scope are visited, so a tenant-scoped sweep never lists another tenant's prefix.
+     */
+    public int collect(PartitionFilter scope) {
+        return collectAuditTemps(scope) + collectScratch();
     }
 
-    int collectAuditTemps() {
+    int collectAuditTemps(PartitionFilter scope) {
         Instant now = clock.instant();
         Instant cutoff = now.minus(grace);
         int n = 0;
         try {
-            for (String tenant : layout.tenants()) {
+            for (String tenant : scope.tenants().isPresent() ? new java.util.TreeSet<>(scope.tenants().get())
+                    : layout.tenants()) {
                 for (LocalDate day : new LocalDate[] {LocalDate.ofInstant(now, ZoneOffset.UTC).minusDays(1),
                         LocalDate.ofInstant(now, ZoneOffset.UTC)}) {
                     String dir = PartitionKey.AUDIT_ROOT + PartitionKey.tenantSegment(tenant) + String.format(

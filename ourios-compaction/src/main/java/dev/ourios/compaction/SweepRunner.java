@@ -140,7 +140,7 @@ public final class SweepRunner {
             errors.add("gc: " + e.getMessage());
         }
         if (debris != null) {
-            gcDeleted += debris.collect();
+            gcDeleted += debris.collect(filter);
         }
 
         List<Candidate> candidates = new ArrayList<>();

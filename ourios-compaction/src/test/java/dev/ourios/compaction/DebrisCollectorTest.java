@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -48,15 +49,15 @@ class DebrisCollectorTest {
 
         DebrisCollector dry = new DebrisCollector(store, new TableLayout(store), scratch, Duration.ofMinutes(10),
                 clock, true);
-        assertEquals(2, dry.collect());
+        assertEquals(2, dry.collect(PartitionFilter.all()));
         assertTrue(Files.exists(oldTemp) && Files.exists(staleSort), "a dry run deletes nothing");
 
         DebrisCollector real = new DebrisCollector(store, new TableLayout(store), scratch, Duration.ofMinutes(10),
                 clock, false);
-        assertEquals(2, real.collect());
+        assertEquals(2, real.collect(PartitionFilter.all()));
         assertFalse(Files.exists(oldTemp));
         assertFalse(Files.exists(staleSort));
         assertTrue(Files.exists(youngTemp) && Files.exists(event) && Files.exists(freshSort) && Files.exists(foreign));
-        assertEquals(0, real.collect(), "idempotent");
+        assertEquals(0, real.collect(PartitionFilter.all()), "idempotent");
     }
 }
