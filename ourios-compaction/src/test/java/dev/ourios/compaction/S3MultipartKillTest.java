@@ -1,0 +1,193 @@
+package dev.ourios.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.s3.S3Config;
+import dev.ourios.store.s3.S3Credentials;
+import dev.ourios.store.s3.S3ObjectStore;
+import dev.ourios.store.s3.S3ProxyServer;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.PartitionSnapshot;
+import io.opentelemetry.api.metrics.MeterProvider;
+import java.io.BufferedReader;
+import java.io.InputStreamReader;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
+import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
+import software.amazon.awssdk.regions.Region;
+import software.amazon.awssdk.services.s3.S3Client;
+import software.amazon.awssdk.services.s3.model.S3Object;
+
+/**
+ * Issue 7: a compactor SIGKILLed in the middle of a multipart upload of its output leaves no visible change, and
+ * the next sweep commits normally. The child JVM compacts one partition whose output spans several 8 MiB parts;
+ * a watcher thread in the child prints {@code MULTIPART} as soon as its store has sent the second PUT-class
+ * request (CreateMultipartUpload, then the first UploadPart), and the test kills it with
+ * {@link Process#destroyForcibly()} (SIGKILL) on that line, several parts before CompleteMultipartUpload.
+ */
+class S3MultipartKillTest {
+    private static final String BUCKET = "killed";
+    private static final String PREFIX = "store";
+
+    @Test
+    void sigkill_during_multipart_upload_leaves_no_visible_change_and_the_next_sweep_commits(@TempDir Path dir)
+            throws Exception {
+        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
+        System.out.println("S3MultipartKillTest seed=" + seed + " (rerun with -Dourios.test.seed=" + seed + ")");
+        try (S3ProxyServer server = S3ProxyServer.start()) {
+            server.createBucket(BUCKET);
+            S3Config config = server.config(BUCKET, PREFIX);
+            try (S3ObjectStore store = new S3ObjectStore(config)) {
+                // ~33 MiB of output (5 parts) so the kill after part 1 lands well before the complete.
+                TestStores.generate(store, TestStores.spec(List.of("big"), 1, 8, 4200, seed).withBodyBytes(6000));
+                PartitionKey p = PartitionKey.ofHour("big", TestStores.HOUR);
+                PartitionSnapshot before = TestStores.snapshot(store, p);
+                List<String> rowsBefore = TestStores.identities(TestStores.liveRows(store, p));
+                long inputBytes = before.live().stream().mapToLong(ObjectInfo::size).sum();
+                assertTrue(inputBytes > 3L * S3Config.DEFAULT_PART_SIZE, "input too small for a multi-part output: "
+                        + inputBytes);
+                TreeSet<String> keysBefore = allKeys(server);
+
+                List<String> childOut = new ArrayList<>();
+                String trigger = runAndKill(server, dir, childOut);
+                System.out.println("killed child on: " + trigger);
+                long putsAtTrigger = Long.parseLong(trigger.substring(trigger.indexOf("puts=") + 5).trim());
+                long partsTotal = (inputBytes + S3Config.DEFAULT_PART_SIZE - 1) / S3Config.DEFAULT_PART_SIZE;
+                assertTrue(putsAtTrigger < 1 + partsTotal, "the kill must come before the last part: " + trigger);
+
+                // Nothing visible changed: same generation, same live set, same rows, and no new key anywhere
+                // in the bucket (an incomplete multipart upload is not an object).
+                PartitionSnapshot after = TestStores.snapshot(store, p);
+                assertEquals(before.generation(), after.generation());
+                assertEquals(before.live(), after.live());
+                assertEquals(keysBefore, allKeys(server), "child output so far: " + childOut);
+                assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+                List<String> pending = inProgressUploads(server);
+                System.out.println("in-progress multipart uploads left by the killed child: " + pending);
+                // Proof the kill landed mid-upload: the child's upload is still in progress at the server.
+                assertEquals(1, pending.size(), "one incomplete upload of the output: " + pending);
+                assertTrue(pending.get(0).startsWith(PREFIX + "/" + p.dataPrefix())
+                        && pending.get(0).contains(".compacted.parquet#"), pending.toString());
+
+                // The next sweep (in process) commits normally and keeps every row exactly once.
+                SweepReport report = TestStores.runner(store, dir.resolve("scratch-next"))
+                        .sweep(PartitionFilter.all(), r -> { });
+                assertFalse(report.hasErrors(), report.toString());
+                assertEquals(1, report.partitions().size(), report.toString());
+                PartitionResult r = report.partitions().get(0);
+                assertEquals(PartitionResult.Result.COMMITTED, r.result(), r.toString());
+                assertTrue(r.bytesOut() > S3Config.DEFAULT_PART_SIZE, "the retry is a multipart upload too: " + r);
+                PartitionSnapshot committed = TestStores.snapshot(store, p);
+                assertEquals(before.generation() + 1, committed.generation());
+                assertEquals(1, committed.live().size());
+                assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+            }
+        }
+    }
+
+    /** Starts the child compactor and SIGKILLs it on its MULTIPART line; returns that line. */
+    private static String runAndKill(S3ProxyServer server, Path dir, List<String> out) throws Exception {
+        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
+        Process child = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC",
+                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
+                "-cp", System.getProperty("java.class.path"), Child.class.getName(),
+                server.endpoint().toString(), BUCKET, PREFIX, dir.resolve("scratch-child").toString())
+                .redirectError(dir.resolve("child.err").toFile())
+                .start();
+        try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
+                StandardCharsets.UTF_8))) {
+            String line;
+            while ((line = r.readLine()) != null) {
+                if (line.startsWith("MULTIPART")) {
+                    child.destroyForcibly(); // SIGKILL: no shutdown hook, no abort, no cleanup
+                    assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
+                    assertEquals(137, child.exitValue(), "SIGKILL exit status");
+                    return line;
+                }
+                out.add(line);
+            }
+            child.waitFor(30, TimeUnit.SECONDS);
+            throw new AssertionError("child ended (exit " + child.exitValue() + ") without starting a multipart "
+                    + "upload; stdout " + out + ", stderr " + Files.readString(dir.resolve("child.err")));
+        } finally {
+            child.destroyForcibly();
+        }
+    }
+
+    private static S3Client admin(S3ProxyServer server) {
+        return S3Client.builder().endpointOverride(server.endpoint()).region(Region.US_EAST_1).forcePathStyle(true)
+                .credentialsProvider(StaticCredentialsProvider.create(AwsBasicCredentials.create(
+                        S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL))).build();
+    }
+
+    /** Every object key in the bucket, no delimiter, every page. */
+    private static TreeSet<String> allKeys(S3ProxyServer server) {
+        try (S3Client s3 = admin(server)) {
+            TreeSet<String> keys = new TreeSet<>();
+            s3.listObjectsV2Paginator(b -> b.bucket(BUCKET)).contents().stream().map(S3Object::key)
+                    .forEach(keys::add);
+            return keys;
+        }
+    }
+
+    private static List<String> inProgressUploads(S3ProxyServer server) {
+        try (S3Client s3 = admin(server)) {
+            return s3.listMultipartUploads(b -> b.bucket(BUCKET)).uploads().stream()
+                    .map(u -> u.key() + "#" + u.uploadId()).toList();
+        } catch (RuntimeException e) {
+            return List.of("(ListMultipartUploads failed: " + e.getMessage() + ")");
+        }
+    }
+
+    /**
+     * The child: one sweep of the store, with a watcher that prints {@code MULTIPART puts=N} once the store has
+     * sent two PUT-class requests (nothing else in this sweep PUTs before the output's first part).
+     * Arguments: endpoint bucket prefix scratch-dir.
+     */
+    public static final class Child {
+        private Child() {
+        }
+
+        public static void main(String[] args) throws Exception {
+            S3Config config = S3Config.of(args[1], args[2]).withEndpoint(URI.create(args[0]))
+                    .withCredentials(new S3Credentials(S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL));
+            try (S3ObjectStore store = new S3ObjectStore(config)) {
+                Thread watcher = new Thread(() -> {
+                    while (true) {
+                        long puts = store.counters().snapshot().puts();
+                        if (puts >= 2) {
+                            System.out.println("MULTIPART puts=" + puts);
+                            System.out.flush();
+                            return;
+                        }
+                        try {
+                            Thread.sleep(1);
+                        } catch (InterruptedException e) {
+                            return;
+                        }
+                    }
+                }, "multipart-watcher");
+                watcher.setDaemon(true);
+                watcher.start();
+                SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
+                        TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), OutputFault.NONE, false);
+                SweepReport report = runner.sweep(PartitionFilter.all(), r -> System.out.println("RESULT " + r));
+                System.out.println("DONE " + report);
+            }
+        }
+    }
+}
