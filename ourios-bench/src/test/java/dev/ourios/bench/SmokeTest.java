@@ -25,7 +25,7 @@ class SmokeTest {
     Path work;
 
     @ParameterizedTest
-    @ValueSource(strings = {"d2", "d3", "checksum", "b2post", "rfc0036-2", "scaling"})
+    @ValueSource(strings = {"d2", "d3", "checksum", "b2post", "rfc0036-2", "scaling", "s3"})
     void suiteRunsAtSmokeSizeAndReportsWellFormed(String suite) throws Exception {
         List<String> args = suite.equals("scaling") ? List.of("--svg=" + work.resolve("chart.svg")) : List.of();
         BenchOptions o = new BenchOptions(suite, TINY, 1, 0, work, Optional.empty(), 64, args);
