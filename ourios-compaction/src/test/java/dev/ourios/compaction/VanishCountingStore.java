@@ -1,14 +1,11 @@
 package dev.ourios.compaction;
 
-import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.ForwardingObjectStore;
 import dev.ourios.store.NoSuchObjectException;
-import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import java.io.IOException;
 import java.io.InputStream;
-import java.util.List;
-import java.util.Optional;
 import java.util.concurrent.atomic.AtomicLong;
 
 /**
@@ -16,12 +13,11 @@ import java.util.concurrent.atomic.AtomicLong;
  * The querier has no re-resolution counter, so a query that succeeded while this count rose is a query that
  * survived a vanished planned file by re-resolving its partition.
  */
-final class VanishCountingStore implements ObjectStore {
-    private final ObjectStore delegate;
+final class VanishCountingStore extends ForwardingObjectStore {
     private final AtomicLong vanished = new AtomicLong();
 
     VanishCountingStore(ObjectStore delegate) {
-        this.delegate = delegate;
+        super(delegate);
     }
 
     long vanished() {
@@ -49,37 +45,14 @@ final class VanishCountingStore implements ObjectStore {
     }
 
     @Override
-    public List<String> listDirectories(String dirPrefix) throws IOException {
-        return delegate.listDirectories(dirPrefix);
+    public byte[] readAllBytes(String key) throws IOException {
+        try (InputStream in = openStream(key)) {
+            return in.readAllBytes();
+        }
     }
 
+    /** A probe does not own the store it watches. */
     @Override
-    public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
-        return delegate.listObjects(dirPrefix);
-    }
-
-    @Override
-    public Optional<ObjectInfo> stat(String key) throws IOException {
-        return delegate.stat(key);
-    }
-
-    @Override
-    public AtomicOutput create(String key) throws IOException {
-        return delegate.create(key);
-    }
-
-    @Override
-    public boolean putIfAbsent(String key, byte[] content) throws IOException {
-        return delegate.putIfAbsent(key, content);
-    }
-
-    @Override
-    public void delete(String key) throws IOException {
-        delegate.delete(key);
-    }
-
-    @Override
-    public String describe(String key) {
-        return delegate.describe(key);
+    public void close() {
     }
 }

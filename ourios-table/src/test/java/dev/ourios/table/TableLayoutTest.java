@@ -5,19 +5,16 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.ourios.core.PartitionKey;
-import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.ForwardingObjectStore;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
-import dev.ourios.store.RandomAccessInput;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -96,12 +93,11 @@ class TableLayoutTest {
     }
 
     /** A real store that records which directories were listed. */
-    static final class RecordingStore implements ObjectStore {
-        final LocalObjectStore delegate;
+    static final class RecordingStore extends ForwardingObjectStore {
         final List<String> listed = new ArrayList<>();
 
         RecordingStore(LocalObjectStore delegate) {
-            this.delegate = delegate;
+            super(delegate);
         }
 
         @Override
@@ -114,41 +110,6 @@ class TableLayoutTest {
         public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
             listed.add(dirPrefix);
             return delegate.listObjects(dirPrefix);
-        }
-
-        @Override
-        public Optional<ObjectInfo> stat(String key) throws IOException {
-            return delegate.stat(key);
-        }
-
-        @Override
-        public RandomAccessInput openRandomAccess(String key) throws IOException {
-            return delegate.openRandomAccess(key);
-        }
-
-        @Override
-        public InputStream openStream(String key) throws IOException {
-            return delegate.openStream(key);
-        }
-
-        @Override
-        public AtomicOutput create(String key) throws IOException {
-            return delegate.create(key);
-        }
-
-        @Override
-        public boolean putIfAbsent(String key, byte[] content) throws IOException {
-            return delegate.putIfAbsent(key, content);
-        }
-
-        @Override
-        public void delete(String key) throws IOException {
-            delegate.delete(key);
-        }
-
-        @Override
-        public String describe(String key) {
-            return delegate.describe(key);
         }
     }
 }
