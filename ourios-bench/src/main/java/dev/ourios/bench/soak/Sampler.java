@@ -4,8 +4,6 @@ import java.io.IOException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 
 /**
@@ -21,10 +19,9 @@ public final class Sampler {
     private final SoakClock clock;
     private final Duration every;
     private final Consumer<String> log;
-    private final CountDownLatch stop = new CountDownLatch(1);
     private final List<Sample> samples = new ArrayList<>();
     private final List<String> queryErrors = new ArrayList<>();
-    private Thread thread;
+    private Periodic periodic;
 
     public Sampler(StoreSurvey survey, QueryProbe probe, SoakWriter writer, SoakDaemon daemon, SoakClock clock,
             Duration every, Consumer<String> log) {
@@ -38,30 +35,22 @@ public final class Sampler {
     }
 
     public void start() {
-        thread = new Thread(() -> {
+        periodic = new Periodic("soak-sampler", every, () -> {
             try {
-                do {
-                    try {
-                        sample();
-                    } catch (RuntimeException e) {
-                        synchronized (queryErrors) {
-                            queryErrors.add(e.toString());
-                        }
-                    }
-                } while (!stop.await(every.toMillis(), TimeUnit.MILLISECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
+                sample();
+            } catch (RuntimeException e) {
+                synchronized (queryErrors) {
+                    queryErrors.add(e.toString());
+                }
             }
-        }, "soak-sampler");
-        thread.setDaemon(true);
-        thread.start();
+        });
+        periodic.start();
     }
 
     /** Stops the periodic samples (the one in progress finishes). */
     public void stop() throws InterruptedException {
-        stop.countDown();
-        if (thread != null) {
-            thread.join();
+        if (periodic != null) {
+            periodic.stop();
         }
     }
 

@@ -7,8 +7,6 @@ import dev.ourios.table.PartitionFilter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 
 /**
  * The compaction daemon as {@code ourios compact} runs it (the CLI's SweepLoop): sweep, wait {@code every}, repeat,
@@ -20,7 +18,6 @@ public final class SoakDaemon {
 
     private final SweepRunner runner;
     private final Duration every;
-    private final CountDownLatch stop = new CountDownLatch(1);
     private final Object lock = new Object();
     private long sweeps;
     private long committed;
@@ -28,7 +25,7 @@ public final class SoakDaemon {
     private long errors;
     private long rowsIn;
     private final List<String> firstErrors = new ArrayList<>();
-    private Thread thread;
+    private Periodic periodic;
 
     public SoakDaemon(SweepRunner runner, Duration every) {
         this.runner = runner;
@@ -36,24 +33,14 @@ public final class SoakDaemon {
     }
 
     public void start() {
-        thread = new Thread(() -> {
-            try {
-                do {
-                    sweepOnce();
-                } while (!stop.await(every.toMillis(), TimeUnit.MILLISECONDS));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }, "soak-compactor");
-        thread.setDaemon(true);
-        thread.start();
+        periodic = new Periodic("soak-compactor", every, this::sweepOnce);
+        periodic.start();
     }
 
     /** Stops after the sweep in progress and waits for it. */
     public void stop() throws InterruptedException {
-        stop.countDown();
-        if (thread != null) {
-            thread.join();
+        if (periodic != null) {
+            periodic.stop();
         }
     }
 
