@@ -31,8 +31,7 @@ public final class Main implements Runnable {
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             boolean verbose = isVerbose(commandLine);
             PrintWriter err = commandLine.getErr();
-            Throwable shown = ex instanceof UsageException || ex instanceof JobFailedException ? ex : ex;
-            err.println("ourios: " + oneLine(shown));
+            err.println("ourios: " + oneLine(ex));
             if (verbose) {
                 ex.printStackTrace(err);
             }
