@@ -14,7 +14,7 @@ import java.util.TreeMap;
 /**
  * The sorter's run buffer: rows encoded as compact binary records in large pages, with the sort key in primitive
  * arrays. Compared with keeping {@code LogRecord} object graphs (~900 B a row by a safe estimate), a row costs its
- * encoded bytes plus 24 B of key and index, and the footprint is exact rather than estimated: it is the pages,
+ * encoded bytes plus 28 B of key, index and sort slots, and the footprint is exact rather than estimated: it is the pages,
  * arrays and string table actually allocated, so the sort budget bounds the real heap.
  *
  * <p>Low-cardinality strings (tenant, service, scope, severity text, resource/scope attributes, schema URLs, event
@@ -30,6 +30,8 @@ final class RowBuffer {
     private static final int NULL = -1;
 
     private final List<byte[]> pages = new ArrayList<>();
+    /** Allocated page bytes (array headers included), kept as rows are added: the sorter asks after every row. */
+    private long pageBytes;
     private byte[] page;
     private int pageFill;
     private int rows;
@@ -47,12 +49,7 @@ final class RowBuffer {
 
     /** Bytes held: pages, key arrays and the string table, each costed at its allocated size. */
     long footprint() {
-        long n = 0;
-        for (byte[] p : pages) {
-            n += 16 + p.length;
-        }
-        n += (long) serviceIds.length * KEY_BYTES;
-        return n + stringBytes;
+        return pageBytes + (long) serviceIds.length * KEY_BYTES + stringBytes;
     }
 
     void add(LogRecord r) {
@@ -63,6 +60,7 @@ final class RowBuffer {
         if (page == null || pageFill + len > page.length) {
             page = new byte[Math.max(PAGE_BYTES, len)];
             pages.add(page);
+            pageBytes += 16 + page.length;
             pageFill = 0;
         }
         System.arraycopy(row, 0, page, pageFill, len);
@@ -101,6 +99,7 @@ final class RowBuffer {
 
     void clear() {
         pages.clear();
+        pageBytes = 0;
         page = null;
         pageFill = 0;
         rows = 0;
