@@ -1,70 +1,79 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.LogFileWriter;
-import dev.ourios.parquet.ReadOptions;
-import dev.ourios.parquet.WriterOptions;
+import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.RunFileReader;
+import dev.ourios.parquet.RunFileWriter;
 import dev.ourios.store.LocalObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Comparator;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.PriorityQueue;
-import java.util.SortedMap;
-import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * External merge sort of one partition's rows under a decoded-row budget B (RFC 0036 §3.2, STORAGE.md §5).
  *
  * <p>Run formation: rows are appended in (input ordinal, row ordinal) order; at the end of each input, if the
- * buffer's estimated footprint exceeds B, it is stably sorted and spilled to scratch as a Parquet run (ZSTD 1, no
- * dictionaries, no statistics). So the buffer holds at most B plus one input. Skip-spill: when nothing was
+ * buffer's footprint exceeds B, it is stably sorted and spilled to scratch as a Parquet run (ZSTD 1, no
+ * dictionaries, no statistics; one column of self-contained encoded rows, see {@link RunFileWriter}). So the buffer
+ * holds at most B plus one input. Skip-spill: when nothing was
  * spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over the runs, ties broken by run
  * ordinal (runs are contiguous in input order, so this is the input-ordinal tie-break), at most {@code fanIn} runs
  * at once; beyond that, consecutive groups of {@code fanIn} runs merge into intermediate runs first. Every sort is
  * stable, so both paths emit the same sequence of rows and therefore the same bytes.
  *
- * <p>Merge memory: each open run is read one row group at a time, and runs are written with row groups of at most
- * {@code B / fanIn / widest row} rows (see {@link #batchRows}), so the open readers' batches together stay within
- * about B whatever the number of runs and however wide the rows.
+ * <p>Merge memory: each open run is read one row group (batch) at a time into one {@code byte[]} per row, and runs
+ * are written with row groups of at most {@code B / fanIn / widest row} rows (see {@link #batchRows}), so the open
+ * batches together stay within B whatever the number of runs and however wide the rows; the residency gauge counts
+ * every array of every open batch.
+ *
+ * <p>Rows stay in {@link RowCodec} form from the moment they are added until the writer shreds them: the sink
+ * receives bytes, not records.
  */
 public final class ExternalSorter implements AutoCloseable {
-    /** Smallest spill-run row group: below this, per-group overhead dominates. */
-    static final long MIN_RUN_ROW_GROUP_BYTES = 64L << 10;
+    /** Heap of one row read back from a run beyond its bytes: the array header and the batch list's slot. */
+    static final int ROW_OVERHEAD = 16 + 8;
 
     private final long budgetBytes;
     private final int fanIn;
     private final Path scratch;
     private final LocalObjectStore scratchStore;
-    private final SortedMap<String, PrimitiveType> extras;
     private final ResidencyGauge gauge;
-    private final RowBuffer buffer = new RowBuffer();
+    /** Each run's string table is capped at this, so the merge's open tables together stay within B / 2. */
+    private final long tableCapBytes;
+    /** What the merge's reader batches may hold together: B less the open runs' tables. */
+    private final long batchBudgetBytes;
+    private final RowBuffer buffer;
+    private final RowCodec.Output inlined = new RowCodec.Output(4096);
     private final List<String> runs = new ArrayList<>();
-    /** The widest row (estimated decoded bytes) of each run, which sizes that run's row groups. */
-    private final java.util.Map<String, Long> widest = new java.util.HashMap<>();
+    /** The widest row (its bytes plus {@link #ROW_OVERHEAD}) of each run, which sizes that run's batches. */
+    private final Map<String, Long> widest = new HashMap<>();
     private long buffered;
     private long widestBuffered = 1;
     private int nextRun;
     private int rowsSpilled;
 
-    public ExternalSorter(long budgetBytes, int fanIn, Path scratch, SortedMap<String, PrimitiveType> extras,
-            ResidencyGauge gauge) {
+    public ExternalSorter(long budgetBytes, int fanIn, Path scratch, ResidencyGauge gauge) {
         this.budgetBytes = budgetBytes;
         this.fanIn = fanIn;
         this.scratch = scratch;
         this.scratchStore = new LocalObjectStore(scratch);
-        this.extras = extras;
         this.gauge = gauge;
+        this.tableCapBytes = budgetBytes / 2 / fanIn;
+        this.batchBudgetBytes = budgetBytes - tableCapBytes * fanIn;
+        this.buffer = new RowBuffer(tableCapBytes);
     }
 
     /** Appends one row (already validated and re-projected) to the run buffer. */
     public void add(LogRecord r) {
-        // What the merge will hold of this row once it is read back from a run: its object graph and sort entry.
-        widestBuffered = Math.max(widestBuffered, SortEntry.of(r, RecordFootprint.estimate(r)).footprint());
-        buffer.add(r);
+        int bytes = buffer.add(r);
+        widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
         gauge.add(now - buffered);
         buffered = now;
@@ -89,7 +98,7 @@ public final class ExternalSorter implements AutoCloseable {
     public void drainTo(RowSink sink) throws IOException {
         if (runs.isEmpty()) {
             for (int row : buffer.sortedOrder()) { // a stable sort: equal keys keep (input, row) order
-                sink.accept(buffer.get(row));
+                sink.accept(buffer.page(row), buffer.offset(row), buffer);
             }
             release();
             return;
@@ -99,7 +108,7 @@ public final class ExternalSorter implements AutoCloseable {
         }
         gauge.startMerge();
         long widestRow = widest.values().stream().mapToLong(Long::longValue).max().orElse(1);
-        int fanIn = effectiveFanIn(budgetBytes, this.fanIn, widestRow);
+        int fanIn = effectiveFanIn(batchBudgetBytes, this.fanIn, widestRow);
         List<String> level = new ArrayList<>(runs);
         while (level.size() > fanIn) {
             List<String> next = new ArrayList<>();
@@ -109,13 +118,21 @@ public final class ExternalSorter implements AutoCloseable {
                     next.add(group.get(0));
                     continue;
                 }
+                // An intermediate run mixes rows of runs with different tables: its rows are inlined and it has no
+                // table. Inlining can widen rows, so its row groups are also cut by bytes (see runWriter).
                 String merged = newRunName();
                 long wide = group.stream().mapToLong(widest::get).max().orElse(1);
-                widest.put(merged, wide);
-                try (LogFileWriter w = runWriter(merged, wide)) {
-                    merge(group, w::write);
+                long[] widestWritten = {1};
+                try (RunFileWriter w = runWriter(merged, wide, List.of())) {
+                    merge(group, (buf, off, strings) -> {
+                        inlined.reset();
+                        int len = RowCodec.inline(buf, off, strings, inlined);
+                        widestWritten[0] = Math.max(widestWritten[0], len + ROW_OVERHEAD);
+                        w.write(inlined.array(), 0, len);
+                    });
                     w.commit();
                 }
+                widest.put(merged, widestWritten[0]);
                 for (String g : group) {
                     scratchStore.delete(g);
                 }
@@ -132,9 +149,9 @@ public final class ExternalSorter implements AutoCloseable {
         // The run's widest row sizes its row groups, the merge's reader batches (see batchRows).
         long wide = widestBuffered;
         widest.put(name, wide);
-        try (LogFileWriter w = runWriter(name, wide)) {
+        try (RunFileWriter w = runWriter(name, wide, buffer.table())) {
             for (int row : order) {
-                w.write(buffer.get(row));
+                w.write(buffer.page(row), buffer.offset(row), buffer.length(row)); // rows keep their references
             }
             w.commit();
         }
@@ -155,9 +172,9 @@ public final class ExternalSorter implements AutoCloseable {
     }
 
     /**
-     * A run's row groups are the merge's reader batches: parquet-java holds one row group per open run. They are
-     * sized from the run's widest row so that {@code fanIn} open batches together stay within the budget: at most
-     * {@code B / fanIn / widest} rows, clamped to [1, 1024] rows, and at most {@code B / fanIn} bytes.
+     * A run's row groups are the merge's reader batches. They are sized from the run's widest row so that
+     * {@code fanIn} open batches together stay within the batch budget: at most {@code budget / fanIn / widest}
+     * rows, clamped to [1, 1024] rows.
      */
     static int batchRows(long budgetBytes, int fanIn, long widestRowBytes) {
         fanIn = effectiveFanIn(budgetBytes, fanIn, widestRowBytes);
@@ -170,56 +187,136 @@ public final class ExternalSorter implements AutoCloseable {
 
     /**
      * The fan-in actually used: the configured one, reduced when rows are so wide that {@code fanIn} batches of
-     * {@link #MIN_BATCH_ROWS} rows would not fit the budget. Each row group's footer metadata costs kilobytes of
-     * heap per open run, so one-row batches over 64 runs would spend the budget on metadata; merging fewer runs at
-     * a time (more levels) keeps both the batches and the footers bounded.
+     * {@link #MIN_BATCH_ROWS} rows would not fit the budget. Each row group's footer metadata costs heap per open
+     * run, so one-row batches over 64 runs would spend the budget on metadata; merging fewer runs at a time (more
+     * levels) keeps both the batches and the footers bounded.
      */
     static int effectiveFanIn(long budgetBytes, int fanIn, long widestRowBytes) {
         long fit = budgetBytes / ((long) MIN_BATCH_ROWS * Math.max(1, widestRowBytes));
         return (int) Math.max(2, Math.min(fanIn, fit));
     }
 
-    private LogFileWriter runWriter(String name, long widestRowBytes) throws IOException {
-        long rowGroupBytes = Math.max(MIN_RUN_ROW_GROUP_BYTES, budgetBytes / fanIn);
-        WriterOptions opts = WriterOptions.spill(rowGroupBytes).withDictionaries(false).withExtras(extras)
-                .withRowGroupRows(batchRows(budgetBytes, fanIn, widestRowBytes));
-        return new LogFileWriter(scratchStore.create(name), opts);
+    /**
+     * Row groups of at most {@link #batchRows} rows, and cut once they hold {@code batch budget / fan-in} bytes (a
+     * second bound, for intermediate runs whose inlined rows may be wider than their sources' widest).
+     */
+    private RunFileWriter runWriter(String name, long widestRowBytes, List<byte[]> table) throws IOException {
+        int effective = effectiveFanIn(batchBudgetBytes, fanIn, widestRowBytes);
+        long rowGroupBytes = Math.max(1, batchBudgetBytes / effective);
+        return new RunFileWriter(scratchStore.create(name), batchRows(batchBudgetBytes, fanIn, widestRowBytes),
+                rowGroupBytes, table);
     }
 
     /** k-way merge; the priority queue breaks key ties by run ordinal, which preserves input order. */
     private void merge(List<String> runNames, RowSink sink) throws IOException {
-        List<LogFileReader> readers = new ArrayList<>();
-        PriorityQueue<Head> heads = new PriorityQueue<>(
-                Comparator.<Head, SortEntry>comparing(h -> h.entry, SortEntry.ORDER).thenComparingInt(h -> h.run));
+        List<RunCursor> cursors = new ArrayList<>();
+        PriorityQueue<RunCursor> heads = new PriorityQueue<>(runNames.size(), ExternalSorter::compareHeads);
         try {
             for (int i = 0; i < runNames.size(); i++) {
-                LogFileReader r = LogFileReader.open(scratchStore, runNames.get(i), ReadOptions.all());
-                readers.add(r);
-                advance(heads, r, i);
+                RunCursor c = new RunCursor(RunFileReader.open(scratchStore, runNames.get(i)), i, gauge);
+                cursors.add(c);
+                if (c.advance(gauge)) {
+                    heads.add(c);
+                }
             }
             while (!heads.isEmpty()) {
-                Head h = heads.poll();
-                gauge.release(h.entry.footprint());
-                sink.accept(h.entry.record());
-                advance(heads, readers.get(h.run), h.run);
+                RunCursor c = heads.poll();
+                sink.accept(c.row, 0, c.strings);
+                if (c.advance(gauge)) {
+                    heads.add(c);
+                }
             }
         } finally {
-            for (LogFileReader r : readers) {
-                r.close();
+            for (RunCursor c : cursors) {
+                c.close(gauge);
             }
         }
     }
 
-    private void advance(PriorityQueue<Head> heads, LogFileReader reader, int run) throws IOException {
-        LogRecord r = reader.read();
-        if (r != null) {
-            SortEntry e = SortEntry.of(r, RecordFootprint.estimate(r));
-            gauge.add(e.footprint());
-            heads.add(new Head(e, run));
+    /** Sort key order of two heads (service by UTF-8 bytes, null first; effective time), then run ordinal. */
+    private static int compareHeads(RunCursor a, RunCursor b) {
+        int c;
+        if (a.service == null || b.service == null) {
+            c = Integer.compare(a.service == null ? 0 : 1, b.service == null ? 0 : 1);
+        } else {
+            c = Arrays.compareUnsigned(a.service, a.serviceOffset, a.serviceOffset + a.serviceLength, b.service,
+                    b.serviceOffset, b.serviceOffset + b.serviceLength);
         }
+        if (c == 0) {
+            c = Long.compare(a.time, b.time);
+        }
+        return c != 0 ? c : Integer.compare(a.run, b.run);
     }
 
-    private record Head(SortEntry entry, int run) {
+    /** One open run in the merge: its current batch and head row with the head's sort key decoded. */
+    private static final class RunCursor {
+        private final RunFileReader reader;
+        private final int run;
+        final RowStrings strings;
+        private final long stringsBytes;
+        private List<byte[]> batch = List.of();
+        private long batchBytes;
+        private int next;
+        byte[] row;
+        /** The head's service: {@code service[serviceOffset, + serviceLength)}, or null. */
+        byte[] service;
+        int serviceOffset;
+        int serviceLength;
+        long time;
+
+        RunCursor(RunFileReader reader, int run, ResidencyGauge gauge) {
+            this.reader = reader;
+            this.run = run;
+            this.strings = reader.strings();
+            this.stringsBytes = reader.stringsBytes();
+            gauge.add(stringsBytes);
+        }
+
+        /** Moves to the next row, loading the next batch when this one is used up; false at the end. */
+        boolean advance(ResidencyGauge gauge) throws IOException {
+            if (next == batch.size()) {
+                gauge.release(batchBytes);
+                batchBytes = 0;
+                batch = reader.nextBatch();
+                next = 0;
+                if (batch == null) {
+                    batch = List.of();
+                    row = null;
+                    return false;
+                }
+                for (byte[] b : batch) {
+                    batchBytes += b.length + ROW_OVERHEAD;
+                }
+                gauge.add(batchBytes);
+            }
+            row = batch.get(next);
+            batch.set(next++, null); // the sink may keep the row; the batch need not
+            int n = (row[0] & 0xFF) | (row[1] & 0xFF) << 8 | (row[2] & 0xFF) << 16 | (row[3] & 0xFF) << 24;
+            if (n >= 0) { // inline (RowCodec's layout: the prefix is the service, then the effective time)
+                service = row;
+                serviceOffset = 4;
+                serviceLength = n;
+            } else if (n == -1) {
+                service = null;
+            } else {
+                service = strings.utf8(-2 - n);
+                serviceOffset = 0;
+                serviceLength = service.length;
+            }
+            int t = 4 + Math.max(0, n);
+            long lo = (row[t] & 0xFF) | (row[t + 1] & 0xFF) << 8 | (row[t + 2] & 0xFF) << 16
+                    | (long) (row[t + 3] & 0xFF) << 24;
+            long hi = (row[t + 4] & 0xFF) | (row[t + 5] & 0xFF) << 8 | (row[t + 6] & 0xFF) << 16
+                    | (long) (row[t + 7] & 0xFF) << 24;
+            time = (lo & 0xFFFF_FFFFL) | hi << 32;
+            return true;
+        }
+
+        void close(ResidencyGauge gauge) throws IOException {
+            gauge.release(batchBytes + stringsBytes);
+            batchBytes = 0;
+            reader.close();
+        }
     }
 
     /** Removes every run and the scratch directory. */
@@ -236,9 +333,9 @@ public final class ExternalSorter implements AutoCloseable {
         Files.deleteIfExists(scratch);
     }
 
-    /** Receives rows in sort order. */
+    /** Receives rows in sort order, as {@link RowCodec} rows ({@code strings} is null for a self-contained row). */
     @FunctionalInterface
     public interface RowSink {
-        void accept(LogRecord r) throws IOException;
+        void accept(byte[] buf, int offset, RowStrings strings) throws IOException;
     }
 }

@@ -3,7 +3,11 @@ package dev.ourios.compaction;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
+import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.RowCursor;
+import dev.ourios.parquet.RowStrings;
 import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.Map;
 
 /**
@@ -42,6 +46,24 @@ public final class RowChecksum {
         sumA += h.finishA();
         sumB += h.finishB();
     }
+
+    /**
+     * Adds one {@link RowCodec} row: the same hash as {@link #add(LogRecord)} of the decoded record, computed from
+     * the bytes the writer shreds (referenced values are hashed once per table entry).
+     */
+    public void add(byte[] buf, int offset, RowStrings strings) {
+        if (!hashing) {
+            rows++;
+            return;
+        }
+        h.reset();
+        feed(h, cursor.reset(buf, offset, strings));
+        rows++;
+        sumA += h.finishA();
+        sumB += h.finishB();
+    }
+
+    private final RowCursor cursor = new RowCursor();
 
     public long rows() {
         return rows;
@@ -111,6 +133,90 @@ public final class RowChecksum {
         }
     }
 
+    /** Mirrors {@link #feed(RowHasher, LogRecord)} field by field over the encoded row (see RowCodec's layout). */
+    private static void feed(RowHasher h, RowCursor c) {
+        c.field(); // service: derived, not hashed
+        c.i64(); // the sort key's effective time
+        h.field(c, 0); // tenant
+        h.longValue(c.i64()); // template id
+        h.longValue(c.i32()); // template version
+        h.longValue(c.i64()); // time
+        h.boxed(c.present() ? c.i64() : null); // observed time
+        if (c.present()) {
+            c.i64(); // effective time: derived
+        }
+        h.longValue(c.i32()); // severity number
+        h.field(c, 1); // severity text
+        h.field(c, 2); // scope name
+        h.field(c, 3); // scope version
+        h.field(c); // attributes
+        h.longValue(c.i32()); // dropped attributes count
+        h.field(c, 4); // resource attributes
+        h.field(c); // trace id
+        h.field(c); // span id
+        h.longValue(c.i32()); // flags
+        h.field(c, 5); // event name
+        h.longValue(c.i32()); // body kind
+        h.field(c); // body
+        int np = c.i32();
+        h.longValue(np);
+        for (int i = 0; i < np; i++) {
+            h.longValue(c.i32());
+            h.field(c);
+        }
+        int ns = c.i32();
+        h.longValue(ns);
+        for (int i = 0; i < ns; i++) {
+            h.field(c);
+        }
+        h.longValue(c.i32()); // confidence bits
+        h.longValue(c.i32()); // lossy flag
+        h.field(c, 6); // scope attributes
+        h.field(c, 7); // resource schema URL
+        h.field(c, 8); // scope schema URL
+        int nx = c.i32();
+        for (int i = 0; i < nx; i++) {
+            c.field();
+            String name = new String(c.array(), c.offset(), c.length(), StandardCharsets.UTF_8);
+            boolean skip = Columns.isDerived(name);
+            int tag = c.i32();
+            if (tag == RowCodec.X_NULL) {
+                continue;
+            }
+            if (!skip) {
+                h.string(name);
+            }
+            switch (tag) {
+                case RowCodec.X_STRING, RowCodec.X_BYTES -> {
+                    if (skip) {
+                        c.field();
+                    } else {
+                        h.field(c);
+                    }
+                }
+                case RowCodec.X_LONG, RowCodec.X_DOUBLE -> {
+                    long v = c.i64();
+                    if (!skip) {
+                        h.longValue(v);
+                    }
+                }
+                case RowCodec.X_INT, RowCodec.X_FLOAT -> {
+                    int v = c.i32();
+                    if (!skip) {
+                        h.longValue(v);
+                    }
+                }
+                case RowCodec.X_BOOLEAN -> {
+                    int v = c.i32();
+                    if (!skip) {
+                        h.string(v != 0 ? "true" : "false");
+                    }
+                }
+                default -> throw new IllegalStateException("BUG: extra tag " + tag);
+            }
+        }
+    }
+
     /**
      * A small streaming row hash (multiply-xorshift mixing per 8-byte word); not cryptographic. Each column value is
      * hashed once into a 64-bit word, and the word is folded into two row accumulators with different seeds and
@@ -131,6 +237,10 @@ public final class RowChecksum {
         private long hb;
         private final String[] memoKeys = new String[MEMO_SLOTS];
         private final long[] memoHashes = new long[MEMO_SLOTS];
+        private final byte[][] memoArrays = new byte[MEMO_SLOTS][];
+        private final long[] memoArrayHashes = new long[MEMO_SLOTS];
+        private final byte[][] lastInline = new byte[9][];
+        private final long[] lastInlineHash = new long[9];
 
         void reset() {
             ha = SEED_A;
@@ -162,7 +272,8 @@ public final class RowChecksum {
             if (memoKeys[slot] == s) {
                 hash = memoHashes[slot];
             } else {
-                hash = hashBytes(s.getBytes(StandardCharsets.UTF_8));
+                byte[] b = s.getBytes(StandardCharsets.UTF_8);
+                hash = hashBytes(b, 0, b.length);
                 memoKeys[slot] = s;
                 memoHashes[slot] = hash;
             }
@@ -170,18 +281,75 @@ public final class RowChecksum {
         }
 
         void bytes(byte[] b) {
-            longValue(b == null ? -1 : hashBytes(b));
+            longValue(b == null ? -1 : hashBytes(b, 0, b.length));
         }
 
-        private static long hashBytes(byte[] b) {
-            long x = SEED_A ^ (b.length * 0x9E3779B97F4A7C15L);
+        /**
+         * The cursor's last field, hashed exactly like {@link #string}/{@link #bytes} of its value; a table entry
+         * (referenced value) is memoised by the identity of its array.
+         */
+        void field(RowCursor c) {
+            if (!c.field()) {
+                longValue(-1);
+                return;
+            }
+            if (c.ref() < 0) {
+                longValue(hashBytes(c.array(), c.offset(), c.length()));
+                return;
+            }
+            memoised(c.array());
+        }
+
+        /**
+         * Like {@link #field(RowCursor)} for a low-cardinality column ({@code slot} names it): an inline value equal
+         * to the previous one of the same column reuses its hash. Rows merged back from spill runs carry such
+         * values inline (a 230-byte resource attributes JSON, repeated row after row in sorted output), and one
+         * vectorised comparison is far cheaper than hashing them again.
+         */
+        void field(RowCursor c, int slot) {
+            if (!c.field()) {
+                longValue(-1);
+                return;
+            }
+            if (c.ref() >= 0) {
+                memoised(c.array());
+                return;
+            }
+            byte[] last = lastInline[slot];
+            int off = c.offset();
+            int len = c.length();
+            if (last != null && last.length == len && Arrays.equals(last, 0, len, c.array(), off, off + len)) {
+                longValue(lastInlineHash[slot]);
+                return;
+            }
+            long hash = hashBytes(c.array(), off, len);
+            lastInline[slot] = Arrays.copyOfRange(c.array(), off, off + len);
+            lastInlineHash[slot] = hash;
+            longValue(hash);
+        }
+
+        private void memoised(byte[] a) {
+            int slot = System.identityHashCode(a) & (MEMO_SLOTS - 1);
+            long hash;
+            if (memoArrays[slot] == a) {
+                hash = memoArrayHashes[slot];
+            } else {
+                hash = hashBytes(a, 0, a.length);
+                memoArrays[slot] = a;
+                memoArrayHashes[slot] = hash;
+            }
+            longValue(hash);
+        }
+
+        private static long hashBytes(byte[] b, int off, int len) {
+            long x = SEED_A ^ (len * 0x9E3779B97F4A7C15L);
             int i = 0;
-            for (; i + 8 <= b.length; i += 8) {
-                x = Long.rotateLeft((x ^ mix((long) LONGS.get(b, i))) * M, 31);
+            for (; i + 8 <= len; i += 8) {
+                x = Long.rotateLeft((x ^ mix((long) LONGS.get(b, off + i))) * M, 31);
             }
             long w = 0;
-            for (int j = b.length - 1; j >= i; j--) {
-                w = (w << 8) | (b[j] & 0xFF);
+            for (int j = len - 1; j >= i; j--) {
+                w = (w << 8) | (b[off + j] & 0xFF);
             }
             return mix(x ^ mix(w ^ 0x2545F4914F6CDD1DL));
         }

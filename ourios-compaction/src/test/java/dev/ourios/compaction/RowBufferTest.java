@@ -14,7 +14,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class RowBufferTest {
-    private static LogRecord edge(String service, long time) {
+    static LogRecord edge(String service, long time) {
         return LogRecord.builder("tenant/ü").timeUnixNano(time).observedTimeUnixNano(null).templateId(-1L)
                 .templateVersion(-7).severityNumber(24).severityText(null).scopeName("").scopeVersion(null)
                 .attributes("[]").resourceAttributes("[{\"key\":\"service.name\"}]").traceId(new byte[16])

@@ -15,6 +15,7 @@ import org.apache.parquet.format.FileMetaData;
 import org.apache.parquet.format.PageEncodingStats;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SortingColumn;
+import org.apache.parquet.format.Statistics;
 import org.apache.parquet.format.Util;
 import org.apache.parquet.schema.MessageType;
 
@@ -67,7 +68,8 @@ public final class Footers {
      * Rewrites the held tail of a just-written file: sorts the set-derived lists, and declares sorting when asked.
      * Returns the new tail (bytes before the footer unchanged, then the new footer, its length and "PAR1").
      */
-    static byte[] rewriteTail(byte[] tail, MessageType schema, boolean declareSorting) throws IOException {
+    static byte[] rewriteTail(byte[] tail, MessageType schema, boolean declareSorting,
+            List<ChunkStats.Group> chunkStats) throws IOException {
         if (tail.length < 8) {
             throw new IOException("held tail too short for a footer: " + tail.length + " bytes");
         }
@@ -78,6 +80,9 @@ public final class Footers {
         }
         FileMetaData md = Util.readFileMetaData(new ByteArrayInputStream(tail, footerStart, footerLen));
         normalize(md);
+        if (chunkStats != null) {
+            setChunkStats(md, schema, chunkStats);
+        }
         if (declareSorting) {
             declareSorting(md, schema);
         }
@@ -108,6 +113,38 @@ public final class Footers {
                             .thenComparingInt(s -> s.getEncoding().getValue()));
                     cmd.setEncoding_stats(stats);
                 }
+            }
+        }
+    }
+
+    /** The columns whose statistics {@link ChunkStats} computes, in its slot order. */
+    static final List<String> CHUNK_STATS_ONLY = List.of(Columns.ATTRIBUTES, Columns.RESOURCE_ATTRIBUTES,
+            Columns.BODY);
+
+    private static void setChunkStats(FileMetaData md, MessageType schema, List<ChunkStats.Group> groups)
+            throws IOException {
+        if (groups.size() != md.getRow_groups().size()) {
+            throw new IOException("BUG: " + groups.size() + " statistics groups for " + md.getRow_groups().size()
+                    + " row groups");
+        }
+        for (int g = 0; g < groups.size(); g++) {
+            RowGroup rg = md.getRow_groups().get(g);
+            ChunkStats.Group stats = groups.get(g);
+            if (stats.rows != rg.getNum_rows()) {
+                throw new IOException("BUG: statistics of " + stats.rows + " rows for a row group of "
+                        + rg.getNum_rows());
+            }
+            for (int slot = 0; slot < CHUNK_STATS_ONLY.size(); slot++) {
+                int leaf = leafIndex(schema, CHUNK_STATS_ONLY.get(slot));
+                Statistics s = new Statistics();
+                s.setNull_count(stats.nulls[slot]);
+                byte[] min = stats.min[slot];
+                byte[] max = stats.max[slot];
+                if (min != null && min.length <= ChunkStats.MAX_STATS_BYTES && max.length <= ChunkStats.MAX_STATS_BYTES) {
+                    s.setMin_value(min);
+                    s.setMax_value(max);
+                }
+                rg.getColumns().get(leaf).getMeta_data().setStatistics(s);
             }
         }
     }

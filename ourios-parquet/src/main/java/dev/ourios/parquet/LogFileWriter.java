@@ -30,10 +30,11 @@ import org.slf4j.LoggerFactory;
  * <li>ZSTD at the configured level on every column.</li>
  * <li>Dictionary on, except the three times, attributes, trace_id, span_id, body, confidence and both params
  * leaves.</li>
- * <li>Statistics: parquet-java has no "chunk-level only" switch (disabling statistics for a column drops its chunk
- * min/max too, and the page index cannot be turned off per column). We keep page-level statistics and the page
- * index on every column, a superset of the contract; the column index truncates binary min/max to 64 bytes and
- * parquet-java drops chunk statistics over 4 KiB, so the cost for attributes/body is small.</li>
+ * <li>Statistics: page-level statistics and the page index on every column except attributes, resource_attributes
+ * and body, which get chunk-level min/max/null count only, computed by {@link ChunkStats} (parquet-java's own
+ * per-value comparison was ~10 % of a compaction) and written by the footer rewrite. Gap: tenant_id and the
+ * params/separators leaves keep page-level statistics too (a superset of the contract): parquet-java has no
+ * chunk-level-only switch, and they are cheap.</li>
  * <li>Bloom filters on template_id, trace_id, span_id, resource.service.name and extra STRING/INT64 columns.
  * parquet-java's per-column settings split a column name on dots, so a single leaf named
  * {@code resource.service.name} cannot be addressed. We therefore switch bloom filters on globally and off for
@@ -59,7 +60,9 @@ public final class LogFileWriter implements Closeable {
     private final AtomicOutputFile file;
     private final LogSchema schema;
     private final WriterOptions options;
-    private final ParquetWriter<LogRecord> writer;
+    private final LogWriteSupport support;
+    private final ParquetWriter<Object> writer;
+    private final LogWriteSupport.EncodedRow encoded = new LogWriteSupport.EncodedRow();
     private long rows;
     private boolean failed;
     private boolean done;
@@ -69,7 +72,7 @@ public final class LogFileWriter implements Closeable {
         this.options = options;
         this.schema = LogSchema.of(options.extras());
         this.file = new AtomicOutputFile(output);
-        LogWriteSupport support = new LogWriteSupport(schema, file::startCapture);
+        this.support = new LogWriteSupport(schema, file::startCapture);
         try {
             this.writer = configure(new Builder(file, support)).build();
         } catch (IOException | RuntimeException e) {
@@ -93,6 +96,9 @@ public final class LogFileWriter implements Closeable {
             String path = String.join(".", c.getPath());
             if (NO_DICTIONARY.contains(path)) {
                 b.withDictionaryEncoding(path, false);
+            }
+            if (Footers.CHUNK_STATS_ONLY.contains(path)) {
+                b.withStatisticsEnabled(path, false); // computed by the write support, see ChunkStats
             }
         }
         b.withBloomFilterEnabled(options.bloomFilters());
@@ -170,6 +176,21 @@ public final class LogFileWriter implements Closeable {
         rows++;
     }
 
+    /**
+     * Appends one {@link RowCodec} row straight from its bytes (the compactor's path: no record is rebuilt).
+     * {@code strings} resolves the row's references; null for a self-contained row.
+     */
+    public void write(byte[] buf, int offset, RowStrings strings) throws IOException {
+        checkOpen();
+        try {
+            writer.write(encoded.set(buf, offset, strings));
+        } catch (IOException | RuntimeException e) {
+            failed = true;
+            throw e;
+        }
+        rows++;
+    }
+
     /** Bytes already written plus bytes buffered for the open row group. */
     public long dataSize() {
         return writer.getDataSize();
@@ -197,7 +218,8 @@ public final class LogFileWriter implements Closeable {
         try {
             writer.close();
             AtomicOutputFile.Tail tail = file.takeTail();
-            byte[] rewritten = Footers.rewriteTail(tail.bytes(), schema.messageType(), options.declareSorting());
+            byte[] rewritten = Footers.rewriteTail(tail.bytes(), schema.messageType(), options.declareSorting(),
+                    options.statistics() ? support.chunkStats() : null);
             file.writeThrough(rewritten);
             long bytes = tail.offset() + rewritten.length;
             if (output.position() != bytes) {
@@ -234,7 +256,7 @@ public final class LogFileWriter implements Closeable {
         }
     }
 
-    private static final class Builder extends ParquetWriter.Builder<LogRecord, Builder> {
+    private static final class Builder extends ParquetWriter.Builder<Object, Builder> {
         private final LogWriteSupport support;
 
         Builder(OutputFile file, LogWriteSupport support) {
@@ -248,12 +270,12 @@ public final class LogFileWriter implements Closeable {
         }
 
         @Override
-        protected WriteSupport<LogRecord> getWriteSupport(Configuration conf) {
+        protected WriteSupport<Object> getWriteSupport(Configuration conf) {
             return support;
         }
 
         @Override
-        protected WriteSupport<LogRecord> getWriteSupport(ParquetConfiguration conf) {
+        protected WriteSupport<Object> getWriteSupport(ParquetConfiguration conf) {
             return support;
         }
     }

@@ -24,7 +24,7 @@ import org.apache.parquet.schema.PrimitiveType;
  * each extra's value must have its column's Java type. STORAGE.md demands no body/params/separators shape rule, so
  * none is enforced here (a file the reference wrote must always compact).
  */
-final class LogWriteSupport extends WriteSupport<LogRecord> {
+final class LogWriteSupport extends WriteSupport<Object> {
     private static final int SERVICE_INDEX = Columns.BASE.size();
 
     private final LogSchema schema;
@@ -37,6 +37,9 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     private final String[] lastString = new String[SERVICE_INDEX + 1];
     private final Binary[] lastBinary = new Binary[SERVICE_INDEX + 1];
     private RecordConsumer rc;
+    /** Chunk statistics of attributes (0), resource_attributes (1) and body (2); see {@link ChunkStats}. */
+    private final ChunkStats chunkStats = new ChunkStats(3);
+    private List<ChunkStats.Group> finishedStats;
 
     LogWriteSupport(LogSchema schema, Runnable beforeFooter) {
         this.schema = schema;
@@ -56,7 +59,24 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
 
     @Override
     public void prepareForWrite(RecordConsumer recordConsumer) {
+        // Called once per row group (parquet-java builds a new consumer after each flush).
         this.rc = recordConsumer;
+        chunkStats.startGroup();
+    }
+
+    /** The chunk statistics of every written row group; valid once the footer is being written. */
+    List<ChunkStats.Group> chunkStats() {
+        return finishedStats;
+    }
+
+    /** Index in {@link ChunkStats} of a column whose statistics it computes, or -1. */
+    private static int statsSlot(int index) {
+        return switch (index) {
+            case 10 -> 0;
+            case 12 -> 1;
+            case 18 -> 2;
+            default -> -1;
+        };
     }
 
     /** Checks what the schema needs before anything reaches the consumer, so a bad record leaves no trace. */
@@ -92,7 +112,264 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     }
 
     @Override
-    public void write(LogRecord r) {
+    public void write(Object row) {
+        if (row instanceof EncodedRow e) {
+            writeEncoded(e.buf, e.offset, e.strings);
+        } else {
+            writeRecord((LogRecord) row);
+        }
+    }
+
+    /** A {@link RowCodec} row handed to the writer: where it is and the table its references point into. */
+    static final class EncodedRow {
+        byte[] buf;
+        int offset;
+        RowStrings strings;
+
+        EncodedRow set(byte[] buf, int offset, RowStrings strings) {
+            this.buf = buf;
+            this.offset = offset;
+            this.strings = strings;
+            return this;
+        }
+    }
+
+    private final RowCursor cursor = new RowCursor();
+    /** Per column, the table entry last written and its Binary: referenced values repeat row after row. */
+    private final byte[][] lastRefArray = new byte[SERVICE_INDEX + 1][];
+    private final Binary[] lastRefBinary = new Binary[SERVICE_INDEX + 1];
+
+    /**
+     * Shreds a {@link RowCodec} row without building a record: the same fields, in the same order, as
+     * {@link #writeRecord}. Inline values reach parquet-java as reused-array Binaries (it copies what it keeps:
+     * dictionary entries, min/max); referenced ones as one constant Binary per table entry. The INT(8) range checks
+     * run before anything reaches the consumer; a bad extra fails mid-row, which fails the whole file (the writer
+     * refuses to commit after any write error).
+     */
+    private void writeEncoded(byte[] buf, int offset, RowStrings strings) {
+        RowCursor c = cursor.reset(buf, offset, strings);
+        boolean hasService = c.field();
+        Binary service = hasService ? binary(c, SERVICE_INDEX) : null;
+        c.i64(); // the sort key's effective time; the column itself follows
+        int start = c.position();
+        c.field(); // tenant
+        c.i64();
+        c.i32();
+        c.i64();
+        if (c.present()) {
+            c.i64();
+        }
+        if (c.present()) {
+            c.i64();
+        }
+        checkU8(Columns.SEVERITY_NUMBER, c.i32());
+        c.reset(buf, start, strings);
+        chunkStats.row();
+        rc.startMessage();
+        stringField(c, 0, Columns.TENANT_ID);
+        int64(1, Columns.TEMPLATE_ID, c.i64());
+        int32(2, Columns.TEMPLATE_VERSION, c.i32());
+        int64(3, Columns.TIME, c.i64());
+        if (c.present()) {
+            int64(4, Columns.OBSERVED_TIME, c.i64());
+        }
+        if (c.present()) {
+            int64(5, Columns.EFFECTIVE_TIME, c.i64());
+        }
+        int32(6, Columns.SEVERITY_NUMBER, c.i32());
+        stringField(c, 7, Columns.SEVERITY_TEXT);
+        stringField(c, 8, Columns.SCOPE_NAME);
+        stringField(c, 9, Columns.SCOPE_VERSION);
+        stringField(c, 10, Columns.ATTRIBUTES);
+        int32(11, Columns.DROPPED_ATTRIBUTES_COUNT, c.i32());
+        stringField(c, 12, Columns.RESOURCE_ATTRIBUTES);
+        stringField(c, 13, Columns.TRACE_ID);
+        stringField(c, 14, Columns.SPAN_ID);
+        int32(15, Columns.FLAGS, c.i32());
+        stringField(c, 16, Columns.EVENT_NAME);
+        int bodyKind = c.i32();
+        checkU8(Columns.BODY_KIND, bodyKind);
+        int32(17, Columns.BODY_KIND, bodyKind);
+        stringField(c, 18, Columns.BODY);
+        encodedParams(c);
+        encodedSeparators(c);
+        rc.startField(Columns.CONFIDENCE, 21);
+        rc.addFloat(Float.intBitsToFloat(c.i32()));
+        rc.endField(Columns.CONFIDENCE, 21);
+        rc.startField(Columns.LOSSY_FLAG, 22);
+        rc.addBoolean(c.i32() != 0);
+        rc.endField(Columns.LOSSY_FLAG, 22);
+        stringField(c, 23, Columns.SCOPE_ATTRIBUTES);
+        stringField(c, 24, Columns.RESOURCE_SCHEMA_URL);
+        stringField(c, 25, Columns.SCOPE_SCHEMA_URL);
+        if (service != null) {
+            rc.startField(Columns.SERVICE_NAME, SERVICE_INDEX);
+            rc.addBinary(service);
+            rc.endField(Columns.SERVICE_NAME, SERVICE_INDEX);
+        }
+        encodedExtras(c);
+        rc.endMessage();
+    }
+
+    private Binary binary(RowCursor c, int index) {
+        if (c.ref() < 0) {
+            return Binary.fromReusedByteArray(c.array(), c.offset(), c.length());
+        }
+        if (lastRefArray[index] != c.array()) {
+            lastRefArray[index] = c.array();
+            lastRefBinary[index] = Binary.fromConstantByteArray(c.array());
+        }
+        return lastRefBinary[index];
+    }
+
+    private void stringField(RowCursor c, int index, String name) {
+        int slot = statsSlot(index);
+        if (c.field()) {
+            if (slot >= 0) {
+                chunkStats.value(slot, c.array(), c.offset(), c.length());
+            }
+            Binary b = binary(c, index);
+            rc.startField(name, index);
+            rc.addBinary(b);
+            rc.endField(name, index);
+        } else if (slot >= 0) {
+            chunkStats.nullValue(slot);
+        }
+    }
+
+    private void encodedParams(RowCursor c) {
+        int n = c.i32();
+        rc.startField(Columns.PARAMS, 19);
+        rc.startGroup();
+        if (n > 0) {
+            rc.startField("list", 0);
+            for (int i = 0; i < n; i++) {
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.startGroup();
+                rc.startField("type_tag", 0);
+                rc.addInteger(c.i32());
+                rc.endField("type_tag", 0);
+                if (c.field()) {
+                    rc.startField("value", 1);
+                    rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+                    rc.endField("value", 1);
+                }
+                rc.endGroup();
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField(Columns.PARAMS, 19);
+    }
+
+    private void encodedSeparators(RowCursor c) {
+        int n = c.i32();
+        rc.startField(Columns.SEPARATORS, 20);
+        rc.startGroup();
+        if (n > 0) {
+            rc.startField("list", 0);
+            for (int i = 0; i < n; i++) {
+                if (!c.field()) {
+                    throw new IllegalArgumentException("separators contains a null element");
+                }
+                rc.startGroup();
+                rc.startField("element", 0);
+                rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+                rc.endField("element", 0);
+                rc.endGroup();
+            }
+            rc.endField("list", 0);
+        }
+        rc.endGroup();
+        rc.endField(Columns.SEPARATORS, 20);
+    }
+
+    /** Row extras and schema extras are both sorted by name: one merge walk. */
+    private void encodedExtras(RowCursor c) {
+        int n = c.i32();
+        int next = 0;
+        for (int i = 0; i < n; i++) {
+            String name = c.string();
+            int tag = c.i32();
+            while (next < extras.size() && extras.get(next).getName().compareTo(name) < 0) {
+                next++;
+            }
+            if (next == extras.size() || !extras.get(next).getName().equals(name)) {
+                throw new IllegalArgumentException("extra column '" + name + "' is not in the writer's schema");
+            }
+            PrimitiveType t = extras.get(next);
+            int index = SERVICE_INDEX + 1 + next;
+            if (tag == RowCodec.X_NULL) {
+                continue;
+            }
+            rc.startField(t.getName(), index);
+            encodedExtra(c, t, tag);
+            rc.endField(t.getName(), index);
+        }
+    }
+
+    private void encodedExtra(RowCursor c, PrimitiveType t, int tag) {
+        PrimitiveType.PrimitiveTypeName type = t.getPrimitiveTypeName();
+        boolean fits;
+        switch (tag) {
+            case RowCodec.X_STRING, RowCodec.X_BYTES -> {
+                c.field();
+                fits = type == PrimitiveType.PrimitiveTypeName.BINARY
+                        ? tag == RowCodec.X_BYTES || ExtraValues.isString(t)
+                        : type == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && tag == RowCodec.X_BYTES
+                        && c.length() == t.getTypeLength();
+                if (fits) {
+                    rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+                }
+            }
+            case RowCodec.X_LONG -> {
+                long v = c.i64();
+                fits = type == PrimitiveType.PrimitiveTypeName.INT64;
+                if (fits) {
+                    rc.addLong(v);
+                }
+            }
+            case RowCodec.X_INT -> {
+                int v = c.i32();
+                fits = type == PrimitiveType.PrimitiveTypeName.INT32;
+                if (fits) {
+                    rc.addInteger(v);
+                }
+            }
+            case RowCodec.X_DOUBLE -> {
+                long v = c.i64();
+                fits = type == PrimitiveType.PrimitiveTypeName.DOUBLE;
+                if (fits) {
+                    rc.addDouble(Double.longBitsToDouble(v));
+                }
+            }
+            case RowCodec.X_FLOAT -> {
+                int v = c.i32();
+                fits = type == PrimitiveType.PrimitiveTypeName.FLOAT;
+                if (fits) {
+                    rc.addFloat(Float.intBitsToFloat(v));
+                }
+            }
+            case RowCodec.X_BOOLEAN -> {
+                int v = c.i32();
+                fits = type == PrimitiveType.PrimitiveTypeName.BOOLEAN;
+                if (fits) {
+                    rc.addBoolean(v != 0);
+                }
+            }
+            default -> throw new IllegalStateException("BUG: extra tag " + tag);
+        }
+        if (!fits) {
+            throw new IllegalArgumentException("extra column '" + t.getName() + "' of type " + t
+                    + " cannot hold a value of tag " + tag);
+        }
+    }
+
+    private void writeRecord(LogRecord r) {
+        chunkStats.row();
         rc.startMessage();
         string(0, Columns.TENANT_ID, r.tenantId());
         int64(1, Columns.TEMPLATE_ID, r.templateId());
@@ -201,6 +478,10 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     }
 
     private void string(int index, String name, String v) {
+        int slot = statsSlot(index);
+        if (v == null && slot >= 0) {
+            chunkStats.nullValue(slot);
+        }
         if (v != null) {
             Binary b;
             if (lastString[index] == v) {
@@ -210,6 +491,10 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
                 lastString[index] = v;
                 lastBinary[index] = b;
             }
+            if (slot >= 0) {
+                byte[] bytes = b.getBytesUnsafe();
+                chunkStats.value(slot, bytes, 0, bytes.length);
+            }
             rc.startField(name, index);
             rc.addBinary(b);
             rc.endField(name, index);
@@ -217,6 +502,14 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     }
 
     private void bytes(int index, String name, byte[] v) {
+        int slot = statsSlot(index);
+        if (slot >= 0) {
+            if (v == null) {
+                chunkStats.nullValue(slot);
+            } else {
+                chunkStats.value(slot, v, 0, v.length);
+            }
+        }
         if (v != null) {
             rc.startField(name, index);
             rc.addBinary(Binary.fromConstantByteArray(v));
@@ -240,6 +533,7 @@ final class LogWriteSupport extends WriteSupport<LogRecord> {
     public FinalizedWriteContext finalizeWrite() {
         // parquet-java calls this after flushing the last row group and before writing indexes, bloom filters
         // and the footer: the point from which the output holds bytes back for the footer rewrite.
+        finishedStats = chunkStats.finish();
         beforeFooter.run();
         return new FinalizedWriteContext(Map.of());
     }
