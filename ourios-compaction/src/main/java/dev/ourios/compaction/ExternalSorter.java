@@ -19,10 +19,12 @@ import java.util.PriorityQueue;
 /**
  * External merge sort of one partition's rows under a decoded-row budget B (RFC 0036 §3.2, STORAGE.md §5).
  *
- * <p>Run formation: rows are appended in (input ordinal, row ordinal) order; at the end of each input, if the
- * buffer's footprint exceeds B, it is stably sorted and spilled to scratch as a Parquet run (ZSTD 1, no
- * dictionaries, no statistics; one column of self-contained encoded rows, see {@link RunFileWriter}). So the buffer
- * holds at most B plus one input. Skip-spill: when nothing was
+ * <p>Run formation: rows are appended in (input ordinal, row ordinal) order; as soon as the buffer's footprint
+ * exceeds B, it is stably sorted and spilled to scratch as a Parquet run (ZSTD 1, no dictionaries, no statistics;
+ * one column of encoded rows, see {@link RunFileWriter}). So the buffer holds at most B plus one row. (RFC 0036
+ * cuts runs only between whole inputs, which bounds the buffer by B plus one input; an ingest file of 64 MiB
+ * decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m. Runs cut inside an input are still
+ * contiguous in input order, so the output is the same.) Skip-spill: when nothing was
  * spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over the runs, ties broken by run
  * ordinal (runs are contiguous in input order, so this is the input-ordinal tie-break), at most {@code fanIn} runs
  * at once; beyond that, consecutive groups of {@code fanIn} runs merge into intermediate runs first. Every sort is
@@ -70,17 +72,17 @@ public final class ExternalSorter implements AutoCloseable {
         this.buffer = new RowBuffer(tableCapBytes);
     }
 
-    /** Appends one row (already validated and re-projected) to the run buffer. */
-    public void add(LogRecord r) {
+    /**
+     * Appends one row (already validated and re-projected) to the run buffer, and spills the buffer as a run once
+     * it holds more than B. Rows arrive in (input ordinal, row ordinal) order, so every run is a contiguous slice
+     * of that order wherever it is cut, and the merge's tie-break by run ordinal is the contract's tie-break.
+     */
+    public void add(LogRecord r) throws IOException {
         int bytes = buffer.add(r);
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
         gauge.add(now - buffered);
         buffered = now;
-    }
-
-    /** Marks the end of one input: the only place a run may be cut, so runs stay contiguous in input order. */
-    public void endOfInput() throws IOException {
         if (buffered > budgetBytes) {
             spillBuffer();
         }

@@ -75,12 +75,12 @@ public final class SortedRewriter implements PartitionRewriter {
                         sorter.add(projector.project(r));
                     }
                 }
-                sorter.endOfInput();
             }
             String outputName = uuids.next() + FileNames.COMPACTED;
             String outputKey = plan.partition().dataPrefix() + outputName;
             RowChecksum out = new RowChecksum(checksums);
-            WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras());
+            WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
+                    .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
                 long half = Math.max(1, in.rows() / 2);
@@ -112,6 +112,16 @@ public final class SortedRewriter implements PartitionRewriter {
                         gauge.peakFormation(), gauge.peakMerge());
             }
         }
+    }
+
+    /**
+     * Rows a full output row group will hold, for sizing its bloom filters: the output is about as large as the
+     * input (same rows, same codec), so a group of {@code T} bytes holds about {@code rows * T / bytes in}; plus a
+     * quarter for rows that compress better once sorted.
+     */
+    static long bloomRowsPerGroup(long rows, long bytesIn, long rowGroupBytes) {
+        double perGroup = (double) rows * rowGroupBytes / Math.max(1, bytesIn);
+        return (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(perGroup * 1.25));
     }
 
     private LogSchema unionSchema(CompactionPlan plan) throws IOException {

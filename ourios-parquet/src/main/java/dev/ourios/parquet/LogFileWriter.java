@@ -117,7 +117,7 @@ public final class LogFileWriter implements Closeable {
                     continue;
                 }
                 if (wantsBloom(c) && fixed) {
-                    b.withBloomFilterNDV(path, expectedRowsPerGroup(options.rowGroupBytes()))
+                    b.withBloomFilterNDV(path, bloomNdv(options))
                             .withBloomFilterFPP(path, 0.01);
                 } else if (wantsBloom(c)) {
                     // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
@@ -137,6 +137,18 @@ public final class LogFileWriter implements Closeable {
      */
     static long expectedRowsPerGroup(long rowGroupBytes) {
         return Math.max(1024, rowGroupBytes / 64);
+    }
+
+    /**
+     * The distinct values a compacted group's fixed filter is sized for: the caller's estimate of rows per group
+     * when it has one (a compactor knows its row count and input bytes), never above the threshold-derived default.
+     * Without it, a partition of 4 KiB rows got filters sized for 64-byte rows: ~2 MiB of mostly empty filter per
+     * row group.
+     */
+    static long bloomNdv(WriterOptions options) {
+        long byThreshold = expectedRowsPerGroup(options.rowGroupBytes());
+        return options.bloomRowsPerGroup() > 0 ? Math.max(1024, Math.min(byThreshold, options.bloomRowsPerGroup()))
+                : byThreshold;
     }
 
     /**

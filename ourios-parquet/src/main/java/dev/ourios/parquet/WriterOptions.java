@@ -10,7 +10,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * row group; {@code rowGroupRows} an exact row cap (mostly for tests and spill runs); {@code extras} the extra
  * columns (see {@link LogSchema}); {@code declareSorting} declares {@code sorting_columns} =
  * [resource.service.name ASC NULLS FIRST, effective_time_unix_nano ASC] on every row group, which only a writer
- * fed in that order may claim.
+ * fed in that order may claim; {@code bloomRowsPerGroup} sizes a compacted file's fixed bloom filters (0: derive
+ * it from the row-group threshold, see {@code LogFileWriter.expectedRowsPerGroup}).
  */
 public record WriterOptions(
         long rowGroupBytes,
@@ -20,7 +21,8 @@ public record WriterOptions(
         boolean statistics,
         boolean bloomFilters,
         SortedMap<String, PrimitiveType> extras,
-        boolean declareSorting) {
+        boolean declareSorting,
+        long bloomRowsPerGroup) {
 
     public static final long INGEST_ROW_GROUP_BYTES = 128L << 20;
     public static final int DEFAULT_ZSTD_LEVEL = 3;
@@ -33,13 +35,16 @@ public record WriterOptions(
         if (zstdLevel < 1 || zstdLevel > 22) {
             throw new IllegalArgumentException("zstd level must be in 1..22, got " + zstdLevel);
         }
+        if (bloomRowsPerGroup < 0) {
+            throw new IllegalArgumentException("bloomRowsPerGroup must be >= 0");
+        }
         extras = Collections.unmodifiableSortedMap(new TreeMap<>(extras == null ? new TreeMap<>() : extras));
     }
 
     /** Ingest defaults: 128 MiB row groups, ZSTD 3, dictionaries, statistics and bloom filters on, no sorting. */
     public static WriterOptions ingest() {
         return new WriterOptions(INGEST_ROW_GROUP_BYTES, Integer.MAX_VALUE, DEFAULT_ZSTD_LEVEL, true, true, true,
-                new TreeMap<>(), false);
+                new TreeMap<>(), false, 0);
     }
 
     /** Compaction output: like ingest, with the given row-group threshold and sorting declared. */
@@ -50,46 +55,52 @@ public record WriterOptions(
     /** Spill runs: read back once by the merge, so cheap compression and no pruning structures. */
     public static WriterOptions spill(long rowGroupBytes) {
         return new WriterOptions(rowGroupBytes, Integer.MAX_VALUE, SPILL_ZSTD_LEVEL, true, false, false,
-                new TreeMap<>(), false);
+                new TreeMap<>(), false, 0);
     }
 
     public WriterOptions withRowGroupBytes(long v) {
         return new WriterOptions(v, rowGroupRows, zstdLevel, dictionaries, statistics, bloomFilters, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withRowGroupRows(int v) {
         return new WriterOptions(rowGroupBytes, v, zstdLevel, dictionaries, statistics, bloomFilters, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withZstdLevel(int v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, v, dictionaries, statistics, bloomFilters, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withDictionaries(boolean v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, v, statistics, bloomFilters, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withStatistics(boolean v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, dictionaries, v, bloomFilters, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withBloomFilters(boolean v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, dictionaries, statistics, v, extras,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withExtras(SortedMap<String, PrimitiveType> v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, dictionaries, statistics, bloomFilters, v,
-                declareSorting);
+                declareSorting, bloomRowsPerGroup);
     }
 
     public WriterOptions withDeclareSorting(boolean v) {
         return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, dictionaries, statistics, bloomFilters,
-                extras, v);
+                extras, v, bloomRowsPerGroup);
+    }
+
+    /** Rows a compacted row group is expected to hold, for sizing its bloom filters (0: derive). */
+    public WriterOptions withBloomRowsPerGroup(long v) {
+        return new WriterOptions(rowGroupBytes, rowGroupRows, zstdLevel, dictionaries, statistics, bloomFilters,
+                extras, declareSorting, v);
     }
 }
