@@ -130,8 +130,23 @@ class MemoryBoundTest {
                 }
             }
             System.out.printf("output=%s rows=%d bytes_in=%d bytes_out=%d spilled=%d peak_formation_mib=%d "
-                    + "peak_heap_mib=%d%n", rw.outputKey(), rw.rowsOut(), rw.bytesIn(), rw.bytesOut(),
-                    rw.spilledRuns(), rw.peakFormationBytes() >> 20, peak >> 20);
+                    + "peak_merge_mib=%d peak_heap_mib=%d peak_rss_mib=%d%n", rw.outputKey(), rw.rowsOut(),
+                    rw.bytesIn(), rw.bytesOut(), rw.spilledRuns(), rw.peakFormationBytes() >> 20,
+                    rw.peakMergeBytes() >> 20, peak >> 20, peakRssKib() >> 10);
+        }
+
+        /** The process's peak resident set (VmHWM), or -1 where /proc is not there. */
+        private static long peakRssKib() {
+            try {
+                for (String line : Files.readAllLines(Path.of("/proc/self/status"))) {
+                    if (line.startsWith("VmHWM:")) {
+                        return Long.parseLong(line.replaceAll("[^0-9]", ""));
+                    }
+                }
+            } catch (java.io.IOException | NumberFormatException e) {
+                return -1;
+            }
+            return -1;
         }
     }
 }

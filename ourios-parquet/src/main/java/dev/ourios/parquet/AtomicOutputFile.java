@@ -73,18 +73,22 @@ final class AtomicOutputFile implements OutputFile {
      * "PAR1") and its absolute start offset, and stops holding.
      */
     Tail takeTail() {
-        Tail t = new Tail(stream.pos - stream.held, Arrays.copyOf(stream.buf, stream.held));
+        // Handed over, not copied: the tail can be tens of MiB (bloom filters of a large file), taken at the end of
+        // a compaction when the heap is fullest.
+        Tail t = new Tail(stream.pos - stream.held, stream.buf, stream.held);
+        stream.buf = new byte[0];
         stream.held = 0;
         stream.capturing = false;
         return t;
     }
 
-    /** Writes bytes after the held tail was taken (the rewritten tail). */
-    void writeThrough(byte[] b) throws IOException {
-        out.write(b);
+    /** Writes bytes after the held tail was taken (the held bytes before the footer, then the new footer). */
+    void writeThrough(byte[] b, int off, int len) throws IOException {
+        out.write(b, off, len);
     }
 
-    record Tail(long offset, byte[] bytes) {
+    /** The held tail: {@code bytes[0, length)} starts at file offset {@code offset}. */
+    record Tail(long offset, byte[] bytes, int length) {
     }
 
     private final class TailStream extends PositionOutputStream {
@@ -129,7 +133,9 @@ final class AtomicOutputFile implements OutputFile {
                 held = MIN_HELD;
             }
             if (held + len > buf.length) {
-                buf = Arrays.copyOf(buf, Math.max(held + len, Math.max(64 << 10, buf.length * 2)));
+                // Doubling, but never past what may be held: a 32 MiB buffer must not grow to 64 MiB for one write.
+                long grown = Math.max(held + len, Math.min(Math.max(64 << 10, buf.length * 2L), MAX_HELD + len));
+                buf = Arrays.copyOf(buf, (int) grown);
             }
         }
 

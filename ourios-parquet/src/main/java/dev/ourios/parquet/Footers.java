@@ -64,17 +64,23 @@ public final class Footers {
         return (b[off] & 0xff) | (b[off + 1] & 0xff) << 8 | (b[off + 2] & 0xff) << 16 | (b[off + 3] & 0xff) << 24;
     }
 
+    /** A rewritten footer: the held tail's bytes before {@code footerStart} stay, {@code footer} replaces the rest. */
+    record NewFooter(int footerStart, byte[] footer) {
+    }
+
     /**
-     * Rewrites the held tail of a just-written file: sorts the set-derived lists, and declares sorting when asked.
-     * Returns the new tail (bytes before the footer unchanged, then the new footer, its length and "PAR1").
+     * Rewrites the footer at the end of a just-written file's held tail ({@code tail[0, length)}): sorts the
+     * set-derived lists, sets computed chunk statistics, and declares sorting when asked. Returns where the old
+     * footer starts in the tail and the new footer (thrift bytes, their length and "PAR1"); the bytes before it
+     * (indexes, bloom filters) are kept as they are and never copied.
      */
-    static byte[] rewriteTail(byte[] tail, MessageType schema, boolean declareSorting,
+    static NewFooter rewriteTail(byte[] tail, int length, MessageType schema, boolean declareSorting,
             List<ChunkStats.Group> chunkStats) throws IOException {
-        if (tail.length < 8) {
-            throw new IOException("held tail too short for a footer: " + tail.length + " bytes");
+        if (length < 8) {
+            throw new IOException("held tail too short for a footer: " + length + " bytes");
         }
-        int footerLen = footerLength(tail, tail.length - 8, "output");
-        int footerStart = tail.length - 8 - footerLen;
+        int footerLen = footerLength(tail, length - 8, "output");
+        int footerStart = length - 8 - footerLen;
         if (footerStart < 0) {
             throw new IOException("footer (" + footerLen + " bytes) is larger than the held tail");
         }
@@ -86,15 +92,12 @@ public final class Footers {
         if (declareSorting) {
             declareSorting(md, schema);
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(tail.length + 256);
-        out.write(tail, 0, footerStart);
         ByteArrayOutputStream footer = new ByteArrayOutputStream(footerLen + 256);
         Util.writeFileMetaData(md, footer);
-        footer.writeTo(out);
         int n = footer.size();
-        out.write(new byte[] {(byte) n, (byte) (n >>> 8), (byte) (n >>> 16), (byte) (n >>> 24)});
-        out.write(MAGIC);
-        return out.toByteArray();
+        footer.write(new byte[] {(byte) n, (byte) (n >>> 8), (byte) (n >>> 16), (byte) (n >>> 24)});
+        footer.write(MAGIC);
+        return new NewFooter(footerStart, footer.toByteArray());
     }
 
     private static void normalize(FileMetaData md) {

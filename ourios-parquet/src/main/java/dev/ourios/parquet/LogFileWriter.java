@@ -230,17 +230,18 @@ public final class LogFileWriter implements Closeable {
         try {
             writer.close();
             AtomicOutputFile.Tail tail = file.takeTail();
-            byte[] rewritten = Footers.rewriteTail(tail.bytes(), schema.messageType(), options.declareSorting(),
-                    options.statistics() ? support.chunkStats() : null);
-            file.writeThrough(rewritten);
-            long bytes = tail.offset() + rewritten.length;
+            Footers.NewFooter footer = Footers.rewriteTail(tail.bytes(), tail.length(), schema.messageType(),
+                    options.declareSorting(), options.statistics() ? support.chunkStats() : null);
+            file.writeThrough(tail.bytes(), 0, footer.footerStart());
+            file.writeThrough(footer.footer(), 0, footer.footer().length);
+            long bytes = tail.offset() + footer.footerStart() + footer.footer().length;
             if (output.position() != bytes) {
                 throw new IOException("output position " + output.position() + " != file length " + bytes);
             }
             output.commit();
-            var footer = writer.getFooter();
-            LOG.debug("wrote {} rows, {} bytes, {} row groups", rows, bytes, footer.getBlocks().size());
-            return new WrittenFile(rows, bytes, footer.getBlocks().size(), footer);
+            var written = writer.getFooter();
+            LOG.debug("wrote {} rows, {} bytes, {} row groups", rows, bytes, written.getBlocks().size());
+            return new WrittenFile(rows, bytes, written.getBlocks().size(), written);
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
