@@ -50,8 +50,8 @@ public final class QueryDuckDbSuite implements Suite {
         List<Case> cases = List.of(
                 new Case("service + 30 s window", tenant.service("checkout").window(from, from.plusSeconds(30)),
                         "\"resource.service.name\" = 'checkout' AND effective_time_unix_nano >= '" + from
-                                + "'::TIMESTAMPTZ AND effective_time_unix_nano < '" + from.plusSeconds(30)
-                                + "'::TIMESTAMPTZ"),
+                                + "'::TIMESTAMPTZ_NS AND effective_time_unix_nano < '" + from.plusSeconds(30)
+                                + "'::TIMESTAMPTZ_NS"),
                 new Case("trace id", tenant.traceId(probe.traceId()), "trace_id = from_hex('" + trace + "')"),
                 new Case("template id", tenant.templateId(probe.templateId()),
                         "template_id = " + Long.toUnsignedString(probe.templateId()) + "::UBIGINT"),
