@@ -239,52 +239,67 @@ final class LogWriteSupport extends WriteSupport<Object> {
 
     private void encodedParams(RowCursor c) {
         int n = c.i32();
-        rc.startField(Columns.PARAMS, 19);
-        rc.startGroup();
-        if (n > 0) {
-            rc.startField("list", 0);
-            for (int i = 0; i < n; i++) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                rc.startField("type_tag", 0);
-                rc.addInteger(c.i32());
-                rc.endField("type_tag", 0);
-                if (c.field()) {
-                    rc.startField("value", 1);
-                    rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
-                    rc.endField("value", 1);
-                }
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
+        startList(Columns.PARAMS, 19, n);
+        for (int i = 0; i < n; i++) {
+            int typeTag = c.i32();
+            param(typeTag, c.field() ? Binary.fromReusedByteArray(c.array(), c.offset(), c.length()) : null);
         }
-        rc.endGroup();
-        rc.endField(Columns.PARAMS, 19);
+        endList(Columns.PARAMS, 19, n);
     }
 
     private void encodedSeparators(RowCursor c) {
         int n = c.i32();
-        rc.startField(Columns.SEPARATORS, 20);
-        rc.startGroup();
-        if (n > 0) {
-            rc.startField("list", 0);
-            for (int i = 0; i < n; i++) {
-                if (!c.field()) {
-                    throw new IllegalArgumentException("separators contains a null element");
-                }
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
-                rc.endField("element", 0);
-                rc.endGroup();
+        startList(Columns.SEPARATORS, 20, n);
+        for (int i = 0; i < n; i++) {
+            if (!c.field()) {
+                throw new IllegalArgumentException("separators contains a null element");
             }
+            separator(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+        }
+        endList(Columns.SEPARATORS, 20, n);
+    }
+
+    /** A standard 3-level LIST field: the field, its group and, when it has elements, the repeated "list". */
+    private void startList(String name, int index, int elements) {
+        rc.startField(name, index);
+        rc.startGroup();
+        if (elements > 0) {
+            rc.startField("list", 0);
+        }
+    }
+
+    private void endList(String name, int index, int elements) {
+        if (elements > 0) {
             rc.endField("list", 0);
         }
         rc.endGroup();
-        rc.endField(Columns.SEPARATORS, 20);
+        rc.endField(name, index);
+    }
+
+    /** One params element: {@code struct<type_tag, value>}, value omitted when null. */
+    private void param(int typeTag, Binary value) {
+        rc.startGroup();
+        rc.startField("element", 0);
+        rc.startGroup();
+        rc.startField("type_tag", 0);
+        rc.addInteger(typeTag);
+        rc.endField("type_tag", 0);
+        if (value != null) {
+            rc.startField("value", 1);
+            rc.addBinary(value);
+            rc.endField("value", 1);
+        }
+        rc.endGroup();
+        rc.endField("element", 0);
+        rc.endGroup();
+    }
+
+    private void separator(Binary s) {
+        rc.startGroup();
+        rc.startField("element", 0);
+        rc.addBinary(s);
+        rc.endField("element", 0);
+        rc.endGroup();
     }
 
     /** Row extras and schema extras are both sorted by name: one merge walk. */
@@ -433,48 +448,19 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void params(List<Param> params) {
-        rc.startField(Columns.PARAMS, 19);
-        rc.startGroup();
-        if (!params.isEmpty()) {
-            rc.startField("list", 0);
-            for (Param p : params) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.startGroup();
-                rc.startField("type_tag", 0);
-                rc.addInteger(p.typeTag());
-                rc.endField("type_tag", 0);
-                if (p.value() != null) {
-                    rc.startField("value", 1);
-                    rc.addBinary(Binary.fromConstantByteArray(p.value()));
-                    rc.endField("value", 1);
-                }
-                rc.endGroup();
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
+        startList(Columns.PARAMS, 19, params.size());
+        for (Param p : params) {
+            param(p.typeTag(), p.value() == null ? null : Binary.fromConstantByteArray(p.value()));
         }
-        rc.endGroup();
-        rc.endField(Columns.PARAMS, 19);
+        endList(Columns.PARAMS, 19, params.size());
     }
 
     private void separators(List<byte[]> separators) {
-        rc.startField(Columns.SEPARATORS, 20);
-        rc.startGroup();
-        if (!separators.isEmpty()) {
-            rc.startField("list", 0);
-            for (byte[] s : separators) {
-                rc.startGroup();
-                rc.startField("element", 0);
-                rc.addBinary(Binary.fromConstantByteArray(s));
-                rc.endField("element", 0);
-                rc.endGroup();
-            }
-            rc.endField("list", 0);
+        startList(Columns.SEPARATORS, 20, separators.size());
+        for (byte[] s : separators) {
+            separator(Binary.fromConstantByteArray(s));
         }
-        rc.endGroup();
-        rc.endField(Columns.SEPARATORS, 20);
+        endList(Columns.SEPARATORS, 20, separators.size());
     }
 
     private void string(int index, String name, String v) {

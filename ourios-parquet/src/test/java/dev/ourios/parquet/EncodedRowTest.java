@@ -15,9 +15,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
-import org.apache.parquet.schema.PrimitiveType;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -61,20 +58,6 @@ class EncodedRowTest {
         public String string(int id) {
             return strings.get(id);
         }
-    }
-
-    private static TreeMap<String, PrimitiveType> extras() {
-        var extras = new TreeMap<String, PrimitiveType>();
-        extras.put("attr.http.route", LogSchema.stringColumn("attr.http.route"));
-        extras.put("attr.count", LogSchema.int64Column("attr.count"));
-        extras.put("attr.latency", LogSchema.doubleColumn("attr.latency"));
-        extras.put("x_int", Types.optional(PrimitiveType.PrimitiveTypeName.INT32).named("x_int"));
-        extras.put("x_float", Types.optional(PrimitiveType.PrimitiveTypeName.FLOAT).named("x_float"));
-        extras.put("x_bool", Types.optional(PrimitiveType.PrimitiveTypeName.BOOLEAN).named("x_bool"));
-        extras.put("x_bin", Types.optional(PrimitiveType.PrimitiveTypeName.BINARY).named("x_bin"));
-        extras.put("x_fixed", Types.optional(PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(4)
-                .named("x_fixed"));
-        return extras;
     }
 
     private static List<LogRecord> records(long seed) {
@@ -141,7 +124,7 @@ class EncodedRowTest {
         System.out.println("EncodedRowTest seed " + seed);
         var store = new LocalObjectStore(dir);
         List<LogRecord> in = records(seed);
-        WriterOptions opts = WriterOptions.compacted(256 << 10).withExtras(extras());
+        WriterOptions opts = WriterOptions.compacted(256 << 10).withExtras(TestFiles.extrasOfEveryType());
         TestFiles.write(store, "records.parquet", opts, in);
         Random rnd = new Random(seed);
         Table table = new Table(true);

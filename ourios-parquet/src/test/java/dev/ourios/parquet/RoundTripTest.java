@@ -13,9 +13,6 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.TreeMap;
-import org.apache.parquet.schema.PrimitiveType;
-import org.apache.parquet.schema.Types;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -41,16 +38,7 @@ class RoundTripTest {
 
     @Test
     void extrasOfEveryTypeRoundTrip() throws Exception {
-        var extras = new TreeMap<String, PrimitiveType>();
-        extras.put("attr.http.route", LogSchema.stringColumn("attr.http.route"));
-        extras.put("attr.count", LogSchema.int64Column("attr.count"));
-        extras.put("attr.latency", LogSchema.doubleColumn("attr.latency"));
-        extras.put("x_int", Types.optional(PrimitiveType.PrimitiveTypeName.INT32).named("x_int"));
-        extras.put("x_float", Types.optional(PrimitiveType.PrimitiveTypeName.FLOAT).named("x_float"));
-        extras.put("x_bool", Types.optional(PrimitiveType.PrimitiveTypeName.BOOLEAN).named("x_bool"));
-        extras.put("x_bin", Types.optional(PrimitiveType.PrimitiveTypeName.BINARY).named("x_bin"));
-        extras.put("x_fixed", Types.optional(PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(4)
-                .named("x_fixed"));
+        var extras = TestFiles.extrasOfEveryType();
         var store = new LocalObjectStore(dir);
         LogRecord full = LogRecord.builder("t1").timeUnixNano(TestFiles.HOUR).extra("attr.http.route", "/cart")
                 .extra("attr.count", -5L).extra("attr.latency", 1.5).extra("x_int", 7).extra("x_float", 2.5f)

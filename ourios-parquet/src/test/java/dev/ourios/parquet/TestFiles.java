@@ -105,6 +105,26 @@ final class TestFiles {
         return out;
     }
 
+    /** Extra columns of every type the schema allows (promoted string/int64/double and foreign types). */
+    static java.util.TreeMap<String, org.apache.parquet.schema.PrimitiveType> extrasOfEveryType() {
+        var extras = new java.util.TreeMap<String, org.apache.parquet.schema.PrimitiveType>();
+        extras.put("attr.http.route", LogSchema.stringColumn("attr.http.route"));
+        extras.put("attr.count", LogSchema.int64Column("attr.count"));
+        extras.put("attr.latency", LogSchema.doubleColumn("attr.latency"));
+        extras.put("x_int", org.apache.parquet.schema.Types.optional(
+                org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.INT32).named("x_int"));
+        extras.put("x_float", org.apache.parquet.schema.Types.optional(
+                org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FLOAT).named("x_float"));
+        extras.put("x_bool", org.apache.parquet.schema.Types.optional(
+                org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BOOLEAN).named("x_bool"));
+        extras.put("x_bin", org.apache.parquet.schema.Types.optional(
+                org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.BINARY).named("x_bin"));
+        extras.put("x_fixed", org.apache.parquet.schema.Types.optional(
+                org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY).length(4)
+                .named("x_fixed"));
+        return extras;
+    }
+
     /** Both times 0: effective time 0, partition 1970-01-01T00. */
     static LogRecord bothZero() {
         return LogRecord.builder("t1").timeUnixNano(0).observedTimeUnixNano(0L).build();
