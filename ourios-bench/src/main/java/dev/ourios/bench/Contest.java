@@ -25,8 +25,18 @@ public final class Contest {
         this.log = log;
     }
 
-    /** Per contender (in the given order): its samples and its last outcome. */
-    public record Result(Contender contender, Samples seconds, Samples cpuSeconds, Outcome last) {
+    /**
+     * Per contender (in the given order): its samples and its last outcome. {@code processCpuSeconds} is the CPU
+     * time of the whole JVM over each run (every thread: helpers, GC, JIT, and DuckDB's native threads, which run
+     * in this process), so work moved to another core still shows.
+     */
+    public record Result(Contender contender, Samples seconds, Samples cpuSeconds, Samples processCpuSeconds,
+            Outcome last) {
+    }
+
+    private static long processCpuNanos() {
+        var os = java.lang.management.ManagementFactory.getOperatingSystemMXBean();
+        return os instanceof com.sun.management.OperatingSystemMXBean sun ? sun.getProcessCpuTime() : -1;
     }
 
     public Map<String, Result> run(Fixture f) throws Exception {
@@ -38,29 +48,34 @@ public final class Contest {
         }
         Map<String, List<Double>> times = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
+        Map<String, List<Double>> processCpu = new LinkedHashMap<>();
         Map<String, Outcome> last = new LinkedHashMap<>();
         contenders.forEach(c -> times.put(c.name(), new ArrayList<>()));
         contenders.forEach(c -> cpu.put(c.name(), new ArrayList<>()));
+        contenders.forEach(c -> processCpu.put(c.name(), new ArrayList<>()));
         for (int round = 0; round < runs; round++) {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get((round + i) % contenders.size());
                 System.gc();
+                long p0 = processCpuNanos();
                 Outcome o = c.run(f);
+                double pcpu = (processCpuNanos() - p0) / 1e9;
                 if (o.rowsOut() != f.rows()) {
                     throw new IllegalStateException(c.name() + " wrote " + o.rowsOut() + " rows, input has "
                             + f.rows());
                 }
                 times.get(c.name()).add(o.seconds());
                 cpu.get(c.name()).add(o.cpuSeconds());
+                processCpu.get(c.name()).add(pcpu);
                 last.put(c.name(), o);
-                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s)", round + 1, c.name(),
-                        o.seconds(), f.mib() / o.seconds(), o.cpuSeconds()));
+                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s, process cpu %.3f s)",
+                        round + 1, c.name(), o.seconds(), f.mib() / o.seconds(), o.cpuSeconds(), pcpu));
             }
         }
         Map<String, Result> out = new LinkedHashMap<>();
         for (Contender c : contenders) {
             out.put(c.name(), new Result(c, new Samples(times.get(c.name())), new Samples(cpu.get(c.name())),
-                    last.get(c.name())));
+                    new Samples(processCpu.get(c.name())), last.get(c.name())));
         }
         return out;
     }

@@ -88,6 +88,7 @@ public final class D2Suite implements Suite {
             row.put("rows/s", Math.round(f.rows() / r.seconds().median()));
             row.put("ratio", r.seconds().median() / ours);
             row.put("cpu s (1 thread)", r.cpuSeconds().median() < 0 ? null : r.cpuSeconds().median());
+            row.put("process cpu s", r.processCpuSeconds().median());
             row.put("output bytes", r.last().bytesOut());
             row.put("row groups", r.last().rowGroups());
             row.put("spilled runs", r.last().spilledRuns());

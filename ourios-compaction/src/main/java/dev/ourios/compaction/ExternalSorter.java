@@ -76,8 +76,9 @@ public final class ExternalSorter implements AutoCloseable {
      * Appends one row (already validated and re-projected) to the run buffer, and spills the buffer as a run once
      * it holds more than B. Rows arrive in (input ordinal, row ordinal) order, so every run is a contiguous slice
      * of that order wherever it is cut, and the merge's tie-break by run ordinal is the contract's tie-break.
+     * Returns the row's encoded length.
      */
-    public void add(LogRecord r) throws IOException {
+    public int add(LogRecord r) throws IOException {
         int bytes = buffer.add(r);
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
@@ -86,6 +87,7 @@ public final class ExternalSorter implements AutoCloseable {
         if (buffered > budgetBytes) {
             spillBuffer();
         }
+        return bytes;
     }
 
     public int spilledRuns() {
@@ -99,8 +101,11 @@ public final class ExternalSorter implements AutoCloseable {
     /** Streams every row in sort order to {@code sink}. */
     public void drainTo(RowSink sink) throws IOException {
         if (runs.isEmpty()) {
+            // The sink may hand rows to another thread that reads them after release(): give it a table that
+            // release() does not clear (pages are dropped, never rewritten, so the rows' bytes stay as they are).
+            RowStrings table = buffer.snapshot();
             for (int row : buffer.sortedOrder()) { // a stable sort: equal keys keep (input, row) order
-                sink.accept(buffer.page(row), buffer.offset(row), buffer);
+                sink.accept(buffer.page(row), buffer.offset(row), buffer.length(row), table);
             }
             release();
             return;
@@ -126,7 +131,7 @@ public final class ExternalSorter implements AutoCloseable {
                 long wide = group.stream().mapToLong(widest::get).max().orElse(1);
                 long[] widestWritten = {1};
                 try (RunFileWriter w = runWriter(merged, wide, List.of())) {
-                    merge(group, (buf, off, strings) -> {
+                    merge(group, (buf, off, length, strings) -> {
                         inlined.reset();
                         int len = RowCodec.inline(buf, off, strings, inlined);
                         widestWritten[0] = Math.max(widestWritten[0], len + ROW_OVERHEAD);
@@ -223,7 +228,7 @@ public final class ExternalSorter implements AutoCloseable {
             }
             while (!heads.isEmpty()) {
                 RunCursor c = heads.poll();
-                sink.accept(c.row, 0, c.strings);
+                sink.accept(c.row, 0, c.row.length, c.strings);
                 if (c.advance(gauge)) {
                     heads.add(c);
                 }
@@ -335,9 +340,13 @@ public final class ExternalSorter implements AutoCloseable {
         Files.deleteIfExists(scratch);
     }
 
-    /** Receives rows in sort order, as {@link RowCodec} rows ({@code strings} is null for a self-contained row). */
+    /**
+     * Receives rows in sort order, as {@link RowCodec} rows of {@code length} bytes at {@code buf[offset..]}.
+     * The sorter never writes into a row's bytes or its table after emitting it, so a sink may keep them (and hand
+     * them to another thread) without copying.
+     */
     @FunctionalInterface
     public interface RowSink {
-        void accept(byte[] buf, int offset, RowStrings strings) throws IOException;
+        void accept(byte[] buf, int offset, int length, RowStrings strings) throws IOException;
     }
 }

@@ -253,6 +253,28 @@ final class RowBuffer implements RowStrings {
         return id;
     }
 
+    /** An immutable copy of the string table as it is now: what {@link #clear()} leaves intact. */
+    RowStrings snapshot() {
+        List<String> s = List.copyOf(strings);
+        List<byte[]> u = List.copyOf(utf8);
+        return new RowStrings() {
+            @Override
+            public int intern(String value) {
+                return -1;
+            }
+
+            @Override
+            public byte[] utf8(int id) {
+                return u.get(id);
+            }
+
+            @Override
+            public String string(int id) {
+                return s.get(id);
+            }
+        };
+    }
+
     @Override
     public byte[] utf8(int id) {
         return utf8.get(id);

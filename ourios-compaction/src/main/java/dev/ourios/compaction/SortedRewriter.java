@@ -63,36 +63,36 @@ public final class SortedRewriter implements PartitionRewriter {
         Files.createDirectories(scratchRoot);
         Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
         ResidencyGauge gauge = new ResidencyGauge();
-        RowChecksum in = new RowChecksum(checksums);
         ServiceNameProjector projector = new ServiceNameProjector();
-        try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge)) {
+        try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
+                BackgroundChecksum in = checksum("ourios-checksum-in");
+                BackgroundChecksum out = checksum("ourios-checksum-out")) {
             for (ObjectInfo input : plan.inputs()) {
                 try (LogFileReader reader = LogFileReader.open(store, input.key(),
                         ReadOptions.partition(plan.partition()))) {
                     LogRecord r;
                     while ((r = reader.read()) != null) {
-                        in.add(r);
-                        sorter.add(projector.project(r));
+                        int encoded = sorter.add(projector.project(r));
+                        in.add(r, decodedWeight(encoded));
                     }
                 }
             }
             String outputName = uuids.next() + FileNames.COMPACTED;
             String outputKey = plan.partition().dataPrefix() + outputName;
-            RowChecksum out = new RowChecksum(checksums);
             WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
                 long half = Math.max(1, in.rows() / 2);
-                sorter.drainTo((buf, offset, strings) -> {
+                sorter.drainTo((buf, offset, length, strings) -> {
                     if (fault == OutputFault.NONE) {
                         // The product path: the checksum and the writer read the same bytes.
-                        out.add(buf, offset, strings);
+                        out.add(buf, offset, length, strings);
                         writer.write(buf, offset, strings);
                         ordinal[0]++;
                     } else {
                         for (LogRecord w : fault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
-                            out.add(w);
+                            out.add(w, decodedWeight(length));
                             writer.write(w);
                         }
                     }
@@ -100,18 +100,32 @@ public final class SortedRewriter implements PartitionRewriter {
                         CrashPoint.MID_REWRITE.reach(); // test-only; a no-op unless armed
                     }
                 });
-                if (!in.value().equals(out.value())) {
+                String inSum = in.value();
+                String outSum = out.value();
+                if (!inSum.equals(outSum)) {
                     writer.abort();
-                    throw new ChecksumMismatchException(plan.partition(), in.value(), out.value());
+                    throw new ChecksumMismatchException(plan.partition(), inSum, outSum);
                 }
                 WrittenFile written = writer.commit();
                 LOG.debug("{}: {} rows from {} files into {} ({} row groups, {} runs spilled)", plan.partition(),
                         written.rows(), plan.inputs().size(), outputName, written.rowGroups(), sorter.spilledRuns());
                 return new RewriteResult(outputKey, outputName, in.rows(), out.rows(), plan.bytesIn(),
-                        written.bytes(), written.rowGroups(), in.value(), out.value(), sorter.spilledRuns(),
+                        written.bytes(), written.rowGroups(), inSum, outSum, sorter.spilledRuns(),
                         gauge.peakFormation(), gauge.peakMerge());
             }
         }
+    }
+
+    private BackgroundChecksum checksum(String threadName) {
+        return checksums ? BackgroundChecksum.start(threadName) : BackgroundChecksum.counting();
+    }
+
+    /**
+     * What a decoded row waiting for the checksum thread holds, from its encoded length: its strings as UTF-16 (at
+     * most twice their UTF-8 bytes) plus the record's object headers and fields.
+     */
+    static long decodedWeight(int encodedBytes) {
+        return 2L * encodedBytes + 512;
     }
 
     /**

@@ -42,31 +42,34 @@ public final class UnsortedRewriter implements PartitionRewriter {
         LogSchema union = unionSchema(plan);
         String outputName = uuids.next() + FileNames.COMPACTED;
         String outputKey = plan.partition().dataPrefix() + outputName;
-        RowChecksum in = new RowChecksum();
-        RowChecksum out = new RowChecksum();
         ServiceNameProjector projector = new ServiceNameProjector();
         WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withDeclareSorting(false)
                 .withExtras(union.extras());
-        try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
+        try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts);
+                BackgroundChecksum in = BackgroundChecksum.start("ourios-checksum-in");
+                BackgroundChecksum out = BackgroundChecksum.start("ourios-checksum-out")) {
             for (ObjectInfo input : plan.inputs()) {
                 try (LogFileReader reader = LogFileReader.open(store, input.key(),
                         ReadOptions.partition(plan.partition()))) {
                     LogRecord r;
                     while ((r = reader.read()) != null) {
-                        in.add(r);
                         LogRecord w = projector.project(r);
-                        out.add(w);
+                        long weight = RecordFootprint.estimate(r);
+                        in.add(r, weight);
+                        out.add(w, weight);
                         writer.write(w);
                     }
                 }
             }
-            if (!in.value().equals(out.value())) {
+            String inSum = in.value();
+            String outSum = out.value();
+            if (!inSum.equals(outSum)) {
                 writer.abort();
-                throw new ChecksumMismatchException(plan.partition(), in.value(), out.value());
+                throw new ChecksumMismatchException(plan.partition(), inSum, outSum);
             }
             WrittenFile written = writer.commit();
             return new RewriteResult(outputKey, outputName, in.rows(), out.rows(), plan.bytesIn(), written.bytes(),
-                    written.rowGroups(), in.value(), out.value(), 0, 0, 0);
+                    written.rowGroups(), inSum, outSum, 0, 0, 0);
         }
     }
 
