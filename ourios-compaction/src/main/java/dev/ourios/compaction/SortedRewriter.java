@@ -88,7 +88,7 @@ public final class SortedRewriter implements PartitionRewriter {
                     if (fault == OutputFault.NONE) {
                         // The product path: the checksum and the writer read the same bytes.
                         out.add(buf, offset, length, strings);
-                        writer.write(buf, offset, strings);
+                        writer.write(buf, offset, length, strings);
                         ordinal[0]++;
                     } else {
                         for (LogRecord w : fault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {

@@ -15,8 +15,8 @@ import java.util.List;
  * {@link Arrays#compareUnsigned}. parquet-java's statistics are switched off for these columns and the footer
  * rewrite ({@link Footers}) writes these instead; no page index is written for them, as the contract says.
  *
- * <p>Row groups: parquet-java calls {@code WriteSupport.prepareForWrite} once per row group, which starts a group
- * here; groups that end up with no rows are never written by parquet-java and are dropped here too.
+ * <p>Row groups: {@link RowGroupWriter} starts a group here at each row group it opens (through the write support);
+ * groups that end up with no rows are never written and are dropped here too.
  */
 final class ChunkStats {
     /** parquet-java drops min/max larger than this from the footer (ParquetMetadataConverter); so do we. */
@@ -45,6 +45,16 @@ final class ChunkStats {
             min = new byte[columns][];
             max = new byte[columns][];
             nulls = new long[columns];
+        }
+
+        /** Takes column {@code column}'s statistics from {@code other}, the same row group seen by another slice. */
+        void take(int column, Group other) {
+            if (other.rows != rows) {
+                throw new IllegalStateException("BUG: slices disagree on a row group: " + rows + " vs " + other.rows);
+            }
+            min[column] = other.min[column];
+            max[column] = other.max[column];
+            nulls[column] = other.nulls[column];
         }
     }
 

@@ -7,15 +7,12 @@ import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
 import java.util.Set;
-import org.apache.hadoop.conf.Configuration;
 import org.apache.parquet.column.ColumnDescriptor;
-import org.apache.parquet.conf.ParquetConfiguration;
+import org.apache.parquet.column.ParquetProperties;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
-import org.apache.parquet.hadoop.api.WriteSupport;
-import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.OutputFile;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.schema.PrimitiveType;
 import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.slf4j.Logger;
@@ -60,9 +57,7 @@ public final class LogFileWriter implements Closeable {
     private final AtomicOutputFile file;
     private final LogSchema schema;
     private final WriterOptions options;
-    private final LogWriteSupport support;
-    private final ParquetWriter<Object> writer;
-    private final LogWriteSupport.EncodedRow encoded = new LogWriteSupport.EncodedRow();
+    private final RowGroupWriter writer;
     private long rows;
     private boolean failed;
     private boolean done;
@@ -72,21 +67,24 @@ public final class LogFileWriter implements Closeable {
         this.options = options;
         this.schema = LogSchema.of(options.extras());
         this.file = new AtomicOutputFile(output);
-        this.support = new LogWriteSupport(schema, file::startCapture);
         try {
-            this.writer = configure(new Builder(file, support)).build();
+            ParquetProperties props = properties();
+            PlainParquetConfiguration conf = new PlainParquetConfiguration();
+            conf.set(ZSTD_LEVEL_KEY, Integer.toString(options.zstdLevel()));
+            ParquetFileWriter fileWriter = new ParquetFileWriter(file, schema.messageType(),
+                    ParquetFileWriter.Mode.OVERWRITE, options.rowGroupBytes(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
+                    null, props);
+            this.writer = new RowGroupWriter(fileWriter, schema.messageType(), props, conf, options.rowGroupBytes(),
+                    options.writerThreads(), schema);
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
         }
     }
 
-    private Builder configure(Builder b) {
-        b.withConf(new PlainParquetConfiguration())
-                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
-                .withCompressionCodec(CompressionCodecName.ZSTD)
-                .config(ZSTD_LEVEL_KEY, Integer.toString(options.zstdLevel()))
-                .withRowGroupSize(options.rowGroupBytes())
+    /** parquet-java's encoding properties for this file (what its ParquetWriter.Builder would build). */
+    private ParquetProperties properties() {
+        ParquetProperties.Builder b = ParquetProperties.builder()
                 .withRowGroupRowCountLimit(options.rowGroupRows())
                 .withDictionaryEncoding(options.dictionaries())
                 .withStatisticsEnabled(options.statistics())
@@ -121,13 +119,13 @@ public final class LogFileWriter implements Closeable {
                             .withBloomFilterFPP(path, 0.01);
                 } else if (wantsBloom(c)) {
                     // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
-                    b.withBloomFilterCandidateNumber(path, 10).withBloomFilterFPP(path, 0.01);
+                    b.withBloomFilterCandidatesNumber(path, 10).withBloomFilterFPP(path, 0.01);
                 } else {
                     b.withBloomFilterEnabled(path, false);
                 }
             }
         }
-        return b;
+        return b.build();
     }
 
     /**
@@ -189,13 +187,16 @@ public final class LogFileWriter implements Closeable {
     }
 
     /**
-     * Appends one {@link RowCodec} row straight from its bytes (the compactor's path: no record is rebuilt).
-     * {@code strings} resolves the row's references; null for a self-contained row.
+     * Appends one {@link RowCodec} row of {@code length} bytes straight from its bytes (the compactor's path: no
+     * record is rebuilt); the bytes are copied, the buffer may be reused. {@code strings} resolves the row's
+     * references (null for a self-contained row) and must stay unchanged until the writer commits. Errors in the
+     * row (an INT(8) out of range, an extra the schema cannot hold) may surface on a later write or at commit: the
+     * writer shreds in batches, and refuses to commit after any error either way.
      */
-    public void write(byte[] buf, int offset, RowStrings strings) throws IOException {
+    public void write(byte[] buf, int offset, int length, RowStrings strings) throws IOException {
         checkOpen();
         try {
-            writer.write(encoded.set(buf, offset, strings));
+            writer.write(buf, offset, length, strings);
         } catch (IOException | RuntimeException e) {
             failed = true;
             throw e;
@@ -205,7 +206,7 @@ public final class LogFileWriter implements Closeable {
 
     /** Bytes already written plus bytes buffered for the open row group. */
     public long dataSize() {
-        return writer.getDataSize();
+        return writer.dataSize();
     }
 
     public long rows() {
@@ -228,10 +229,10 @@ public final class LogFileWriter implements Closeable {
         }
         done = true;
         try {
-            writer.close();
+            ParquetMetadata written = writer.finish(file::startCapture);
             AtomicOutputFile.Tail tail = file.takeTail();
             Footers.NewFooter footer = Footers.rewriteTail(tail.bytes(), tail.length(), schema.messageType(),
-                    options.declareSorting(), options.statistics() ? support.chunkStats() : null);
+                    options.declareSorting(), options.statistics() ? writer.chunkStats() : null);
             file.writeThrough(tail.bytes(), 0, footer.footerStart());
             file.writeThrough(footer.footer(), 0, footer.footer().length);
             long bytes = tail.offset() + footer.footerStart() + footer.footer().length;
@@ -239,7 +240,6 @@ public final class LogFileWriter implements Closeable {
                 throw new IOException("output position " + output.position() + " != file length " + bytes);
             }
             output.commit();
-            var written = writer.getFooter();
             LOG.debug("wrote {} rows, {} bytes, {} row groups", rows, bytes, written.getBlocks().size());
             return new WrittenFile(rows, bytes, written.getBlocks().size(), written);
         } catch (IOException | RuntimeException e) {
@@ -249,11 +249,12 @@ public final class LogFileWriter implements Closeable {
     }
 
     /**
-     * Discards everything written; idempotent. The parquet writer is deliberately not closed: that would compress
-     * and write the open row group only to throw it away.
+     * Discards everything written; idempotent. The open row group is deliberately not flushed: that would compress
+     * and write it only to throw it away.
      */
     public void abort() {
         done = true;
+        writer.abandon();
         output.abort();
     }
 
@@ -266,30 +267,6 @@ public final class LogFileWriter implements Closeable {
     private void checkOpen() throws IOException {
         if (done) {
             throw new IOException("writer already committed or aborted");
-        }
-    }
-
-    private static final class Builder extends ParquetWriter.Builder<Object, Builder> {
-        private final LogWriteSupport support;
-
-        Builder(OutputFile file, LogWriteSupport support) {
-            super(file);
-            this.support = support;
-        }
-
-        @Override
-        protected Builder self() {
-            return this;
-        }
-
-        @Override
-        protected WriteSupport<Object> getWriteSupport(Configuration conf) {
-            return support;
-        }
-
-        @Override
-        protected WriteSupport<Object> getWriteSupport(ParquetConfiguration conf) {
-            return support;
         }
     }
 }

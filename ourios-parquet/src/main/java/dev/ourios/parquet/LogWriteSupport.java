@@ -7,9 +7,6 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import org.apache.hadoop.conf.Configuration;
-import org.apache.parquet.conf.ParquetConfiguration;
-import org.apache.parquet.hadoop.api.WriteSupport;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
@@ -18,17 +15,20 @@ import org.apache.parquet.schema.PrimitiveType;
 /**
  * Shreds a {@link LogRecord} straight into parquet-java's {@link RecordConsumer} (no Group objects: the Group API
  * is about 2x slower, java-limits.md §3). Field indexes follow {@link LogSchema}: the base columns in declared
- * order, then resource.service.name, then the extras.
+ * order, then resource.service.name, then the extras. When the consumer is a {@link SliceConsumer}, work on fields
+ * the slice does not own (statistics, value wrapping, list walks) is skipped; {@link RowGroupWriter} runs one
+ * instance per slice.
  *
  * <p>The only record checks are those the schema itself needs: INT(8, unsigned) columns must fit in 0..255 and
  * each extra's value must have its column's Java type. STORAGE.md demands no body/params/separators shape rule, so
  * none is enforced here (a file the reference wrote must always compact).
  */
-final class LogWriteSupport extends WriteSupport<Object> {
+final class LogWriteSupport {
     private static final int SERVICE_INDEX = Columns.BASE.size();
 
-    private final LogSchema schema;
-    private final Runnable beforeFooter;
+    /** The columns {@link ChunkStats} tracks, by field index, in slot order: attributes, resource_attributes, body. */
+    static final int[] STATS_COLUMNS = {10, 12, 18};
+
     private final List<PrimitiveType> extras;
     /**
      * Per string column, the last value and its encoding. Sorted input repeats dictionary-decoded values (the same
@@ -37,46 +37,43 @@ final class LogWriteSupport extends WriteSupport<Object> {
     private final String[] lastString = new String[SERVICE_INDEX + 1];
     private final Binary[] lastBinary = new Binary[SERVICE_INDEX + 1];
     private RecordConsumer rc;
+    /** The slice {@link #rc} keeps, or null when it takes every field. */
+    private SliceConsumer slice;
     /** Chunk statistics of attributes (0), resource_attributes (1) and body (2); see {@link ChunkStats}. */
     private final ChunkStats chunkStats = new ChunkStats(3);
     private List<ChunkStats.Group> finishedStats;
 
-    LogWriteSupport(LogSchema schema, Runnable beforeFooter) {
-        this.schema = schema;
-        this.beforeFooter = beforeFooter;
+    LogWriteSupport(LogSchema schema) {
         this.extras = new ArrayList<>(schema.extras().values());
     }
 
-    @Override
-    public WriteContext init(Configuration configuration) {
-        return new WriteContext(schema.messageType(), Map.of());
-    }
-
-    @Override
-    public WriteContext init(ParquetConfiguration configuration) {
-        return new WriteContext(schema.messageType(), Map.of());
-    }
-
-    @Override
-    public void prepareForWrite(RecordConsumer recordConsumer) {
-        // Called once per row group (parquet-java builds a new consumer after each flush).
+    /** Starts a row group: its consumer (a new one per group). */
+    void prepareForWrite(RecordConsumer recordConsumer) {
         this.rc = recordConsumer;
+        this.slice = recordConsumer instanceof SliceConsumer s ? s : null;
         chunkStats.startGroup();
     }
 
-    /** The chunk statistics of every written row group; valid once the footer is being written. */
+    private boolean owns(int index) {
+        return slice == null || slice.owns(index);
+    }
+
+    /** The chunk statistics of every written row group (call once, after the last group). */
     List<ChunkStats.Group> chunkStats() {
+        if (finishedStats == null) {
+            finishedStats = chunkStats.finish();
+        }
         return finishedStats;
     }
 
     /** Index in {@link ChunkStats} of a column whose statistics it computes, or -1. */
     private static int statsSlot(int index) {
-        return switch (index) {
-            case 10 -> 0;
-            case 12 -> 1;
-            case 18 -> 2;
-            default -> -1;
-        };
+        for (int slot = 0; slot < STATS_COLUMNS.length; slot++) {
+            if (STATS_COLUMNS[slot] == index) {
+                return slot;
+            }
+        }
+        return -1;
     }
 
     /** Checks what the schema needs before anything reaches the consumer, so a bad record leaves no trace. */
@@ -111,29 +108,6 @@ final class LogWriteSupport extends WriteSupport<Object> {
         }
     }
 
-    @Override
-    public void write(Object row) {
-        if (row instanceof EncodedRow e) {
-            writeEncoded(e.buf, e.offset, e.strings);
-        } else {
-            writeRecord((LogRecord) row);
-        }
-    }
-
-    /** A {@link RowCodec} row handed to the writer: where it is and the table its references point into. */
-    static final class EncodedRow {
-        byte[] buf;
-        int offset;
-        RowStrings strings;
-
-        EncodedRow set(byte[] buf, int offset, RowStrings strings) {
-            this.buf = buf;
-            this.offset = offset;
-            this.strings = strings;
-            return this;
-        }
-    }
-
     private final RowCursor cursor = new RowCursor();
     /** Per column, the table entry last written and its Binary: referenced values repeat row after row. */
     private final byte[][] lastRefArray = new byte[SERVICE_INDEX + 1][];
@@ -146,7 +120,7 @@ final class LogWriteSupport extends WriteSupport<Object> {
      * run before anything reaches the consumer; a bad extra fails mid-row, which fails the whole file (the writer
      * refuses to commit after any write error).
      */
-    private void writeEncoded(byte[] buf, int offset, RowStrings strings) {
+    void writeEncoded(byte[] buf, int offset, RowStrings strings) {
         RowCursor c = cursor.reset(buf, offset, strings);
         boolean hasService = c.field();
         Binary service = hasService ? binary(c, SERVICE_INDEX) : null;
@@ -223,6 +197,10 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void stringField(RowCursor c, int index, String name) {
+        if (!owns(index)) {
+            c.field();
+            return;
+        }
         int slot = statsSlot(index);
         if (c.field()) {
             if (slot >= 0) {
@@ -239,6 +217,13 @@ final class LogWriteSupport extends WriteSupport<Object> {
 
     private void encodedParams(RowCursor c) {
         int n = c.i32();
+        if (!owns(19)) {
+            for (int i = 0; i < n; i++) {
+                c.i32();
+                c.field();
+            }
+            return;
+        }
         startList(Columns.PARAMS, 19, n);
         for (int i = 0; i < n; i++) {
             int typeTag = c.i32();
@@ -249,6 +234,12 @@ final class LogWriteSupport extends WriteSupport<Object> {
 
     private void encodedSeparators(RowCursor c) {
         int n = c.i32();
+        if (!owns(20)) {
+            for (int i = 0; i < n; i++) {
+                c.field();
+            }
+            return;
+        }
         startList(Columns.SEPARATORS, 20, n);
         for (int i = 0; i < n; i++) {
             if (!c.field()) {
@@ -383,7 +374,7 @@ final class LogWriteSupport extends WriteSupport<Object> {
         }
     }
 
-    private void writeRecord(LogRecord r) {
+    void writeRecord(LogRecord r) {
         chunkStats.row();
         rc.startMessage();
         string(0, Columns.TENANT_ID, r.tenantId());
@@ -448,6 +439,9 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void params(List<Param> params) {
+        if (!owns(19)) {
+            return;
+        }
         startList(Columns.PARAMS, 19, params.size());
         for (Param p : params) {
             param(p.typeTag(), p.value() == null ? null : Binary.fromConstantByteArray(p.value()));
@@ -456,6 +450,9 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void separators(List<byte[]> separators) {
+        if (!owns(20)) {
+            return;
+        }
         startList(Columns.SEPARATORS, 20, separators.size());
         for (byte[] s : separators) {
             separator(Binary.fromConstantByteArray(s));
@@ -464,6 +461,9 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void string(int index, String name, String v) {
+        if (!owns(index)) {
+            return;
+        }
         int slot = statsSlot(index);
         if (v == null && slot >= 0) {
             chunkStats.nullValue(slot);
@@ -488,6 +488,9 @@ final class LogWriteSupport extends WriteSupport<Object> {
     }
 
     private void bytes(int index, String name, byte[] v) {
+        if (!owns(index)) {
+            return;
+        }
         int slot = statsSlot(index);
         if (slot >= 0) {
             if (v == null) {
@@ -513,15 +516,6 @@ final class LogWriteSupport extends WriteSupport<Object> {
         rc.startField(name, index);
         rc.addInteger(v);
         rc.endField(name, index);
-    }
-
-    @Override
-    public FinalizedWriteContext finalizeWrite() {
-        // parquet-java calls this after flushing the last row group and before writing indexes, bloom filters
-        // and the footer: the point from which the output holds bytes back for the footer rewrite.
-        finishedStats = chunkStats.finish();
-        beforeFooter.run();
-        return new FinalizedWriteContext(Map.of());
     }
 
     /** The Java types extras carry, per Parquet type (shared with the reader). */

@@ -51,7 +51,7 @@ class ChunkStatsTest {
                     for (LogRecord r : in) {
                         RowCodec.Output out = new RowCodec.Output(64);
                         RowCodec.encode(r, RowStrings.NONE, out);
-                        w.write(out.array(), 0, null);
+                        w.write(out.array(), 0, out.size(), null);
                     }
                     w.commit();
                 }
