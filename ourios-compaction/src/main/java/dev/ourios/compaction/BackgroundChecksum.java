@@ -7,8 +7,6 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.Semaphore;
 
 /**
  * A {@link RowChecksum} computed on a helper thread, so hashing every value of every row (twice per compaction: the
@@ -19,9 +17,9 @@ import java.util.concurrent.Semaphore;
  *
  * <p>Rows handed over must not change afterwards: decoded records are immutable, and the sorter never writes into
  * a row's bytes once it has emitted them (see {@link ExternalSorter.RowSink}). What the helper holds is bounded:
- * batches waiting or being hashed weigh at most {@link #IN_FLIGHT_BYTES} (or one batch, if a single row is larger),
- * and the caller blocks when the helper falls that far behind. That bound is outside the sort budget; see
- * docs/architecture.md (heap planning).
+ * batches waiting weigh at most {@link #IN_FLIGHT_BYTES} (or one batch, if a single row is larger), plus the batch
+ * being hashed, and the caller blocks when the helper falls that far behind. That bound is outside the sort budget;
+ * see docs/architecture.md (heap planning).
  *
  * <p>One instance per stream of rows, fed from one thread; {@link #value()} waits for the helper to finish.
  */
@@ -30,12 +28,10 @@ final class BackgroundChecksum implements AutoCloseable {
     static final long IN_FLIGHT_BYTES = 2L << 20;
     private static final long BATCH_BYTES = 256L << 10;
     private static final int BATCH_ROWS = 4096;
-    private static final int PERMIT_BYTES = 1024;
 
     private final RowChecksum sum;
     private final Thread helper;
-    private final LinkedBlockingQueue<Batch> queue = new LinkedBlockingQueue<>();
-    private final Semaphore permits = new Semaphore((int) (IN_FLIGHT_BYTES / PERMIT_BYTES));
+    private final WeightedQueue<Batch> queue = new WeightedQueue<>(IN_FLIGHT_BYTES);
     private Batch filling = new Batch();
     private long rows;
     private String value;
@@ -55,6 +51,11 @@ final class BackgroundChecksum implements AutoCloseable {
     /** A checksum hashed on a new helper thread named {@code threadName}. */
     static BackgroundChecksum start(String threadName) {
         return new BackgroundChecksum(new RowChecksum(true), threadName);
+    }
+
+    /** Hashed on the calling thread (for a stream whose thread has time to spare). */
+    static BackgroundChecksum inline() {
+        return new BackgroundChecksum(new RowChecksum(true), null);
     }
 
     /** Counts rows only, with no helper (the benchmark seam that measures the checksum's cost). */
@@ -108,7 +109,7 @@ final class BackgroundChecksum implements AutoCloseable {
         }
         if (helper != null) {
             handOver();
-            queue.add(Batch.END);
+            queue.put(Batch.END, 0);
             try {
                 helper.join();
             } catch (InterruptedException e) {
@@ -154,15 +155,7 @@ final class BackgroundChecksum implements AutoCloseable {
         if (failure != null) {
             throw new IllegalStateException("checksum thread failed: " + failure, failure);
         }
-        // A batch heavier than the whole bound (one huge row) takes every permit, so it travels alone.
-        b.permits = (int) Math.min(IN_FLIGHT_BYTES / PERMIT_BYTES, Math.max(1, (b.weight + PERMIT_BYTES - 1) / PERMIT_BYTES));
-        try {
-            permits.acquire(b.permits);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new InterruptedIOException("interrupted handing rows to the checksum thread");
-        }
-        queue.add(b);
+        queue.put(b, b.weight);
         filling = new Batch();
     }
 
@@ -183,13 +176,11 @@ final class BackgroundChecksum implements AutoCloseable {
                         }
                     }
                 } catch (RuntimeException | Error e) {
-                    failure = e; // keep draining so the caller never waits on permits
-                } finally {
-                    permits.release(b.permits);
+                    failure = e; // keep draining so the caller never blocks on a full queue
                 }
             }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt(); // closed on an error path
+        } catch (InterruptedIOException e) {
+            // closed on an error path
         }
     }
 
@@ -202,7 +193,6 @@ final class BackgroundChecksum implements AutoCloseable {
         RowStrings[] strings = new RowStrings[256];
         int n;
         long weight;
-        int permits;
 
         void grow() {
             int cap = arrays.length * 2;

@@ -79,7 +79,19 @@ public final class ExternalSorter implements AutoCloseable {
      * Returns the row's encoded length.
      */
     public int add(LogRecord r) throws IOException {
+        return add(r, null);
+    }
+
+    /**
+     * {@link #add(LogRecord)}, showing {@code tap} the encoded row first (the read-side checksum hashes it there).
+     * The bytes and the table are the buffer's: the tap must use them before returning.
+     */
+    public int add(LogRecord r, RowSink tap) throws IOException {
         int bytes = buffer.add(r);
+        if (tap != null) {
+            int row = buffer.rows() - 1;
+            tap.accept(buffer.page(row), buffer.offset(row), bytes, buffer);
+        }
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
         gauge.add(now - buffered);

@@ -3,21 +3,15 @@ package dev.ourios.compaction;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
-import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.LogFileWriter;
 import dev.ourios.parquet.LogSchema;
-import dev.ourios.parquet.ReadOptions;
 import dev.ourios.parquet.RowCodec;
 import dev.ourios.parquet.WriterOptions;
 import dev.ourios.parquet.WrittenFile;
-import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
-import java.util.List;
-import org.apache.parquet.schema.MessageType;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -59,23 +53,20 @@ public final class SortedRewriter implements PartitionRewriter {
 
     @Override
     public RewriteResult rewrite(CompactionPlan plan) throws IOException {
-        LogSchema union = unionSchema(plan);
         Files.createDirectories(scratchRoot);
         Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
         ResidencyGauge gauge = new ResidencyGauge();
-        ServiceNameProjector projector = new ServiceNameProjector();
+        // Read side: the rows as encoded from the validated records, hashed on this thread (it waits for the input
+        // reader anyway); the hash equals that of the records (RowChecksumTest), and from here on every step that
+        // could lose, repeat or alter a row (sort, spill, merge, write) is between the two checksums.
+        RowChecksum in = new RowChecksum(checksums);
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
-                BackgroundChecksum in = checksum("ourios-checksum-in");
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
-            for (ObjectInfo input : plan.inputs()) {
-                try (LogFileReader reader = LogFileReader.open(store, input.key(),
-                        ReadOptions.partition(plan.partition()))) {
-                    LogRecord r;
-                    while ((r = reader.read()) != null) {
-                        int encoded = sorter.add(projector.project(r));
-                        in.add(r, decodedWeight(encoded));
-                    }
-                }
+            LogSchema union;
+            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, "ourios-input-reader")) {
+                inputs.forEach((source, projected) -> sorter.add(projected,
+                        (buf, offset, length, strings) -> in.add(buf, offset, strings)));
+                union = LogSchema.union(inputs.fileSchemas());
             }
             String outputName = uuids.next() + FileNames.COMPACTED;
             String outputKey = plan.partition().dataPrefix() + outputName;
@@ -136,15 +127,5 @@ public final class SortedRewriter implements PartitionRewriter {
     static long bloomRowsPerGroup(long rows, long bytesIn, long rowGroupBytes) {
         double perGroup = (double) rows * rowGroupBytes / Math.max(1, bytesIn);
         return (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(perGroup * 1.25));
-    }
-
-    private LogSchema unionSchema(CompactionPlan plan) throws IOException {
-        List<MessageType> schemas = new ArrayList<>();
-        for (ObjectInfo input : plan.inputs()) {
-            try (LogFileReader reader = LogFileReader.open(store, input.key(), ReadOptions.all())) {
-                schemas.add(reader.fileSchema());
-            }
-        }
-        return LogSchema.union(schemas);
     }
 }

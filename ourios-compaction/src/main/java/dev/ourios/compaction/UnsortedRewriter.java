@@ -42,24 +42,18 @@ public final class UnsortedRewriter implements PartitionRewriter {
         LogSchema union = unionSchema(plan);
         String outputName = uuids.next() + FileNames.COMPACTED;
         String outputKey = plan.partition().dataPrefix() + outputName;
-        ServiceNameProjector projector = new ServiceNameProjector();
         WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withDeclareSorting(false)
                 .withExtras(union.extras());
         try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts);
                 BackgroundChecksum in = BackgroundChecksum.start("ourios-checksum-in");
                 BackgroundChecksum out = BackgroundChecksum.start("ourios-checksum-out")) {
-            for (ObjectInfo input : plan.inputs()) {
-                try (LogFileReader reader = LogFileReader.open(store, input.key(),
-                        ReadOptions.partition(plan.partition()))) {
-                    LogRecord r;
-                    while ((r = reader.read()) != null) {
-                        LogRecord w = projector.project(r);
-                        long weight = RecordFootprint.estimate(r);
-                        in.add(r, weight);
-                        out.add(w, weight);
-                        writer.write(w);
-                    }
-                }
+            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, "ourios-input-reader")) {
+                inputs.forEach((source, projected) -> {
+                    long weight = RecordFootprint.estimate(source);
+                    in.add(source, weight);
+                    out.add(projected, weight);
+                    writer.write(projected);
+                });
             }
             String inSum = in.value();
             String outSum = out.value();

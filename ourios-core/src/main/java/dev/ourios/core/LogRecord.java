@@ -79,6 +79,22 @@ public record LogRecord(
         return PartitionKey.of(tenantId, effectiveTime());
     }
 
+    /**
+     * A quick estimate of the heap this record's variable-length values hold (bodies, attributes, params, with a
+     * fixed allowance for the rest): for bounding hand-off queues between threads, where it must be cheap. The sort
+     * budget uses the compactor's careful RecordFootprint instead.
+     */
+    public long roughHeapBytes() {
+        long b = 256;
+        b += body == null ? 0 : body.length;
+        b += attributes == null ? 0 : 2L * attributes.length();
+        for (Param p : params) {
+            b += 32 + (p.value() == null ? 0 : p.value().length);
+        }
+        b += 24L * separators.size();
+        return b;
+    }
+
     /** A copy with the derived columns recomputed from the source columns (the re-projection point). */
     public LogRecord reprojected(String derivedServiceName) {
         return new LogRecord(tenantId, templateId, templateVersion, timeUnixNano, observedTimeUnixNano,

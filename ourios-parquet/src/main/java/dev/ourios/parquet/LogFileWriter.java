@@ -85,6 +85,7 @@ public final class LogFileWriter implements Closeable {
     /** parquet-java's encoding properties for this file (what its ParquetWriter.Builder would build). */
     private ParquetProperties properties() {
         ParquetProperties.Builder b = ParquetProperties.builder()
+                .withValuesWriterFactory(new MemoisedBinaryDictionaryWriter.Factory())
                 .withRowGroupRowCountLimit(options.rowGroupRows())
                 .withDictionaryEncoding(options.dictionaries())
                 .withStatisticsEnabled(options.statistics())

@@ -110,8 +110,13 @@ final class LogWriteSupport {
 
     private final RowCursor cursor = new RowCursor();
     /** Per column, the table entry last written and its Binary: referenced values repeat row after row. */
-    private final byte[][] lastRefArray = new byte[SERVICE_INDEX + 1][];
-    private final Binary[] lastRefBinary = new Binary[SERVICE_INDEX + 1];
+    private static final int REF_SLOTS = 512;
+    /**
+     * One constant Binary per string-table entry, by the identity of the entry's array (direct-mapped): the same
+     * instance for every repeat, which is what {@link MemoisedBinaryDictionaryWriter} recognises without hashing.
+     */
+    private final byte[][] refArrays = new byte[REF_SLOTS][];
+    private final Binary[] refBinaries = new Binary[REF_SLOTS];
 
     /**
      * Shreds a {@link RowCodec} row without building a record: the same fields, in the same order, as
@@ -189,11 +194,13 @@ final class LogWriteSupport {
         if (c.ref() < 0) {
             return Binary.fromReusedByteArray(c.array(), c.offset(), c.length());
         }
-        if (lastRefArray[index] != c.array()) {
-            lastRefArray[index] = c.array();
-            lastRefBinary[index] = Binary.fromConstantByteArray(c.array());
+        byte[] a = c.array();
+        int slot = System.identityHashCode(a) & (REF_SLOTS - 1);
+        if (refArrays[slot] != a) {
+            refArrays[slot] = a;
+            refBinaries[slot] = Binary.fromConstantByteArray(a);
         }
-        return lastRefBinary[index];
+        return refBinaries[slot];
     }
 
     private void stringField(RowCursor c, int index, String name) {

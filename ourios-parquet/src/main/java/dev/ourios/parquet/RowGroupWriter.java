@@ -2,7 +2,6 @@ package dev.ourios.parquet;
 
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.Param;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -328,7 +327,7 @@ final class RowGroupWriter {
         void add(LogRecord r) {
             ensureRoom();
             records[n] = r;
-            bytes += approxBytes(r);
+            bytes += r.roughHeapBytes();
             n++;
         }
 
@@ -383,18 +382,6 @@ final class RowGroupWriter {
             if (pages.size() > 4) { // keep a few pages for the next batch, not a huge row's worth
                 pages.subList(4, pages.size()).clear();
             }
-        }
-
-        /** A rough upper bound of a record's variable-length bytes, to bound what a batch of records holds. */
-        private static long approxBytes(LogRecord r) {
-            long b = 256;
-            b += r.body() == null ? 0 : r.body().length;
-            b += r.attributes() == null ? 0 : 2L * r.attributes().length();
-            for (Param p : r.params()) {
-                b += 32 + (p.value() == null ? 0 : p.value().length);
-            }
-            b += 24L * r.separators().size();
-            return b;
         }
     }
 }
