@@ -49,8 +49,9 @@ public final class ChecksumSuite implements Suite {
                 100 * (with - without) / without));
         double cpuWith = r.get("with-checksum").processCpuSeconds().median();
         double cpuWithout = r.get("without-checksum").processCpuSeconds().median();
-        report.note(String.format("CPU the checksum costs, on every core (it hashes on two helper threads, off the "
-                + "compaction thread's path) = %.1f %% of the process CPU time", 100 * (cpuWith - cpuWithout) / cpuWithout));
+        report.note(String.format("CPU the checksum costs, on every core (read side on the compacting thread while it "
+                + "waits for the input reader, write side on a helper) = %.1f %% of the process CPU time",
+                100 * (cpuWith - cpuWithout) / cpuWithout));
         return report.build();
     }
 }

@@ -51,7 +51,7 @@ class PrefetchedInputsTest {
             }
         }
         List<LogRecord> seen = new ArrayList<>();
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, "test-reader")) {
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
             p.forEach((source, projected) -> {
                 seen.add(source);
                 assertEquals(source.effectiveTime(), projected.effectiveTime());
@@ -63,7 +63,7 @@ class PrefetchedInputsTest {
         // A missing second input: the first input's rows arrive, then its error, naming the file.
         store.delete(inputs.get(1).key());
         List<LogRecord> before = new ArrayList<>();
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, "test-reader")) {
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
             IOException e = assertThrows(IOException.class, () -> p.forEach((s, w) -> before.add(s)));
             assertTrue(e.getMessage().contains(inputs.get(1).key()), e.getMessage());
         }
@@ -87,7 +87,7 @@ class PrefetchedInputsTest {
             inputs.add(land(store, partition, gen.file("acme", 0, f)));
         }
         CompactionPlan plan = new CompactionPlan(partition, 0, inputs, 1 << 20, 64 << 20, 16);
-        PrefetchedInputs p = new PrefetchedInputs(store, plan, "test-abandoned");
+        PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-abandoned");
         Thread.sleep(300); // let it fill the queue and block
         long t0 = System.nanoTime();
         p.close();
