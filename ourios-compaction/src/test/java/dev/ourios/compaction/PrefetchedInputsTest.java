@@ -33,14 +33,10 @@ class PrefetchedInputsTest {
         long seed = new Random().nextLong();
         System.out.println("PrefetchedInputsTest seed " + seed);
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 3, 2_500 + new Random(seed).nextInt(500), seed));
-        List<ObjectInfo> inputs = new ArrayList<>();
-        PartitionKey partition = null;
-        for (int f = 0; f < 3; f++) {
-            partition = gen.partition("acme", 0);
-            inputs.add(land(store, partition, gen.file("acme", 0, f)));
-        }
-        CompactionPlan plan = new CompactionPlan(partition, 0, inputs, 1 << 20, 64 << 20, 16);
+        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 3, 2_500 + new Random(seed).nextInt(500),
+                seed));
+        CompactionPlan plan = plan(store, gen, 3);
+        List<ObjectInfo> inputs = plan.inputs();
         List<LogRecord> expected = new ArrayList<>();
         for (ObjectInfo in : inputs) {
             try (LogFileReader r = LogFileReader.open(store, in.key(), ReadOptions.partition(plan.partition()))) {
@@ -71,22 +67,21 @@ class PrefetchedInputsTest {
         assertTrue(before.size() >= gen.file("acme", 0, 0).size(), "the first input's rows came first");
     }
 
-    private static ObjectInfo land(LocalObjectStore store, PartitionKey p, List<LogRecord> rows) throws IOException {
-        String key = new IngestWriter(store).writeFile(p, rows).key();
-        return store.stat(key).orElseThrow();
+    /** Lands {@code files} ingest files of the generator's first hour and plans them as one compaction. */
+    private static CompactionPlan plan(LocalObjectStore store, LogGenerator gen, int files) throws IOException {
+        PartitionKey partition = gen.partition("acme", 0);
+        List<ObjectInfo> inputs = new ArrayList<>();
+        for (int f = 0; f < files; f++) {
+            String key = new IngestWriter(store).writeFile(partition, gen.file("acme", 0, f)).key();
+            inputs.add(store.stat(key).orElseThrow());
+        }
+        return new CompactionPlan(partition, 0, inputs, 1 << 20, 64 << 20, 16);
     }
 
     @Test
     void closing_early_stops_a_reader_blocked_on_a_full_queue() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 2, 20_000, 7));
-        List<ObjectInfo> inputs = new ArrayList<>();
-        PartitionKey partition = null;
-        for (int f = 0; f < 2; f++) {
-            partition = gen.partition("acme", 0);
-            inputs.add(land(store, partition, gen.file("acme", 0, f)));
-        }
-        CompactionPlan plan = new CompactionPlan(partition, 0, inputs, 1 << 20, 64 << 20, 16);
+        CompactionPlan plan = plan(store, new LogGenerator(TestStores.spec(List.of("acme"), 1, 2, 20_000, 7)), 2);
         PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-abandoned");
         Thread.sleep(300); // let it fill the queue and block
         long t0 = System.nanoTime();
