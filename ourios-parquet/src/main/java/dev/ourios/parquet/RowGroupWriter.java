@@ -139,6 +139,9 @@ final class RowGroupWriter {
         if (helper != null) {
             helper.shutdownNow();
         }
+        for (Slice s : slices) {
+            s.codecs.release(); // the slices' compressors (pooled codec resources)
+        }
     }
 
     /**
