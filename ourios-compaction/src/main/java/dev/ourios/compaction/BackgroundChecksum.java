@@ -52,11 +52,6 @@ final class BackgroundChecksum implements AutoCloseable {
         return new BackgroundChecksum(new RowChecksum(true), threadName);
     }
 
-    /** Hashed on the calling thread (for a stream whose thread has time to spare). */
-    static BackgroundChecksum inline() {
-        return new BackgroundChecksum(new RowChecksum(true), null);
-    }
-
     /** Counts rows only, with no helper (the benchmark seam that measures the checksum's cost). */
     static BackgroundChecksum counting() {
         return new BackgroundChecksum(new RowChecksum(false), null);

@@ -113,7 +113,7 @@ public final class SortedRewriter implements PartitionRewriter {
 
     /**
      * What a decoded row waiting for the checksum thread holds, from its encoded length: its strings as UTF-16 (at
-     * most twice their UTF-8 bytes) plus the record's object headers and fields.
+     * most twice their UTF-8 bytes) plus the record's object headers and fields (only the fault seam hands records).
      */
     static long decodedWeight(int encodedBytes) {
         return 2L * encodedBytes + 512;
