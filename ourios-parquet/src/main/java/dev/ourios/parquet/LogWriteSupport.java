@@ -8,16 +8,15 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import org.apache.parquet.io.api.Binary;
-import org.apache.parquet.io.api.RecordConsumer;
 import org.apache.parquet.schema.LogicalTypeAnnotation;
 import org.apache.parquet.schema.PrimitiveType;
 
 /**
- * Shreds a {@link LogRecord} straight into parquet-java's {@link RecordConsumer} (no Group objects: the Group API
- * is about 2x slower, java-limits.md §3). Field indexes follow {@link LogSchema}: the base columns in declared
- * order, then resource.service.name, then the extras. When the consumer is a {@link SliceConsumer}, work on fields
- * the slice does not own (statistics, value wrapping, list walks) is skipped; {@link RowGroupWriter} runs one
- * instance per slice.
+ * Shreds a {@link LogRecord}, or a {@link RowCodec} row, straight into parquet-java's column writers through a
+ * {@link ColumnShredder} (no Group objects and no record consumer: java-limits.md §3). Field indexes follow
+ * {@link LogSchema}: the base columns in declared order, then resource.service.name, then the extras. Work on
+ * fields the shredder's slice does not own (statistics, value wrapping, list walks) is skipped; {@link RowGroupWriter}
+ * runs one instance per slice.
  *
  * <p>The only record checks are those the schema itself needs: INT(8, unsigned) columns must fit in 0..255 and
  * each extra's value must have its column's Java type. STORAGE.md demands no body/params/separators shape rule, so
@@ -36,9 +35,8 @@ final class LogWriteSupport {
      */
     private final String[] lastString = new String[SERVICE_INDEX + 1];
     private final Binary[] lastBinary = new Binary[SERVICE_INDEX + 1];
-    private RecordConsumer rc;
-    /** The slice {@link #rc} keeps, or null when it takes every field. */
-    private SliceConsumer slice;
+    /** The open row group's columns of this instance's slice. */
+    private ColumnShredder out;
     /** Chunk statistics of attributes (0), resource_attributes (1) and body (2); see {@link ChunkStats}. */
     private final ChunkStats chunkStats = new ChunkStats(3);
     private List<ChunkStats.Group> finishedStats;
@@ -47,15 +45,14 @@ final class LogWriteSupport {
         this.extras = new ArrayList<>(schema.extras().values());
     }
 
-    /** Starts a row group: its consumer (a new one per group). */
-    void prepareForWrite(RecordConsumer recordConsumer) {
-        this.rc = recordConsumer;
-        this.slice = recordConsumer instanceof SliceConsumer s ? s : null;
+    /** Starts a row group: its columns (a new shredder per group). */
+    void prepareForWrite(ColumnShredder shredder) {
+        this.out = shredder;
         chunkStats.startGroup();
     }
 
     private boolean owns(int index) {
-        return slice == null || slice.owns(index);
+        return out.owns(index);
     }
 
     /** The chunk statistics of every written row group (call once, after the last group). */
@@ -144,50 +141,43 @@ final class LogWriteSupport {
         checkU8(Columns.SEVERITY_NUMBER, c.i32());
         c.reset(buf, start, strings);
         chunkStats.row();
-        rc.startMessage();
-        stringField(c, 0, Columns.TENANT_ID);
-        int64(1, Columns.TEMPLATE_ID, c.i64());
-        int32(2, Columns.TEMPLATE_VERSION, c.i32());
-        int64(3, Columns.TIME, c.i64());
+        stringField(c, 0);
+        out.int64(1, c.i64());
+        out.int32(2, c.i32());
+        out.int64(3, c.i64());
         if (c.present()) {
-            int64(4, Columns.OBSERVED_TIME, c.i64());
+            out.int64(4, c.i64());
         }
         if (c.present()) {
-            int64(5, Columns.EFFECTIVE_TIME, c.i64());
+            out.int64(5, c.i64());
         }
-        int32(6, Columns.SEVERITY_NUMBER, c.i32());
-        stringField(c, 7, Columns.SEVERITY_TEXT);
-        stringField(c, 8, Columns.SCOPE_NAME);
-        stringField(c, 9, Columns.SCOPE_VERSION);
-        stringField(c, 10, Columns.ATTRIBUTES);
-        int32(11, Columns.DROPPED_ATTRIBUTES_COUNT, c.i32());
-        stringField(c, 12, Columns.RESOURCE_ATTRIBUTES);
-        stringField(c, 13, Columns.TRACE_ID);
-        stringField(c, 14, Columns.SPAN_ID);
-        int32(15, Columns.FLAGS, c.i32());
-        stringField(c, 16, Columns.EVENT_NAME);
+        out.int32(6, c.i32());
+        stringField(c, 7);
+        stringField(c, 8);
+        stringField(c, 9);
+        stringField(c, 10);
+        out.int32(11, c.i32());
+        stringField(c, 12);
+        stringField(c, 13);
+        stringField(c, 14);
+        out.int32(15, c.i32());
+        stringField(c, 16);
         int bodyKind = c.i32();
         checkU8(Columns.BODY_KIND, bodyKind);
-        int32(17, Columns.BODY_KIND, bodyKind);
-        stringField(c, 18, Columns.BODY);
+        out.int32(17, bodyKind);
+        stringField(c, 18);
         encodedParams(c);
         encodedSeparators(c);
-        rc.startField(Columns.CONFIDENCE, 21);
-        rc.addFloat(Float.intBitsToFloat(c.i32()));
-        rc.endField(Columns.CONFIDENCE, 21);
-        rc.startField(Columns.LOSSY_FLAG, 22);
-        rc.addBoolean(c.i32() != 0);
-        rc.endField(Columns.LOSSY_FLAG, 22);
-        stringField(c, 23, Columns.SCOPE_ATTRIBUTES);
-        stringField(c, 24, Columns.RESOURCE_SCHEMA_URL);
-        stringField(c, 25, Columns.SCOPE_SCHEMA_URL);
+        out.float32(21, Float.intBitsToFloat(c.i32()));
+        out.bool(22, c.i32() != 0);
+        stringField(c, 23);
+        stringField(c, 24);
+        stringField(c, 25);
         if (service != null) {
-            rc.startField(Columns.SERVICE_NAME, SERVICE_INDEX);
-            rc.addBinary(service);
-            rc.endField(Columns.SERVICE_NAME, SERVICE_INDEX);
+            out.binary(SERVICE_INDEX, service);
         }
         encodedExtras(c);
-        rc.endMessage();
+        out.endRow();
     }
 
     private Binary binary(RowCursor c, int index) {
@@ -203,7 +193,7 @@ final class LogWriteSupport {
         return refBinaries[slot];
     }
 
-    private void stringField(RowCursor c, int index, String name) {
+    private void stringField(RowCursor c, int index) {
         if (!owns(index)) {
             c.field();
             return;
@@ -213,10 +203,7 @@ final class LogWriteSupport {
             if (slot >= 0) {
                 chunkStats.value(slot, c.array(), c.offset(), c.length());
             }
-            Binary b = binary(c, index);
-            rc.startField(name, index);
-            rc.addBinary(b);
-            rc.endField(name, index);
+            out.binary(index, binary(c, index));
         } else if (slot >= 0) {
             chunkStats.nullValue(slot);
         }
@@ -231,12 +218,11 @@ final class LogWriteSupport {
             }
             return;
         }
-        startList(Columns.PARAMS, 19, n);
+        out.params(n);
         for (int i = 0; i < n; i++) {
             int typeTag = c.i32();
-            param(typeTag, c.field() ? Binary.fromReusedByteArray(c.array(), c.offset(), c.length()) : null);
+            out.param(i, typeTag, c.field() ? Binary.fromReusedByteArray(c.array(), c.offset(), c.length()) : null);
         }
-        endList(Columns.PARAMS, 19, n);
     }
 
     private void encodedSeparators(RowCursor c) {
@@ -247,57 +233,13 @@ final class LogWriteSupport {
             }
             return;
         }
-        startList(Columns.SEPARATORS, 20, n);
+        out.separators(n);
         for (int i = 0; i < n; i++) {
             if (!c.field()) {
                 throw new IllegalArgumentException("separators contains a null element");
             }
-            separator(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+            out.separator(i, Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
         }
-        endList(Columns.SEPARATORS, 20, n);
-    }
-
-    /** A standard 3-level LIST field: the field, its group and, when it has elements, the repeated "list". */
-    private void startList(String name, int index, int elements) {
-        rc.startField(name, index);
-        rc.startGroup();
-        if (elements > 0) {
-            rc.startField("list", 0);
-        }
-    }
-
-    private void endList(String name, int index, int elements) {
-        if (elements > 0) {
-            rc.endField("list", 0);
-        }
-        rc.endGroup();
-        rc.endField(name, index);
-    }
-
-    /** One params element: {@code struct<type_tag, value>}, value omitted when null. */
-    private void param(int typeTag, Binary value) {
-        rc.startGroup();
-        rc.startField("element", 0);
-        rc.startGroup();
-        rc.startField("type_tag", 0);
-        rc.addInteger(typeTag);
-        rc.endField("type_tag", 0);
-        if (value != null) {
-            rc.startField("value", 1);
-            rc.addBinary(value);
-            rc.endField("value", 1);
-        }
-        rc.endGroup();
-        rc.endField("element", 0);
-        rc.endGroup();
-    }
-
-    private void separator(Binary s) {
-        rc.startGroup();
-        rc.startField("element", 0);
-        rc.addBinary(s);
-        rc.endField("element", 0);
-        rc.endGroup();
     }
 
     /** Row extras and schema extras are both sorted by name: one merge walk. */
@@ -318,13 +260,11 @@ final class LogWriteSupport {
             if (tag == RowCodec.X_NULL) {
                 continue;
             }
-            rc.startField(t.getName(), index);
-            encodedExtra(c, t, tag);
-            rc.endField(t.getName(), index);
+            encodedExtra(c, t, tag, index);
         }
     }
 
-    private void encodedExtra(RowCursor c, PrimitiveType t, int tag) {
+    private void encodedExtra(RowCursor c, PrimitiveType t, int tag, int index) {
         PrimitiveType.PrimitiveTypeName type = t.getPrimitiveTypeName();
         boolean fits;
         switch (tag) {
@@ -335,42 +275,42 @@ final class LogWriteSupport {
                         : type == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && tag == RowCodec.X_BYTES
                         && c.length() == t.getTypeLength();
                 if (fits) {
-                    rc.addBinary(Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+                    out.binary(index, Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
                 }
             }
             case RowCodec.X_LONG -> {
                 long v = c.i64();
                 fits = type == PrimitiveType.PrimitiveTypeName.INT64;
                 if (fits) {
-                    rc.addLong(v);
+                    out.int64(index, v);
                 }
             }
             case RowCodec.X_INT -> {
                 int v = c.i32();
                 fits = type == PrimitiveType.PrimitiveTypeName.INT32;
                 if (fits) {
-                    rc.addInteger(v);
+                    out.int32(index, v);
                 }
             }
             case RowCodec.X_DOUBLE -> {
                 long v = c.i64();
                 fits = type == PrimitiveType.PrimitiveTypeName.DOUBLE;
                 if (fits) {
-                    rc.addDouble(Double.longBitsToDouble(v));
+                    out.float64(index, Double.longBitsToDouble(v));
                 }
             }
             case RowCodec.X_FLOAT -> {
                 int v = c.i32();
                 fits = type == PrimitiveType.PrimitiveTypeName.FLOAT;
                 if (fits) {
-                    rc.addFloat(Float.intBitsToFloat(v));
+                    out.float32(index, Float.intBitsToFloat(v));
                 }
             }
             case RowCodec.X_BOOLEAN -> {
                 int v = c.i32();
                 fits = type == PrimitiveType.PrimitiveTypeName.BOOLEAN;
                 if (fits) {
-                    rc.addBoolean(v != 0);
+                    out.bool(index, v != 0);
                 }
             }
             default -> throw new IllegalStateException("BUG: extra tag " + tag);
@@ -383,64 +323,56 @@ final class LogWriteSupport {
 
     void writeRecord(LogRecord r) {
         chunkStats.row();
-        rc.startMessage();
-        string(0, Columns.TENANT_ID, r.tenantId());
-        int64(1, Columns.TEMPLATE_ID, r.templateId());
-        int32(2, Columns.TEMPLATE_VERSION, r.templateVersion());
-        int64(3, Columns.TIME, r.timeUnixNano());
+        string(0, r.tenantId());
+        out.int64(1, r.templateId());
+        out.int32(2, r.templateVersion());
+        out.int64(3, r.timeUnixNano());
         if (r.observedTimeUnixNano() != null) {
-            int64(4, Columns.OBSERVED_TIME, r.observedTimeUnixNano());
+            out.int64(4, r.observedTimeUnixNano());
         }
         if (r.effectiveTimeUnixNano() != null) {
-            int64(5, Columns.EFFECTIVE_TIME, r.effectiveTimeUnixNano());
+            out.int64(5, r.effectiveTimeUnixNano());
         }
-        int32(6, Columns.SEVERITY_NUMBER, r.severityNumber());
-        string(7, Columns.SEVERITY_TEXT, r.severityText());
-        string(8, Columns.SCOPE_NAME, r.scopeName());
-        string(9, Columns.SCOPE_VERSION, r.scopeVersion());
-        string(10, Columns.ATTRIBUTES, r.attributes());
-        int32(11, Columns.DROPPED_ATTRIBUTES_COUNT, r.droppedAttributesCount());
-        string(12, Columns.RESOURCE_ATTRIBUTES, r.resourceAttributes());
-        bytes(13, Columns.TRACE_ID, r.traceId());
-        bytes(14, Columns.SPAN_ID, r.spanId());
-        int32(15, Columns.FLAGS, r.flags());
-        string(16, Columns.EVENT_NAME, r.eventName());
-        int32(17, Columns.BODY_KIND, r.bodyKind());
-        bytes(18, Columns.BODY, r.body());
+        out.int32(6, r.severityNumber());
+        string(7, r.severityText());
+        string(8, r.scopeName());
+        string(9, r.scopeVersion());
+        string(10, r.attributes());
+        out.int32(11, r.droppedAttributesCount());
+        string(12, r.resourceAttributes());
+        bytes(13, r.traceId());
+        bytes(14, r.spanId());
+        out.int32(15, r.flags());
+        string(16, r.eventName());
+        out.int32(17, r.bodyKind());
+        bytes(18, r.body());
         params(r.params());
         separators(r.separators());
-        rc.startField(Columns.CONFIDENCE, 21);
-        rc.addFloat(r.confidence());
-        rc.endField(Columns.CONFIDENCE, 21);
-        rc.startField(Columns.LOSSY_FLAG, 22);
-        rc.addBoolean(r.lossyFlag());
-        rc.endField(Columns.LOSSY_FLAG, 22);
-        string(23, Columns.SCOPE_ATTRIBUTES, r.scopeAttributes());
-        string(24, Columns.RESOURCE_SCHEMA_URL, r.resourceSchemaUrl());
-        string(25, Columns.SCOPE_SCHEMA_URL, r.scopeSchemaUrl());
-        string(SERVICE_INDEX, Columns.SERVICE_NAME, r.serviceName());
+        out.float32(21, r.confidence());
+        out.bool(22, r.lossyFlag());
+        string(23, r.scopeAttributes());
+        string(24, r.resourceSchemaUrl());
+        string(25, r.scopeSchemaUrl());
+        string(SERVICE_INDEX, r.serviceName());
         for (int i = 0; i < extras.size(); i++) {
             PrimitiveType t = extras.get(i);
             Object v = r.extras().get(t.getName());
             if (v != null) {
-                int index = SERVICE_INDEX + 1 + i;
-                rc.startField(t.getName(), index);
-                extra(t, v);
-                rc.endField(t.getName(), index);
+                extra(t, v, SERVICE_INDEX + 1 + i);
             }
         }
-        rc.endMessage();
+        out.endRow();
     }
 
-    private void extra(PrimitiveType t, Object v) {
+    private void extra(PrimitiveType t, Object v, int index) {
         switch (t.getPrimitiveTypeName()) {
-            case BINARY, FIXED_LEN_BYTE_ARRAY -> rc.addBinary(v instanceof String s
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> out.binary(index, v instanceof String s
                     ? Binary.fromString(s) : Binary.fromConstantByteArray((byte[]) v));
-            case INT64 -> rc.addLong((Long) v);
-            case INT32 -> rc.addInteger((Integer) v);
-            case DOUBLE -> rc.addDouble((Double) v);
-            case FLOAT -> rc.addFloat((Float) v);
-            case BOOLEAN -> rc.addBoolean((Boolean) v);
+            case INT64 -> out.int64(index, (Long) v);
+            case INT32 -> out.int32(index, (Integer) v);
+            case DOUBLE -> out.float64(index, (Double) v);
+            case FLOAT -> out.float32(index, (Float) v);
+            case BOOLEAN -> out.bool(index, (Boolean) v);
             default -> throw new IllegalStateException("unsupported extra type " + t);
         }
     }
@@ -449,25 +381,24 @@ final class LogWriteSupport {
         if (!owns(19)) {
             return;
         }
-        startList(Columns.PARAMS, 19, params.size());
-        for (Param p : params) {
-            param(p.typeTag(), p.value() == null ? null : Binary.fromConstantByteArray(p.value()));
+        out.params(params.size());
+        for (int i = 0; i < params.size(); i++) {
+            Param p = params.get(i);
+            out.param(i, p.typeTag(), p.value() == null ? null : Binary.fromConstantByteArray(p.value()));
         }
-        endList(Columns.PARAMS, 19, params.size());
     }
 
     private void separators(List<byte[]> separators) {
         if (!owns(20)) {
             return;
         }
-        startList(Columns.SEPARATORS, 20, separators.size());
-        for (byte[] s : separators) {
-            separator(Binary.fromConstantByteArray(s));
+        out.separators(separators.size());
+        for (int i = 0; i < separators.size(); i++) {
+            out.separator(i, Binary.fromConstantByteArray(separators.get(i)));
         }
-        endList(Columns.SEPARATORS, 20, separators.size());
     }
 
-    private void string(int index, String name, String v) {
+    private void string(int index, String v) {
         if (!owns(index)) {
             return;
         }
@@ -488,13 +419,11 @@ final class LogWriteSupport {
                 byte[] bytes = b.getBytesUnsafe();
                 chunkStats.value(slot, bytes, 0, bytes.length);
             }
-            rc.startField(name, index);
-            rc.addBinary(b);
-            rc.endField(name, index);
+            out.binary(index, b);
         }
     }
 
-    private void bytes(int index, String name, byte[] v) {
+    private void bytes(int index, byte[] v) {
         if (!owns(index)) {
             return;
         }
@@ -507,22 +436,8 @@ final class LogWriteSupport {
             }
         }
         if (v != null) {
-            rc.startField(name, index);
-            rc.addBinary(Binary.fromConstantByteArray(v));
-            rc.endField(name, index);
+            out.binary(index, Binary.fromConstantByteArray(v));
         }
-    }
-
-    private void int64(int index, String name, long v) {
-        rc.startField(name, index);
-        rc.addLong(v);
-        rc.endField(name, index);
-    }
-
-    private void int32(int index, String name, int v) {
-        rc.startField(name, index);
-        rc.addInteger(v);
-        rc.endField(name, index);
     }
 
     /** The Java types extras carry, per Parquet type (shared with the reader). */

@@ -21,8 +21,6 @@ import org.apache.parquet.hadoop.ColumnChunkPageWriteStore;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -32,7 +30,7 @@ import org.apache.parquet.schema.MessageType;
  *
  * <p>The schema's top-level fields are cut in two contiguous slices, {@code [0, k)} and {@code [k, n)}, with
  * {@code k} the index of {@code trace_id}: each slice has its own column store, page store and compressor (parquet-java's
- * compressors are not thread-safe), its own write support, which shreds every row into a {@link SliceConsumer}
+ * compressors are not thread-safe), its own write support, which shreds every row into a {@link ColumnShredder}
  * that keeps only its fields. At a row-group flush the slices' column chunks are written one after the other,
  * which is schema order, so the file is an ordinary Parquet file.
  *
@@ -256,19 +254,16 @@ final class RowGroupWriter {
         final int from;
         final int to;
         final MessageType schema;
-        final MessageColumnIO io;
         final CodecFactory codecs;
         final BytesInputCompressor compressor;
         final LogWriteSupport support;
         ColumnChunkPageWriteStore pages;
         ColumnWriteStore columns;
-        SliceConsumer consumer;
 
         Slice(MessageType full, int from, int to, ParquetConfiguration codecConf, LogSchema logSchema) {
             this.from = from;
             this.to = to;
             this.schema = new MessageType(full.getName(), full.getFields().subList(from, to));
-            this.io = new ColumnIOFactory(false).getColumnIO(schema);
             this.codecs = new CodecFactory(codecConf, 0);
             this.compressor = codecs.getCompressor(CompressionCodecName.ZSTD);
             this.support = new LogWriteSupport(logSchema);
@@ -282,8 +277,7 @@ final class RowGroupWriter {
             pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
                     props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, ordinal);
             columns = props.newColumnWriteStore(schema, pages, pages);
-            consumer = new SliceConsumer(io.getRecordWriter(columns), from, to);
-            support.prepareForWrite(consumer);
+            support.prepareForWrite(new ColumnShredder(columns, schema, from));
         }
 
         void shred(Batch b) {
@@ -298,7 +292,6 @@ final class RowGroupWriter {
         }
 
         void flushColumns() {
-            consumer.flush();
             columns.flush();
         }
 
@@ -307,7 +300,6 @@ final class RowGroupWriter {
             pages.close();
             columns = null;
             pages = null;
-            consumer = null;
         }
     }
 
