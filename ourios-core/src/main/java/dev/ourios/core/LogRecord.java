@@ -95,10 +95,18 @@ public record LogRecord(
         return b;
     }
 
-    /** A copy with the derived columns recomputed from the source columns (the re-projection point). */
+    /**
+     * This row with the derived columns recomputed from the source columns (the re-projection point): itself when it
+     * already carries exactly those values (records are immutable; files we wrote always do), else a copy.
+     */
     public LogRecord reprojected(String derivedServiceName) {
+        long effective = effectiveTime();
+        if (effectiveTimeUnixNano != null && effectiveTimeUnixNano == effective
+                && Objects.equals(serviceName, derivedServiceName)) {
+            return this;
+        }
         return new LogRecord(tenantId, templateId, templateVersion, timeUnixNano, observedTimeUnixNano,
-                effectiveTime(), severityNumber, severityText, scopeName, scopeVersion, attributes,
+                effective, severityNumber, severityText, scopeName, scopeVersion, attributes,
                 droppedAttributesCount, resourceAttributes, traceId, spanId, flags, eventName, bodyKind, body, params,
                 separators, confidence, lossyFlag, scopeAttributes, resourceSchemaUrl, scopeSchemaUrl,
                 derivedServiceName, extras);

@@ -3,6 +3,7 @@ package dev.ourios.parquet;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriteStore;
 import org.apache.parquet.column.ColumnWriter;
+import org.apache.parquet.column.values.bloomfilter.BloomFilterWriteStore;
 import org.apache.parquet.io.api.Binary;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
@@ -18,6 +19,9 @@ import org.apache.parquet.schema.Type;
  * {@code [from, to)} are ignored, so one write support can shred a whole row into either slice. Every row must give
  * each owned required field exactly one value; optional top-level fields left out of a row are written as nulls by
  * {@link #endRow}. The levels are those parquet-java's record consumer writes, so the bytes are the same.
+ *
+ * <p>Columns named by the {@link BloomPlan} get their bloom filters from here ({@link SplitBlockBloom}, same bits
+ * as parquet-java's, which has them switched off); {@link #writeBloomFilters} hands them to the page store.
  */
 final class ColumnShredder {
     private final int from;
@@ -31,15 +35,20 @@ final class ColumnShredder {
     private final ColumnWriter paramTypeTag;
     private final ColumnWriter paramValue;
     private final ColumnWriter separator;
+    /** Per top-level field: the bloom filter built here, or null. */
+    private final SplitBlockBloom[] blooms;
+    private final ColumnDescriptor[] descriptors;
     private long row;
 
-    ColumnShredder(ColumnWriteStore store, MessageType sliceSchema, int from) {
+    ColumnShredder(ColumnWriteStore store, MessageType sliceSchema, int from, BloomPlan bloomPlan) {
         this.from = from;
         this.to = from + sliceSchema.getFieldCount();
         this.store = store;
         this.writers = new ColumnWriter[to];
         this.optional = new boolean[to];
         this.writtenAt = new long[to];
+        this.blooms = new SplitBlockBloom[to];
+        this.descriptors = new ColumnDescriptor[to];
         ColumnWriter tag = null;
         ColumnWriter value = null;
         ColumnWriter sep = null;
@@ -53,6 +62,10 @@ final class ColumnShredder {
                         == (field.isRepetition(Type.Repetition.OPTIONAL) ? 1 : 0), d);
                 writers[index] = w;
                 optional[index] = d.getMaxDefinitionLevel() == 1;
+                descriptors[index] = d;
+                if (bloomPlan.columns().contains(path[0])) {
+                    blooms[index] = new SplitBlockBloom(bloomPlan.bytes());
+                }
             } else if (String.join(".", path).equals(LogSchema.PARAMS_TYPE_TAG)) {
                 expect(d.getMaxRepetitionLevel() == 1 && d.getMaxDefinitionLevel() == 1, d);
                 tag = w;
@@ -87,6 +100,9 @@ final class ColumnShredder {
         ColumnWriter w = writer(index);
         if (w != null) {
             w.write(v, 0, level(index));
+            if (blooms[index] != null) {
+                blooms[index].add(v);
+            }
         }
     }
 
@@ -122,6 +138,9 @@ final class ColumnShredder {
         ColumnWriter w = writer(index);
         if (w != null) {
             w.write(v, 0, level(index));
+            if (blooms[index] != null) {
+                blooms[index].add(v);
+            }
         }
     }
 
@@ -175,6 +194,15 @@ final class ColumnShredder {
         }
         row++;
         store.endRecord();
+    }
+
+    /** Hands the row group's bloom filters built here to the page store (after the columns were flushed). */
+    void writeBloomFilters(BloomFilterWriteStore pages) {
+        for (int i = from; i < to; i++) {
+            if (blooms[i] != null) {
+                pages.getBloomFilterWriter(descriptors[i]).writeBloomFilter(blooms[i].toParquet());
+            }
+        }
     }
 
     private ColumnWriter writer(int index) {

@@ -6,6 +6,7 @@ import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.HashSet;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
@@ -75,7 +76,7 @@ public final class LogFileWriter implements Closeable {
                     ParquetFileWriter.Mode.OVERWRITE, options.rowGroupBytes(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
                     null, props);
             this.writer = new RowGroupWriter(fileWriter, schema.messageType(), props, conf, options.rowGroupBytes(),
-                    options.writerThreads(), schema);
+                    options.writerThreads(), schema, bloomPlan());
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
@@ -102,7 +103,7 @@ public final class LogFileWriter implements Closeable {
         }
         b.withBloomFilterEnabled(options.bloomFilters());
         if (options.bloomFilters()) {
-            int maxBytes = (int) Math.max(4 << 10, Math.min(1 << 20, options.rowGroupBytes() / 64));
+            int maxBytes = maxBloomBytes();
             // Adaptive filters insert every value into each of their candidates (10 here): ~8 % of a compaction's
             // CPU in a profile. A sorted (compacted) output fills its row groups, whose threshold is sized from the
             // input, so its rows per group are known well enough for one fixed filter. Ingest files are often far
@@ -116,8 +117,7 @@ public final class LogFileWriter implements Closeable {
                     continue;
                 }
                 if (wantsBloom(c) && fixed) {
-                    b.withBloomFilterNDV(path, bloomNdv(options))
-                            .withBloomFilterFPP(path, 0.01);
+                    b.withBloomFilterEnabled(path, false); // built by the shredder instead: see bloomPlan()
                 } else if (wantsBloom(c)) {
                     // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
                     b.withBloomFilterCandidatesNumber(path, 10).withBloomFilterFPP(path, 0.01);
@@ -136,6 +136,28 @@ public final class LogFileWriter implements Closeable {
      */
     static long expectedRowsPerGroup(long rowGroupBytes) {
         return Math.max(1024, rowGroupBytes / 64);
+    }
+
+    /**
+     * The fixed (compacted-file) bloom filters, which {@link ColumnShredder} builds itself: the same bits as
+     * parquet-java's fixed filter of {@link #bloomNdv} values at FPP 0.01 (see {@link SplitBlockBloom}), for the
+     * addressable bloom columns. Ingest files keep parquet-java's adaptive filters.
+     */
+    private BloomPlan bloomPlan() {
+        if (!options.bloomFilters() || !options.declareSorting()) {
+            return BloomPlan.NONE;
+        }
+        Set<String> columns = new HashSet<>();
+        for (ColumnDescriptor c : schema.messageType().getColumns()) {
+            if (wantsBloom(c) && Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."))) {
+                columns.add(c.getPath()[0]);
+            }
+        }
+        return new BloomPlan(columns, SplitBlockBloom.sizeFor(bloomNdv(options), 0.01, maxBloomBytes()));
+    }
+
+    private int maxBloomBytes() {
+        return (int) Math.max(4 << 10, Math.min(1 << 20, options.rowGroupBytes() / 64));
     }
 
     /**

@@ -62,15 +62,16 @@ final class RowGroupWriter {
     private long writtenBytes;
 
     RowGroupWriter(ParquetFileWriter file, MessageType schema, ParquetProperties props,
-            ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema) throws IOException {
+            ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema, BloomPlan bloomPlan)
+            throws IOException {
         this.file = file;
         this.props = props;
         this.rowGroupBytes = rowGroupBytes;
         this.rowGroupRows = props.getRowGroupRowCountLimit();
         int n = schema.getFieldCount();
         int cut = Math.min(n, schema.getFieldIndex(Columns.TRACE_ID));
-        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema),
-                new Slice(schema, cut, n, codecConf, logSchema)};
+        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan),
+                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan)};
         this.helper = threads > 1 ? Executors.newSingleThreadExecutor(r -> {
             Thread t = new Thread(r, "ourios-column-writer");
             t.setDaemon(true);
@@ -257,10 +258,14 @@ final class RowGroupWriter {
         final CodecFactory codecs;
         final BytesInputCompressor compressor;
         final LogWriteSupport support;
+        final BloomPlan bloomPlan;
         ColumnChunkPageWriteStore pages;
         ColumnWriteStore columns;
+        ColumnShredder shredder;
 
-        Slice(MessageType full, int from, int to, ParquetConfiguration codecConf, LogSchema logSchema) {
+        Slice(MessageType full, int from, int to, ParquetConfiguration codecConf, LogSchema logSchema,
+                BloomPlan bloomPlan) {
+            this.bloomPlan = bloomPlan;
             this.from = from;
             this.to = to;
             this.schema = new MessageType(full.getName(), full.getFields().subList(from, to));
@@ -277,7 +282,8 @@ final class RowGroupWriter {
             pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
                     props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, ordinal);
             columns = props.newColumnWriteStore(schema, pages, pages);
-            support.prepareForWrite(new ColumnShredder(columns, schema, from));
+            shredder = new ColumnShredder(columns, schema, from, bloomPlan);
+            support.prepareForWrite(shredder);
         }
 
         void shred(Batch b) {
@@ -293,6 +299,7 @@ final class RowGroupWriter {
 
         void flushColumns() {
             columns.flush();
+            shredder.writeBloomFilters(pages);
         }
 
         void closeGroup() {
@@ -300,6 +307,7 @@ final class RowGroupWriter {
             pages.close();
             columns = null;
             pages = null;
+            shredder = null;
         }
     }
 

@@ -1,0 +1,102 @@
+package dev.ourios.parquet;
+
+import java.nio.ByteBuffer;
+import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
+import org.apache.parquet.io.api.Binary;
+
+/**
+ * One column chunk's split-block bloom filter, built here instead of inside parquet-java's column writer, with the
+ * same bits: the Parquet algorithm (XXH64 from parquet-java's own hasher, 8 salted bits in one 256-bit block) over
+ * an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
+ * are unchanged — which in a sorted file skips most of {@code resource.service.name}, {@code template_id} and
+ * repeated trace ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
+ * ~20 % of the column-writer thread of a compaction (JFR, docs/benchmarks.md).
+ */
+final class SplitBlockBloom {
+    /** Parquet's salt constants (parquet-format BloomFilter.md, parquet-java BlockSplitBloomFilter). */
+    private static final int[] SALT = {0x47b6137b, 0x44974d91, 0x8824ad5b, 0xa2b7289d, 0x705495c7, 0x2df1424b,
+            0x9efc4947, 0x5c6bfb31};
+    private static final int WORDS_PER_BLOCK = 8;
+
+    private final int bytes;
+    private final int[] words;
+    private final long blocks;
+    /** parquet-java's hash functions (stateless apart from a scratch buffer): the hashes must be its hashes. */
+    private final BlockSplitBloomFilter hasher = new BlockSplitBloomFilter(BlockSplitBloomFilter.LOWER_BOUND_BYTES);
+    private boolean hasLast;
+    private long lastLong;
+    private Binary lastConstant;
+    private byte[] lastBytes = new byte[32];
+    private int lastLength = -1;
+
+    /**
+     * A filter of {@code bytes} bytes, a size parquet-java's filter chose: a power of two, or its cap, which need
+     * not be whole blocks (parquet-java then leaves the tail unused, and so does this).
+     */
+    SplitBlockBloom(int bytes) {
+        if (bytes < WORDS_PER_BLOCK * 4) {
+            throw new IllegalArgumentException("bloom filter size " + bytes + " is under one block");
+        }
+        this.bytes = bytes;
+        this.blocks = bytes / (WORDS_PER_BLOCK * 4);
+        this.words = new int[(int) blocks * WORDS_PER_BLOCK];
+    }
+
+    /**
+     * The bitset size parquet-java gives a fixed filter for {@code ndv} distinct values at {@code fpp}, capped at
+     * {@code maxBytes} (what its column writer would allocate).
+     */
+    static int sizeFor(long ndv, double fpp, int maxBytes) {
+        return new BlockSplitBloomFilter(BlockSplitBloomFilter.optimalNumOfBits(ndv, fpp) / 8, maxBytes)
+                .getBitsetSize();
+    }
+
+    void add(long value) {
+        if (hasLast && value == lastLong) {
+            return;
+        }
+        hasLast = true;
+        lastLong = value;
+        insertHash(hasher.hash(value));
+    }
+
+    void add(Binary value) {
+        if (value == lastConstant) {
+            return;
+        }
+        ByteBuffer view = value.toByteBuffer(); // no copy
+        int n = view.remaining();
+        if (n == lastLength && view.equals(ByteBuffer.wrap(lastBytes, 0, n))) {
+            return;
+        }
+        if (lastBytes.length < n) {
+            lastBytes = new byte[Math.max(n, lastBytes.length * 2)];
+        }
+        view.duplicate().get(lastBytes, 0, n);
+        lastLength = n;
+        lastConstant = value.isBackingBytesReused() ? null : value;
+        insertHash(hasher.hash(value));
+    }
+
+    private void insertHash(long hash) {
+        int block = (int) (((hash >>> 32) * blocks) >> 32);
+        int key = (int) hash;
+        int base = block * WORDS_PER_BLOCK;
+        for (int i = 0; i < WORDS_PER_BLOCK; i++) {
+            words[base + i] |= 1 << ((key * SALT[i]) >>> 27);
+        }
+    }
+
+    /** The filter as parquet-java writes it (its words little-endian). */
+    BlockSplitBloomFilter toParquet() {
+        byte[] out = new byte[bytes];
+        for (int i = 0; i < words.length; i++) {
+            int w = words[i];
+            out[4 * i] = (byte) w;
+            out[4 * i + 1] = (byte) (w >>> 8);
+            out[4 * i + 2] = (byte) (w >>> 16);
+            out[4 * i + 3] = (byte) (w >>> 24);
+        }
+        return new BlockSplitBloomFilter(out);
+    }
+}
