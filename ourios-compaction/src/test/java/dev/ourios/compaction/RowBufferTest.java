@@ -38,7 +38,18 @@ class RowBufferTest {
 
     @Test
     void sorted_order_is_the_stable_sort_key_order_and_footprint_is_positive() {
+        for (int wide = 0; wide < 3; wide++) {
+            sortedOrderMatchesAStableSort(wide);
+        }
+    }
+
+    /**
+     * {@code spread} 0: times 0..4 (many ties); 1: times across an hour of nanoseconds (the packed-key path);
+     * 2: times from Long.MIN_VALUE to Long.MAX_VALUE (too wide to pack: the merge-sort path).
+     */
+    private static void sortedOrderMatchesAStableSort(int spread) {
         long seed = new Random().nextLong();
+        System.out.println("RowBufferTest seed " + seed + " spread " + spread);
         Random rnd = new Random(seed);
         RowBuffer b = new RowBuffer();
         List<LogRecord> rows = new ArrayList<>();
@@ -46,7 +57,12 @@ class RowBufferTest {
         for (int f = 0; f < 3; f++) {
             for (LogRecord r : gen.file("t", 0, f)) {
                 // Coarse times force many key ties, so stability is exercised.
-                LogRecord tied = LogRecord.builder(r.tenantId()).timeUnixNano(rnd.nextInt(5))
+                long time = switch (spread) {
+                    case 0 -> rnd.nextInt(5);
+                    case 1 -> rnd.nextInt(4) == 0 ? 7 : (long) (rnd.nextDouble() * 3_600_000_000_000L);
+                    default -> rnd.nextBoolean() ? rnd.nextLong() : rnd.nextInt(3) - 1L;
+                };
+                LogRecord tied = LogRecord.builder(r.tenantId()).timeUnixNano(time)
                         .serviceName(rnd.nextInt(6) == 0 ? null : r.serviceName()).attributes(r.attributes())
                         .resourceAttributes(r.resourceAttributes()).build();
                 rows.add(tied);
