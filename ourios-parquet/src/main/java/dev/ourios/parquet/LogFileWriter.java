@@ -228,7 +228,7 @@ public final class LogFileWriter implements Closeable {
     }
 
     /** Bytes already written plus bytes buffered for the open row group. */
-    public long dataSize() {
+    public long dataSize() throws IOException {
         return writer.dataSize();
     }
 

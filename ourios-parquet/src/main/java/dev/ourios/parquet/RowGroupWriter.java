@@ -35,8 +35,10 @@ import org.apache.parquet.schema.MessageType;
  * which is schema order, so the file is an ordinary Parquet file.
  *
  * <p>Rows are shredded in batches (at most {@link #BATCH_ROWS} rows or {@link #BATCH_BYTES} bytes): with two
- * threads, the helper shreds the batch into slice 1 while the caller shreds it into slice 0, and both finish the
- * batch before the row-group size is checked. The size is checked at parquet-java's row counts (from 100 rows,
+ * threads, the helper shreds a batch into slice 1 while the caller shreds it into slice 0 and then goes on filling
+ * the next batch (two batches alternate), so the caller's own work between batches (a compaction's merge) overlaps
+ * the helper's; the helper gets batch k + 1 only after finishing batch k, and both slices finish every batch
+ * before the row-group size is checked or a group is flushed. The size is checked at parquet-java's row counts (from 100 rows,
  * then halfway to where the group should fill), which depend only on earlier checks, and a column's pages depend
  * only on its slice's rows, so the bytes written are the same with one thread or two, from records or from
  * encoded rows, run after run.
@@ -53,7 +55,11 @@ final class RowGroupWriter {
     private final int rowGroupRows;
     private final Slice[] slices;
     private final ExecutorService helper;
-    private final Batch batch = new Batch();
+    private Batch batch = new Batch();
+    /** The batch the helper may still be shredding (free once {@link #pending} is done). */
+    private Batch spare = new Batch();
+    /** The helper's shred of the last submitted batch, or null. */
+    private Future<?> pending;
     private boolean groupOpen;
     private int groupOrdinal;
     private long groupRows;
@@ -92,9 +98,10 @@ final class RowGroupWriter {
     }
 
     /** Bytes of finished row groups plus what the open one buffers (rows not yet shredded are not counted). */
-    long dataSize() {
+    long dataSize() throws IOException {
         long buffered = 0;
         if (groupOpen) {
+            awaitHelper(); // the sizes of the helper's column store
             for (Slice s : slices) {
                 buffered += s.columns.getBufferedSize();
             }
@@ -165,9 +172,29 @@ final class RowGroupWriter {
             }
             groupOpen = true;
         }
-        onBothSlices(s -> s.shred(batch));
-        groupRows += batch.n;
-        batch.clear();
+        Batch b = batch;
+        int rows = b.n;
+        if (helper == null) {
+            slices[0].shred(b);
+            slices[1].shred(b);
+            b.clear();
+        } else {
+            awaitHelper(); // slice 1 takes its batches in order; the spare batch is free from here on
+            pending = helper.submit(() -> {
+                slices[1].shred(b);
+                return null;
+            });
+            try {
+                slices[0].shred(b);
+            } catch (RuntimeException e) {
+                pending.cancel(true);
+                throw e;
+            }
+            batch = spare;
+            batch.clear();
+            spare = b;
+        }
+        groupRows += rows;
         if (groupRows >= rowGroupRows) {
             flushGroup();
             return;
@@ -175,6 +202,7 @@ final class RowGroupWriter {
         if (groupRows < nextCheck) {
             return;
         }
+        awaitHelper(); // both slices' sizes, with every row so far
         long buffered = 0;
         for (Slice s : slices) {
             buffered += s.columns.getBufferedSize();
@@ -194,6 +222,7 @@ final class RowGroupWriter {
         if (!groupOpen) {
             return;
         }
+        awaitHelper();
         onBothSlices(Slice::flushColumns);
         file.startBlock(groupRows);
         for (Slice s : slices) {
@@ -209,6 +238,16 @@ final class RowGroupWriter {
         nextCheck = Math.min(Math.max(props.getMinRowCountForPageSizeCheck(), groupRows / 2),
                 props.getMaxRowCountForPageSizeCheck());
         groupRows = 0;
+    }
+
+    /** Waits for the helper's shred of the last submitted batch; its failure is thrown here. */
+    private void awaitHelper() throws IOException {
+        Future<?> p = pending;
+        if (p == null) {
+            return;
+        }
+        pending = null;
+        await(p);
     }
 
     /** Runs {@code work} on slice 1 on the helper (when there is one) while slice 0 runs here; waits for both. */
@@ -228,8 +267,12 @@ final class RowGroupWriter {
             other.cancel(true);
             throw e;
         }
+        await(other);
+    }
+
+    private static void await(Future<?> work) throws IOException {
         try {
-            other.get();
+            work.get();
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new InterruptedIOException("interrupted waiting for the column writer");
