@@ -15,8 +15,8 @@ import java.util.TreeMap;
 /**
  * The sorter's run buffer: rows encoded as compact binary records in large pages, with the sort key in primitive
  * arrays. Compared with keeping {@code LogRecord} object graphs (~900 B a row by a safe estimate), a row costs its
- * encoded bytes plus 28 B of key, index and sort slots, and the footprint is exact rather than estimated: it is the pages,
- * arrays and string table actually allocated, so the sort budget bounds the real heap.
+ * encoded bytes plus {@link #KEY_BYTES} of key, index and sort slots, and the footprint is exact rather than
+ * estimated: it is the pages, arrays and string table actually allocated, so the sort budget bounds the real heap.
  *
  * <p>Low-cardinality strings (tenant, service, scope, severity text, resource/scope attributes, schema URLs, event
  * name, extra column names) go into a string table and are stored as 4-byte ids; the reader hands out shared

@@ -30,18 +30,18 @@ import org.apache.parquet.schema.MessageType;
  *
  * <p>The schema's top-level fields are cut in two contiguous slices, {@code [0, k)} and {@code [k, n)}, with
  * {@code k} the index of {@code event_name} (measured: docs/benchmarks.md, session 4): each slice has its own column
- * store, page store and compressor (parquet-java's compressors are not thread-safe), its own write support, which shreds every row into a {@link ColumnShredder}
- * that keeps only its fields. At a row-group flush the slices' column chunks are written one after the other,
- * which is schema order, so the file is an ordinary Parquet file.
+ * store, page store and compressor (parquet-java's compressors are not thread-safe), its own write support, which
+ * shreds every row into a {@link ColumnShredder} that keeps only its fields. At a row-group flush the slices'
+ * column chunks are written one after the other, which is schema order, so the file is an ordinary Parquet file.
  *
  * <p>Rows are shredded in batches (at most {@link #BATCH_ROWS} rows or {@link #BATCH_BYTES} bytes): with two
  * threads, the helper shreds a batch into slice 1 while the caller shreds it into slice 0 and then goes on filling
  * the next batch (two batches alternate), so the caller's own work between batches (a compaction's merge) overlaps
  * the helper's; the helper gets batch k + 1 only after finishing batch k, and both slices finish every batch
- * before the row-group size is checked or a group is flushed. The size is checked at parquet-java's row counts (from 100 rows,
- * then halfway to where the group should fill), which depend only on earlier checks, and a column's pages depend
- * only on its slice's rows, so the bytes written are the same with one thread or two, from records or from
- * encoded rows, run after run.
+ * before the row-group size is checked or a group is flushed. The size is checked at parquet-java's row counts
+ * (from 100 rows, then halfway to where the group should fill), which depend only on earlier checks, and a column's
+ * pages depend only on its slice's rows, so the bytes written are the same with one thread or two, from records or
+ * from encoded rows, run after run (but not with another cut: see docs/architecture.md).
  * Encoded rows are copied into the batch (the caller may reuse its buffer); records are immutable and kept.
  */
 final class RowGroupWriter {
