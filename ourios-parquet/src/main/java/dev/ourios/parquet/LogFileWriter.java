@@ -37,10 +37,13 @@ import org.slf4j.LoggerFactory;
  * parquet-java's per-column settings split a column name on dots, so a single leaf named
  * {@code resource.service.name} cannot be addressed. We therefore switch bloom filters on globally and off for
  * every addressable non-bloom leaf. Gap: an extra non-bloom column whose name contains a dot (e.g. a DOUBLE
- * {@code attr.latency}) cannot be switched off and gets a filter it does not need. Filters are adaptive
- * (parquet-java picks the smallest candidate that fits the distinct values of each row group, so NDV follows the
- * row group), capped at {@code clamp(rowGroupBytes / 64, 4 KiB, 1 MiB)}. No filter is written for a chunk that is
- * entirely dictionary-encoded (the dictionary filter is exact), which is the usual case for service names.</li>
+ * {@code attr.latency}) cannot be switched off and gets a filter it does not need. Ingest files' filters are
+ * adaptive (parquet-java picks the smallest candidate that fits the distinct values of each row group, so NDV
+ * follows the row group); compacted files' are fixed, sized from the partition's rows per group, and built by
+ * {@link ColumnShredder} for the addressable columns ({@link #bloomPlan}); all are capped at
+ * {@code clamp(rowGroupBytes / 64, 4 KiB, 1 MiB)}. Gap: {@code resource.service.name} is not addressable, so its
+ * compacted filter is still parquet-java's (cap-sized, every value inserted). No filter is written for a chunk that
+ * is entirely dictionary-encoded (the dictionary filter is exact), which is the usual case for service names.</li>
  * </ul>
  * Every file's footer is rewritten at commit (see {@link Footers}) so output is byte-identical across processes and
  * can declare {@code sorting_columns}.
