@@ -8,8 +8,7 @@ import org.apache.parquet.io.api.Binary;
  * One column chunk's split-block bloom filter, built here instead of inside parquet-java's column writer, with the
  * same bits: the Parquet algorithm (XXH64 from parquet-java's own hasher, 8 salted bits in one 256-bit block) over
  * an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
- * are unchanged — which in a sorted file skips most of {@code resource.service.name}, {@code template_id} and
- * repeated trace ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
+ * are unchanged — which in a sorted file skips most of {@code template_id} and repeated trace and span ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
  * ~20 % of the column-writer thread of a compaction (JFR, docs/benchmarks.md).
  */
 final class SplitBlockBloom {
