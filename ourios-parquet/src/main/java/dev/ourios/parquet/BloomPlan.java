@@ -1,15 +1,20 @@
 package dev.ourios.parquet;
 
-import java.util.Set;
+import java.util.Map;
 
 /**
- * Which top-level columns get a bloom filter built by {@link ColumnShredder} rather than by parquet-java, and its
- * size in bytes (one size for every such column: they share the expected rows per group and the FPP).
+ * Which top-level columns get a bloom filter built by {@link ColumnShredder} rather than by parquet-java, each with
+ * its size in bytes.
  */
-record BloomPlan(Set<String> columns, int bytes) {
-    static final BloomPlan NONE = new BloomPlan(Set.of(), 0);
+record BloomPlan(Map<String, Integer> bytesByColumn) {
+    static final BloomPlan NONE = new BloomPlan(Map.of());
 
     BloomPlan {
-        columns = Set.copyOf(columns);
+        bytesByColumn = Map.copyOf(bytesByColumn);
+    }
+
+    /** The filter size for {@code column}, or 0 when it gets no filter from the shredder. */
+    int bytes(String column) {
+        return bytesByColumn.getOrDefault(column, 0);
     }
 }

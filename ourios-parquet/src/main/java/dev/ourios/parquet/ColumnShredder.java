@@ -63,8 +63,8 @@ final class ColumnShredder {
                 writers[index] = w;
                 optional[index] = d.getMaxDefinitionLevel() == 1;
                 descriptors[index] = d;
-                if (bloomPlan.columns().contains(path[0])) {
-                    blooms[index] = new SplitBlockBloom(bloomPlan.bytes());
+                if (bloomPlan.bytes(path[0]) > 0) {
+                    blooms[index] = new SplitBlockBloom(bloomPlan.bytes(path[0]));
                 }
             } else if (String.join(".", path).equals(LogSchema.PARAMS_TYPE_TAG)) {
                 expect(d.getMaxRepetitionLevel() == 1 && d.getMaxDefinitionLevel() == 1, d);

@@ -6,7 +6,8 @@ import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
-import java.util.HashSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ParquetProperties;
@@ -35,15 +36,14 @@ import org.slf4j.LoggerFactory;
  * chunk-level-only switch, and they are cheap.</li>
  * <li>Bloom filters on template_id, trace_id, span_id, resource.service.name and extra STRING/INT64 columns.
  * parquet-java's per-column settings split a column name on dots, so a single leaf named
- * {@code resource.service.name} cannot be addressed. We therefore switch bloom filters on globally and off for
- * every addressable non-bloom leaf. Gap: an extra non-bloom column whose name contains a dot (e.g. a DOUBLE
- * {@code attr.latency}) cannot be switched off and gets a filter it does not need. Ingest files' filters are
- * adaptive (parquet-java picks the smallest candidate that fits the distinct values of each row group, so NDV
- * follows the row group); compacted files' are fixed, sized from the partition's rows per group, and built by
- * {@link ColumnShredder} for the addressable columns ({@link #bloomPlan}); all are capped at
- * {@code clamp(rowGroupBytes / 64, 4 KiB, 1 MiB)}. Gap: {@code resource.service.name} is not addressable, so its
- * compacted filter is still parquet-java's (cap-sized, every value inserted). No filter is written for a chunk that
- * is entirely dictionary-encoded (the dictionary filter is exact), which is the usual case for service names.</li>
+ * {@code resource.service.name} cannot be addressed. Ingest files therefore switch bloom filters on globally and
+ * off for every addressable non-bloom leaf, with parquet-java's adaptive filters (the smallest candidate that fits
+ * the distinct values of each row group). Gap (ingest files only): an extra non-bloom column whose name contains a
+ * dot (e.g. a DOUBLE {@code attr.latency}) cannot be switched off and gets a filter it does not need. Compacted
+ * files' filters are fixed, sized from the partition's rows per group, and built by {@link ColumnShredder}
+ * ({@link #bloomPlan}; parquet-java's are all off). All are capped at {@code clamp(rowGroupBytes / 64, 4 KiB,
+ * 1 MiB)}. No filter is written for a chunk that is entirely dictionary-encoded (the dictionary filter is exact),
+ * which is the usual case for service names.</li>
  * </ul>
  * Every file's footer is rewritten at commit (see {@link Footers}) so output is byte-identical across processes and
  * can declare {@code sorting_columns}.
@@ -104,24 +104,22 @@ public final class LogFileWriter implements Closeable {
                 b.withStatisticsEnabled(path, false); // computed by the write support, see ChunkStats
             }
         }
-        b.withBloomFilterEnabled(options.bloomFilters());
-        if (options.bloomFilters()) {
-            int maxBytes = maxBloomBytes();
-            // Adaptive filters insert every value into each of their candidates (10 here): ~8 % of a compaction's
-            // CPU in a profile. A sorted (compacted) output fills its row groups, whose threshold is sized from the
-            // input, so its rows per group are known well enough for one fixed filter. Ingest files are often far
-            // smaller than one group, where a fixed filter would be mostly empty bytes: they stay adaptive.
-            boolean fixed = options.declareSorting();
-            b.withMaxBloomFilterBytes(maxBytes).withAdaptiveBloomFilterEnabled(!fixed);
+        // Adaptive filters insert every value into each of their candidates (10 here): ~8 % of a compaction's CPU in
+        // a profile. A sorted (compacted) output fills its row groups, whose threshold is sized from the input, so its
+        // rows per group are known well enough for one fixed filter, which the shredder builds (bloomPlan): every
+        // parquet-java filter is off there. Ingest files are often far smaller than one group, where a fixed filter
+        // would be mostly empty bytes: they keep parquet-java's adaptive filters.
+        boolean adaptive = options.bloomFilters() && !options.declareSorting();
+        b.withBloomFilterEnabled(adaptive);
+        if (adaptive) {
+            b.withMaxBloomFilterBytes(maxBloomBytes()).withAdaptiveBloomFilterEnabled(true);
             for (ColumnDescriptor c : schema.messageType().getColumns()) {
                 String path = String.join(".", c.getPath());
                 boolean addressable = Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."));
                 if (!addressable) {
                     continue;
                 }
-                if (wantsBloom(c) && fixed) {
-                    b.withBloomFilterEnabled(path, false); // built by the shredder instead: see bloomPlan()
-                } else if (wantsBloom(c)) {
+                if (wantsBloom(c)) {
                     // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
                     b.withBloomFilterCandidatesNumber(path, 10).withBloomFilterFPP(path, 0.01);
                 } else {
@@ -142,21 +140,26 @@ public final class LogFileWriter implements Closeable {
     }
 
     /**
-     * The fixed (compacted-file) bloom filters, which {@link ColumnShredder} builds itself: the same bits as
-     * parquet-java's fixed filter of {@link #bloomNdv} values at FPP 0.01 (see {@link SplitBlockBloom}), for the
-     * addressable bloom columns. Ingest files keep parquet-java's adaptive filters.
+     * The fixed (compacted-file) bloom filters, which {@link ColumnShredder} builds itself with parquet-java's bits
+     * (see {@link SplitBlockBloom}): for every bloom column, {@link #bloomNdv} values at FPP 0.01, except the ones
+     * whose dotted names parquet-java's per-column settings could not address (resource.service.name, promoted
+     * extras), which keep the cap-sized filter parquet-java gave them. Ingest files keep parquet-java's adaptive
+     * filters.
      */
     private BloomPlan bloomPlan() {
         if (!options.bloomFilters() || !options.declareSorting()) {
             return BloomPlan.NONE;
         }
-        Set<String> columns = new HashSet<>();
+        int sized = SplitBlockBloom.sizeFor(bloomNdv(options), 0.01, maxBloomBytes());
+        int capped = SplitBlockBloom.capSize(maxBloomBytes());
+        Map<String, Integer> columns = new HashMap<>();
         for (ColumnDescriptor c : schema.messageType().getColumns()) {
-            if (wantsBloom(c) && Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."))) {
-                columns.add(c.getPath()[0]);
+            if (wantsBloom(c)) {
+                boolean addressable = Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."));
+                columns.put(c.getPath()[0], addressable ? sized : capped);
             }
         }
-        return new BloomPlan(columns, SplitBlockBloom.sizeFor(bloomNdv(options), 0.01, maxBloomBytes()));
+        return new BloomPlan(columns);
     }
 
     private int maxBloomBytes() {

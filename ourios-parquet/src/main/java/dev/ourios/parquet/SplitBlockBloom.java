@@ -8,7 +8,8 @@ import org.apache.parquet.io.api.Binary;
  * One column chunk's split-block bloom filter, built here instead of inside parquet-java's column writer, with the
  * same bits: the Parquet algorithm (XXH64 from parquet-java's own hasher, 8 salted bits in one 256-bit block) over
  * an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
- * are unchanged — which in a sorted file skips most of {@code template_id} and repeated trace and span ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
+ * are unchanged — which in a sorted file skips most of the service name, {@code template_id} and repeated trace
+ * and span ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
  * ~20 % of the column-writer thread of a compaction (JFR, docs/benchmarks.md).
  */
 final class SplitBlockBloom {
@@ -48,6 +49,11 @@ final class SplitBlockBloom {
     static int sizeFor(long ndv, double fpp, int maxBytes) {
         return new BlockSplitBloomFilter(BlockSplitBloomFilter.optimalNumOfBits(ndv, fpp) / 8, maxBytes)
                 .getBitsetSize();
+    }
+
+    /** The bitset size of parquet-java's filter without an NDV (its cap): what a column it cannot address got. */
+    static int capSize(int maxBytes) {
+        return new BlockSplitBloomFilter(maxBytes, maxBytes).getBitsetSize();
     }
 
     void add(long value) {

@@ -59,4 +59,30 @@ class CrossProcessDeterminismTest {
         TestFiles.write(store, "nobloom.parquet", WriterOptions.ingest().withBloomFilters(false), rows);
         assertTrue(FooterInspector.inspect(store, "nobloom.parquet").rowGroups().get(0).bloomFilterColumns().isEmpty());
     }
+
+    @Test
+    void compactedFilesGetTheirFiltersFromTheShredderDottedNamesIncluded() throws Exception {
+        var store = new LocalObjectStore(dir);
+        Random rnd = new Random(7);
+        List<LogRecord> rows = new java.util.ArrayList<>();
+        for (int i = 0; i < 4000; i++) {
+            rows.add(LogRecord.builder("t1").timeUnixNano(TestFiles.HOUR + i).templateId(rnd.nextLong())
+                    .traceId(TestFiles.bytes(rnd, 16)).spanId(TestFiles.bytes(rnd, 8))
+                    .serviceName("svc-" + rnd.nextInt(500)).extra("attr.latency", rnd.nextDouble())
+                    .extra("resource.k8s.pod", "pod-" + rnd.nextInt(300)).build());
+        }
+        java.util.SortedMap<String, org.apache.parquet.schema.PrimitiveType> extras = new java.util.TreeMap<>();
+        extras.put("attr.latency", LogSchema.doubleColumn("attr.latency"));
+        extras.put("resource.k8s.pod", LogSchema.stringColumn("resource.k8s.pod"));
+        TestFiles.write(store, "c.parquet", WriterOptions.compacted(8 << 20).withDictionaries(false)
+                .withExtras(extras), rows);
+        var blooms = FooterInspector.inspect(store, "c.parquet").rowGroups().get(0).bloomFilterColumns();
+        // Bloom columns whose names have dots get theirs too; a dotted non-bloom column (a DOUBLE) gets none.
+        for (String c : List.of(Columns.TRACE_ID, Columns.SPAN_ID, Columns.TEMPLATE_ID, Columns.SERVICE_NAME,
+                "resource.k8s.pod")) {
+            assertTrue(blooms.contains(c), c + " in " + blooms);
+        }
+        assertTrue(!blooms.contains("attr.latency") && !blooms.contains(Columns.ATTRIBUTES), blooms.toString());
+        assertEquals(rows, TestFiles.readAll(store, "c.parquet", ReadOptions.all()));
+    }
 }
