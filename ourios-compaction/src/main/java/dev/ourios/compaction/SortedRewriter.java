@@ -63,7 +63,8 @@ public final class SortedRewriter implements PartitionRewriter {
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
-            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS, "ourios-input-reader")) {
+            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
+                    "ourios-input-reader")) {
                 inputs.forEach((source, projected) -> sorter.add(projected,
                         (buf, offset, length, strings) -> in.add(buf, offset, strings)));
                 union = LogSchema.union(inputs.fileSchemas());

@@ -47,7 +47,8 @@ public final class UnsortedRewriter implements PartitionRewriter {
         try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts);
                 BackgroundChecksum in = BackgroundChecksum.start("ourios-checksum-in");
                 BackgroundChecksum out = BackgroundChecksum.start("ourios-checksum-out")) {
-            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS, "ourios-input-reader")) {
+            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
+                    "ourios-input-reader")) {
                 inputs.forEach((source, projected) -> {
                     long weight = RecordFootprint.estimate(source);
                     in.add(source, weight);
