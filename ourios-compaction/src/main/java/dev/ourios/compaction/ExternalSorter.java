@@ -19,16 +19,18 @@ import java.util.PriorityQueue;
 /**
  * External merge sort of one partition's rows under a decoded-row budget B (RFC 0036 §3.2, STORAGE.md §5).
  *
- * <p>Run formation: rows are appended in (input ordinal, row ordinal) order; as soon as the buffer's footprint
- * exceeds B, it is stably sorted and spilled to scratch as a Parquet run (ZSTD 1, no dictionaries, no statistics;
- * one column of encoded rows, see {@link RunFileWriter}). So the buffer holds at most B plus one row. (RFC 0036
- * cuts runs only between whole inputs, which bounds the buffer by B plus one input; an ingest file of 64 MiB
- * decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m. Runs cut inside an input are still
- * contiguous in input order, so the output is the same.) Skip-spill: when nothing was
- * spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over the runs, ties broken by run
- * ordinal (runs are contiguous in input order, so this is the input-ordinal tie-break), at most {@code fanIn} runs
- * at once; beyond that, consecutive groups of {@code fanIn} runs merge into intermediate runs first. Every sort is
- * stable, so both paths emit the same sequence of rows and therefore the same bytes.
+ * <p>The sort key is (service, effective time, origin), the origin being the row's (input ordinal, row ordinal)
+ * ({@link RowCodec#origin}), which is the contract's tie-break and is distinct for every row: the order is total,
+ * so the rows may be added in any order (the input readers' batches arrive interleaved) and the output is the same.
+ *
+ * <p>Run formation: as soon as the buffer's footprint exceeds B, it is sorted and spilled to scratch as a Parquet
+ * run (ZSTD 1, no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
+ * buffer holds at most B plus one row. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
+ * plus one input; an ingest file of 64 MiB decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m.)
+ * Skip-spill: when nothing was spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over
+ * the runs by the same key, at most {@code fanIn} runs at once; beyond that, consecutive groups of {@code fanIn}
+ * runs merge into intermediate runs first. Which rows share a run does not matter to a total order, so both paths
+ * emit the same sequence of rows and therefore the same bytes.
  *
  * <p>Merge memory: each open run is read one row group (batch) at a time into one {@code byte[]} per row, and runs
  * are written with row groups of at most {@code B / fanIn / widest row} rows (see {@link #batchRows}), so the open
@@ -73,21 +75,20 @@ public final class ExternalSorter implements AutoCloseable {
     }
 
     /**
-     * Appends one row (already validated and re-projected) to the run buffer, and spills the buffer as a run once
-     * it holds more than B. Rows arrive in (input ordinal, row ordinal) order, so every run is a contiguous slice
-     * of that order wherever it is cut, and the merge's tie-break by run ordinal is the contract's tie-break.
-     * Returns the row's encoded length.
+     * Appends one row (already validated and re-projected) whose place in the partition is {@code origin}
+     * ({@link RowCodec#origin}) to the run buffer, and spills the buffer as a run once it holds more than B. Returns
+     * the row's encoded length.
      */
-    public int add(LogRecord r) throws IOException {
-        return add(r, null);
+    public int add(LogRecord r, long origin) throws IOException {
+        return add(r, origin, null);
     }
 
     /**
-     * {@link #add(LogRecord)}, showing {@code tap} the encoded row first (the read-side checksum hashes it there).
-     * The bytes and the table are the buffer's: the tap must use them before returning.
+     * {@link #add(LogRecord, long)}, showing {@code tap} the encoded row first (the read-side checksum hashes it
+     * there). The bytes and the table are the buffer's: the tap must use them before returning.
      */
-    public int add(LogRecord r, RowSink tap) throws IOException {
-        int bytes = buffer.add(r);
+    public int add(LogRecord r, long origin, RowSink tap) throws IOException {
+        int bytes = buffer.add(r, origin);
         if (tap != null) {
             int row = buffer.rows() - 1;
             tap.accept(buffer.page(row), buffer.offset(row), bytes, buffer);
@@ -116,7 +117,7 @@ public final class ExternalSorter implements AutoCloseable {
             // The sink may hand rows to another thread that reads them after release(): give it a table that
             // release() does not clear (pages are dropped, never rewritten, so the rows' bytes stay as they are).
             RowStrings table = buffer.snapshot();
-            for (int row : buffer.sortedOrder()) { // a stable sort: equal keys keep (input, row) order
+            for (int row : buffer.sortedOrder()) {
                 sink.accept(buffer.page(row), buffer.offset(row), buffer.length(row), table);
             }
             release();
@@ -226,13 +227,13 @@ public final class ExternalSorter implements AutoCloseable {
                 rowGroupBytes, table);
     }
 
-    /** k-way merge; the priority queue breaks key ties by run ordinal, which preserves input order. */
+    /** k-way merge by (service, time, origin). */
     private void merge(List<String> runNames, RowSink sink) throws IOException {
         List<RunCursor> cursors = new ArrayList<>();
         PriorityQueue<RunCursor> heads = new PriorityQueue<>(runNames.size(), ExternalSorter::compareHeads);
         try {
             for (int i = 0; i < runNames.size(); i++) {
-                RunCursor c = new RunCursor(RunFileReader.open(scratchStore, runNames.get(i)), i, gauge);
+                RunCursor c = new RunCursor(RunFileReader.open(scratchStore, runNames.get(i)), gauge);
                 cursors.add(c);
                 if (c.advance(gauge)) {
                     heads.add(c);
@@ -252,7 +253,7 @@ public final class ExternalSorter implements AutoCloseable {
         }
     }
 
-    /** Sort key order of two heads (service by UTF-8 bytes, null first; effective time), then run ordinal. */
+    /** Sort key order of two heads: service by UTF-8 bytes (null first), effective time, origin. */
     private static int compareHeads(RunCursor a, RunCursor b) {
         int c;
         if (a.service == null || b.service == null) {
@@ -264,13 +265,12 @@ public final class ExternalSorter implements AutoCloseable {
         if (c == 0) {
             c = Long.compare(a.time, b.time);
         }
-        return c != 0 ? c : Integer.compare(a.run, b.run);
+        return c != 0 ? c : Long.compare(a.origin, b.origin);
     }
 
     /** One open run in the merge: its current batch and head row with the head's sort key decoded. */
     private static final class RunCursor {
         private final RunFileReader reader;
-        private final int run;
         final RowStrings strings;
         private final long stringsBytes;
         private List<byte[]> batch = List.of();
@@ -282,10 +282,10 @@ public final class ExternalSorter implements AutoCloseable {
         int serviceOffset;
         int serviceLength;
         long time;
+        long origin;
 
-        RunCursor(RunFileReader reader, int run, ResidencyGauge gauge) {
+        RunCursor(RunFileReader reader, ResidencyGauge gauge) {
             this.reader = reader;
-            this.run = run;
             this.strings = reader.strings();
             this.stringsBytes = reader.stringsBytes();
             gauge.add(stringsBytes);
@@ -311,7 +311,7 @@ public final class ExternalSorter implements AutoCloseable {
             row = batch.get(next);
             batch.set(next++, null); // the sink may keep the row; the batch need not
             int n = (row[0] & 0xFF) | (row[1] & 0xFF) << 8 | (row[2] & 0xFF) << 16 | (row[3] & 0xFF) << 24;
-            if (n >= 0) { // inline (RowCodec's layout: the prefix is the service, then the effective time)
+            if (n >= 0) { // inline (RowCodec's layout: the prefix is the service, the effective time, the origin)
                 service = row;
                 serviceOffset = 4;
                 serviceLength = n;
@@ -328,6 +328,7 @@ public final class ExternalSorter implements AutoCloseable {
             long hi = (row[t + 4] & 0xFF) | (row[t + 5] & 0xFF) << 8 | (row[t + 6] & 0xFF) << 16
                     | (long) (row[t + 7] & 0xFF) << 24;
             time = (lo & 0xFFFF_FFFFL) | hi << 32;
+            origin = RowCodec.originOf(row, 0);
             return true;
         }
 

@@ -2,6 +2,7 @@ package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogFileReader;
+import dev.ourios.parquet.RowCodec;
 import dev.ourios.parquet.ReadOptions;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
@@ -14,17 +15,20 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads a plan's inputs on helper threads through the reader contract (row-vs-path validation included) and
- * re-projects every row, handing the compacting thread batches of (source row, re-projected row) in plan order.
+ * re-projects every row, handing the compacting thread batches of (source row, re-projected row, origin).
  * Decoding Parquet into records and re-projecting them was ~15 % of a compaction, on the compacting thread, and
  * with the writer's work spread over two cores it became the longest part of run formation.
  *
- * <p>With {@code readers} threads, reader {@code k} reads inputs {@code k, k + readers, …} into its own queue, and
- * the caller takes input 0's rows from queue 0, then input 1's from queue 1, and so on: the sort sees exactly the
- * (input ordinal, row ordinal) sequence it saw before, so the output bytes do not change. An input's failure
- * (unreadable, foreign schema, a row in the wrong partition) reaches the caller as the same exception, after every
- * row of the inputs before it. What waits in the queues is bounded by {@link #QUEUE_BYTES} in all (or one batch per
- * reader, if a row is larger); that bound is outside the sort budget, like the checksum helper's
- * (docs/architecture.md, heap planning).
+ * <p>With {@code readers} threads, reader {@code k} reads inputs {@code k, k + readers, …} in order into one shared
+ * queue, and the caller takes batches as they come: each input's rows arrive in row order, but the inputs'
+ * batches interleave as the readers produce them. (Taking input 0's rows, then input 1's, … kept the other reader
+ * waiting on a full queue most of the time; measured in docs/benchmarks.md, session 5.) Every row carries its
+ * origin (input ordinal, row ordinal, {@link RowCodec#origin}), the sort's tie-break, so the arrival order does not
+ * reach the output. An input's failure (unreadable, foreign schema, a row in the wrong partition) reaches the
+ * caller as the same exception once every input before it has been handed over; with several failing inputs, the
+ * first in plan order is the one thrown. What waits in the queue is bounded by {@link #QUEUE_BYTES} (or one batch,
+ * if a row is larger); that bound is outside the sort budget, like the checksum helper's (docs/architecture.md,
+ * heap planning).
  */
 final class PrefetchedInputs implements AutoCloseable {
     /**
@@ -32,18 +36,18 @@ final class PrefetchedInputs implements AutoCloseable {
      * encodes and buffers rows during run formation, waits for them.
      */
     static final int READERS = 2;
-    static final long QUEUE_BYTES = 4L << 20;
+    static final long QUEUE_BYTES = 2L << 20;
     private static final int BATCH_ROWS = 1024;
     private static final long BATCH_BYTES = 1L << 20;
 
-    /** Receives each row: as read and re-projected. */
+    /** Receives each row: as read, re-projected, and its place in the partition. */
     @FunctionalInterface
     interface RowHandler {
-        void accept(LogRecord source, LogRecord projected) throws IOException;
+        void accept(LogRecord source, LogRecord projected, long origin) throws IOException;
     }
 
     private final int inputs;
-    private final List<WeightedQueue<Batch>> queues = new ArrayList<>();
+    private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
     /** Each input's file schema, by plan ordinal; each is set before its input's first batch is queued. */
     private final MessageType[] schemas;
@@ -54,9 +58,6 @@ final class PrefetchedInputs implements AutoCloseable {
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
         for (int k = 0; k < n; k++) {
-            queues.add(new WeightedQueue<>(Math.max(BATCH_BYTES, QUEUE_BYTES / n)));
-        }
-        for (int k = 0; k < n; k++) {
             int first = k;
             Thread t = new Thread(() -> readEvery(store, plan, first, n), threadName + "-" + k);
             t.setDaemon(true);
@@ -65,22 +66,33 @@ final class PrefetchedInputs implements AutoCloseable {
         }
     }
 
-    /** Hands every row of every input to {@code handler}, in plan order; rethrows the first input's failure. */
+    /**
+     * Hands every row of every input to {@code handler}, each input's in row order; rethrows the failure of the
+     * first failing input (in plan order) once every input before it is done.
+     */
     void forEach(RowHandler handler) throws IOException {
-        for (int input = 0; input < inputs; input++) {
-            WeightedQueue<Batch> queue = queues.get(input % queues.size());
-            while (true) {
-                Batch b = queue.take();
-                for (int i = 0; i < b.sources.size(); i++) {
-                    handler.accept(b.sources.get(i), b.projected.get(i));
-                }
-                if (b.failure != null) {
-                    rethrow(b.failure);
-                }
-                if (b.inputDone) {
-                    break;
+        boolean[] ended = new boolean[inputs];
+        Throwable[] failures = new Throwable[inputs];
+        int firstFailure = inputs;
+        int firstOpen = 0; // every input before it has ended
+        while (firstOpen < inputs && firstFailure >= firstOpen) {
+            Batch b = queue.take();
+            for (int i = 0; i < b.sources.size(); i++) {
+                handler.accept(b.sources.get(i), b.projected.get(i), RowCodec.origin(b.input, b.firstRow + i));
+            }
+            if (b.failure != null) {
+                failures[b.input] = b.failure;
+                firstFailure = Math.min(firstFailure, b.input);
+            }
+            if (b.inputDone) {
+                ended[b.input] = true;
+                while (firstOpen < inputs && ended[firstOpen]) {
+                    firstOpen++;
                 }
             }
+        }
+        if (firstFailure < inputs) {
+            rethrow(failures[firstFailure]);
         }
     }
 
@@ -94,11 +106,10 @@ final class PrefetchedInputs implements AutoCloseable {
 
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
     private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride) {
-        WeightedQueue<Batch> queue = queues.get(first);
         ServiceNameProjector projector = new ServiceNameProjector();
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
-                Batch batch = new Batch();
+                Batch batch = new Batch(input, 0);
                 try (LogFileReader r = LogFileReader.open(store, plan.inputs().get(input).key(),
                         ReadOptions.partition(plan.partition()))) {
                     schemas[input] = r.fileSchema();
@@ -110,13 +121,13 @@ final class PrefetchedInputs implements AutoCloseable {
                         batch.add(row, projector.project(row));
                         if (batch.sources.size() >= BATCH_ROWS || batch.bytes >= BATCH_BYTES) {
                             queue.put(batch, batch.bytes);
-                            batch = new Batch();
+                            batch = new Batch(input, batch.firstRow + batch.sources.size());
                         }
                     }
                 } catch (InterruptedIOException e) {
                     return; // closed: nobody is waiting
                 } catch (IOException | RuntimeException | Error e) {
-                    batch.failure = e; // the caller stops at this input: nothing after it is read
+                    batch.failure = e; // this reader stops at this input: nothing after it is read
                     batch.inputDone = true;
                     queue.put(batch, batch.bytes);
                     return;
@@ -151,7 +162,7 @@ final class PrefetchedInputs implements AutoCloseable {
         try {
             for (Thread t : readers) {
                 while (t.isAlive() && System.nanoTime() < deadline) {
-                    queues.forEach(WeightedQueue::clear); // a reader blocked on a full queue can then finish
+                    queue.clear(); // a reader blocked on a full queue can then finish
                     t.join(50);
                 }
             }
@@ -161,11 +172,19 @@ final class PrefetchedInputs implements AutoCloseable {
     }
 
     private static final class Batch {
+        final int input;
+        /** The row ordinal (in its input) of the batch's first row. */
+        final long firstRow;
         final List<LogRecord> sources = new ArrayList<>();
         final List<LogRecord> projected = new ArrayList<>();
         long bytes;
         boolean inputDone;
         Throwable failure;
+
+        Batch(int input, long firstRow) {
+            this.input = input;
+            this.firstRow = firstRow;
+        }
 
         void add(LogRecord source, LogRecord projectedRow) {
             sources.add(source);

@@ -30,8 +30,11 @@ final class RowBuffer implements RowStrings {
      * such allocation can start a GC cycle (91 humongous-triggered collections per 1/4-size benchmark pair).
      */
     static final int PAGE_BYTES = (256 << 10) - 64;
-    /** Per row: service id (4), time (8), location (8), length (4), and the sort's order (4) and packed key (8). */
-    static final int KEY_BYTES = 36;
+    /**
+     * Per row: service id (4), time (8), origin (8), location (8), length (4), and the sort's order (4), packed key
+     * (8) and merge-sort scratch (4, for ties of equal time and for time ranges too wide to pack).
+     */
+    static final int KEY_BYTES = 48;
     private static final int NULL = -1;
 
     private final List<byte[]> pages = new ArrayList<>();
@@ -42,8 +45,11 @@ final class RowBuffer implements RowStrings {
     private int rows;
     private int[] serviceIds = new int[1024];
     private long[] times = new long[1024];
+    private long[] origins = new long[1024];
     private long[] locations = new long[1024];
     private int[] lengths = new int[1024];
+    /** The merge sort's scratch: allocated only when a sort has ties or a time range too wide to pack. */
+    private int[] scratchOrder;
     /** The row table (what rows reference; persisted with a spilled run), capped at {@link #tableCapBytes}. */
     private final List<String> strings = new ArrayList<>();
     private final Map<String, Integer> stringIds = new HashMap<>();
@@ -88,10 +94,13 @@ final class RowBuffer implements RowStrings {
         return List.copyOf(utf8);
     }
 
-    /** Appends {@code r}; returns its encoded length (what it will weigh in a spill run). */
-    int add(LogRecord r) {
+    /**
+     * Appends {@code r}, whose {@link RowCodec#origin place in the partition} is {@code origin}; returns its encoded
+     * length (what it will weigh in a spill run).
+     */
+    int add(LogRecord r, long origin) {
         enc.reset();
-        RowCodec.encode(r, this, enc);
+        RowCodec.encode(r, origin, this, enc);
         byte[] row = enc.array();
         int len = enc.size();
         if (page == null || pageFill + len > page.length) {
@@ -105,11 +114,13 @@ final class RowBuffer implements RowStrings {
             int cap = rows * 2;
             serviceIds = Arrays.copyOf(serviceIds, cap);
             times = Arrays.copyOf(times, cap);
+            origins = Arrays.copyOf(origins, cap);
             locations = Arrays.copyOf(locations, cap);
             lengths = Arrays.copyOf(lengths, cap);
         }
         serviceIds[rows] = serviceSortId(r.serviceName());
         times[rows] = r.effectiveTime();
+        origins[rows] = origin;
         locations[rows] = ((long) (pages.size() - 1) << 32) | pageFill;
         lengths[rows] = len;
         pageFill += len;
@@ -118,8 +129,9 @@ final class RowBuffer implements RowStrings {
     }
 
     /**
-     * Row indexes in sort order: service by UTF-8 bytes (null first), then effective time; a stable sort, so equal
-     * keys keep insertion order, which is (input ordinal, row ordinal).
+     * Row indexes in sort order: service by UTF-8 bytes (null first), then effective time, then origin (input
+     * ordinal, row ordinal), the contract's tie-break. Origins are distinct, so the order is total: it does not
+     * depend on the order rows were added in.
      */
     int[] sortedOrder() {
         int[] rank = serviceRanks();
@@ -166,7 +178,7 @@ final class RowBuffer implements RowStrings {
         int indexBits = Math.max(1, 32 - Integer.numberOfLeadingZeros(rows - 1));
         long range = max - min; // negative when it overflows
         if (range < 0 || range >= 1L << (63 - indexBits)) {
-            mergeSort(order, new int[rows], from, to, rank);
+            mergeSort(order, tmp(), from, to, rank);
             return;
         }
         for (int k = 0; k < n; k++) {
@@ -178,6 +190,25 @@ final class RowBuffer implements RowStrings {
         for (int k = 0; k < n; k++) {
             order[from + k] = (int) (keys[k] & mask);
         }
+        // Rows of equal time are in insertion order, which need not be origin order (inputs arrive interleaved):
+        // sort each such tie by origin. Ties are rare and short in real logs (nanosecond times).
+        int tie = 0;
+        for (int k = 1; k <= n; k++) {
+            if (k == n || keys[k] >>> indexBits != keys[tie] >>> indexBits) {
+                if (k - tie > 1) {
+                    mergeSort(order, tmp(), from + tie, from + k, rank);
+                }
+                tie = k;
+            }
+        }
+    }
+
+    /** The merge sort's scratch, one per sort (allocated only when a sort needs it). */
+    private int[] tmp() {
+        if (scratchOrder == null || scratchOrder.length < rows) {
+            scratchOrder = new int[rows];
+        }
+        return scratchOrder;
     }
 
     LogRecord get(int row) {
@@ -205,6 +236,8 @@ final class RowBuffer implements RowStrings {
         rows = 0;
         serviceIds = new int[1024];
         times = new long[1024];
+        origins = new long[1024];
+        scratchOrder = null;
         locations = new long[1024];
         lengths = new int[1024];
         strings.clear();
@@ -232,10 +265,13 @@ final class RowBuffer implements RowStrings {
 
     private int compare(int a, int b, int[] rank) {
         int c = Integer.compare(rank[serviceIds[a] + 1], rank[serviceIds[b] + 1]);
-        return c != 0 ? c : Long.compare(times[a], times[b]);
+        if (c == 0) {
+            c = Long.compare(times[a], times[b]);
+        }
+        return c != 0 ? c : Long.compare(origins[a], origins[b]);
     }
 
-    /** Stable top-down merge sort of {@code a[from, to)}. */
+    /** Top-down merge sort of {@code a[from, to)} by the full key (service, time, origin). */
     private void mergeSort(int[] a, int[] tmp, int from, int to, int[] rank) {
         if (to - from < 16) {
             for (int i = from + 1; i < to; i++) { // insertion sort: stable

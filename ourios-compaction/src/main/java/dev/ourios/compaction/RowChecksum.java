@@ -136,7 +136,7 @@ public final class RowChecksum {
     /** Mirrors {@link #feed(RowHasher, LogRecord)} field by field over the encoded row (see RowCodec's layout). */
     private static void feed(RowHasher h, RowCursor c) {
         c.field(); // service: derived, not hashed
-        c.i64(); // the sort key's effective time
+        c.skipKeyTail(); // the sort key's effective time and the row's origin: not columns
         h.field(c, 0); // tenant
         h.longValue(c.i64()); // template id
         h.longValue(c.i32()); // template version

@@ -65,7 +65,7 @@ public final class SortedRewriter implements PartitionRewriter {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
                     "ourios-input-reader")) {
-                inputs.forEach((source, projected) -> sorter.add(projected,
+                inputs.forEach((source, projected, origin) -> sorter.add(projected, origin,
                         (buf, offset, length, strings) -> in.add(buf, offset, strings)));
                 union = LogSchema.union(inputs.fileSchemas());
             }

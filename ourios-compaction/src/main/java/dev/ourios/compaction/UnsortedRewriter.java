@@ -17,12 +17,13 @@ import java.util.List;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * The pre-RFC-0036 mechanism: concatenates a partition's inputs, in plan order, into one
- * {@code <uuidv7>.compacted.parquet} without sorting. Kept as the baseline the sorted layout is benchmarked against
- * (what sorting costs), so it does everything else the sorted rewrite does: rows are validated against the
- * partition, re-projected, checksummed on both sides, and the output is published atomically but invisible. It
- * holds one decoded row at a time, so it needs no sort budget and never spills. It does not declare
- * {@code sorting_columns}: its rows are in input order.
+ * The pre-RFC-0036 mechanism: copies a partition's inputs into one {@code <uuidv7>.compacted.parquet} without
+ * sorting. Kept as the baseline the sorted layout is benchmarked against (what sorting costs), so it does
+ * everything else the sorted rewrite does: rows are validated against the partition, re-projected, checksummed on
+ * both sides, and the output is published atomically but invisible. It holds one decoded row at a time, so it needs
+ * no sort budget and never spills. It does not declare {@code sorting_columns}: its rows are in the order the input
+ * readers deliver them (each input's in row order, the inputs' batches interleaved as they are decoded), which is
+ * not deterministic; no sweep uses it.
  */
 public final class UnsortedRewriter implements PartitionRewriter {
     private final ObjectStore store;
@@ -49,7 +50,7 @@ public final class UnsortedRewriter implements PartitionRewriter {
                 BackgroundChecksum out = BackgroundChecksum.start("ourios-checksum-out")) {
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
                     "ourios-input-reader")) {
-                inputs.forEach((source, projected) -> {
+                inputs.forEach((source, projected, origin) -> {
                     long weight = RecordFootprint.estimate(source);
                     in.add(source, weight);
                     out.add(projected, weight);

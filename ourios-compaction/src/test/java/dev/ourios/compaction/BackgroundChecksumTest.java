@@ -37,7 +37,7 @@ class BackgroundChecksumTest {
         RowBuffer buffer = new RowBuffer();
         for (LogRecord r : rows) {
             inLine.add(r);
-            buffer.add(r);
+            buffer.add(r, buffer.rows());
         }
         RowStrings table = buffer.snapshot();
         try (BackgroundChecksum records = BackgroundChecksum.start("test-records");

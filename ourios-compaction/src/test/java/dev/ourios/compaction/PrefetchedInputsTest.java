@@ -1,6 +1,7 @@
 package dev.ourios.compaction;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -9,14 +10,18 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.RowCodec;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.ingest.IngestWriter;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -29,42 +34,53 @@ class PrefetchedInputsTest {
     Path dir;
 
     @Test
-    void hands_over_every_row_in_plan_order_and_then_the_failure() throws Exception {
+    void hands_over_every_row_with_its_origin_and_then_the_first_failure() throws Exception {
         long seed = new Random().nextLong();
         System.out.println("PrefetchedInputsTest seed " + seed);
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 3, 2_500 + new Random(seed).nextInt(500),
+        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 4, 2_500 + new Random(seed).nextInt(500),
                 seed));
-        CompactionPlan plan = plan(store, gen, 3);
+        CompactionPlan plan = plan(store, gen, 4);
         List<ObjectInfo> inputs = plan.inputs();
-        List<LogRecord> expected = new ArrayList<>();
-        for (ObjectInfo in : inputs) {
-            try (LogFileReader r = LogFileReader.open(store, in.key(), ReadOptions.partition(plan.partition()))) {
+        TreeMap<Long, LogRecord> expected = new TreeMap<>();
+        for (int i = 0; i < inputs.size(); i++) {
+            try (LogFileReader r = LogFileReader.open(store, inputs.get(i).key(),
+                    ReadOptions.partition(plan.partition()))) {
                 LogRecord row;
+                long ordinal = 0;
                 while ((row = r.read()) != null) {
-                    expected.add(row);
+                    expected.put(RowCodec.origin(i, ordinal++), row);
                 }
             }
         }
-        List<LogRecord> seen = new ArrayList<>();
+        Map<Long, LogRecord> seen = new TreeMap<>();
+        long[] lastOrigin = new long[inputs.size()];
+        Arrays.fill(lastOrigin, -1);
         try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
-            p.forEach((source, projected) -> {
-                seen.add(source);
+            p.forEach((source, projected, origin) -> {
+                int input = (int) (origin >>> 40);
+                assertTrue(origin > lastOrigin[input], "each input's rows arrive in row order, seed " + seed);
+                lastOrigin[input] = origin;
+                assertNull(seen.put(origin, source), "one row per origin, seed " + seed);
                 assertEquals(source.effectiveTime(), projected.effectiveTime());
             });
-            assertEquals(3, p.fileSchemas().size());
+            assertEquals(4, p.fileSchemas().size());
         }
         assertEquals(expected, seen, "seed " + seed);
 
-        // A missing second input: the first input's rows arrive, then its error, naming the file.
+        // Inputs 1 and 2 missing (one on each reader): inputs 0's rows all arrive, then input 1's error, naming
+        // the file, whichever reader fails first.
+        store.delete(inputs.get(2).key());
         store.delete(inputs.get(1).key());
-        List<LogRecord> before = new ArrayList<>();
+        TreeMap<Long, LogRecord> before = new TreeMap<>();
         try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
-            IOException e = assertThrows(IOException.class, () -> p.forEach((s, w) -> before.add(s)));
+            IOException e = assertThrows(IOException.class,
+                    () -> p.forEach((s, w, origin) -> before.put(origin, s)));
             assertTrue(e.getMessage().contains(inputs.get(1).key()), e.getMessage());
         }
-        assertEquals(expected.subList(0, before.size()), before);
-        assertTrue(before.size() >= gen.file("acme", 0, 0).size(), "the first input's rows came first");
+        Map<Long, LogRecord> input0 = new TreeMap<>(expected.headMap(RowCodec.origin(1, 0)));
+        assertEquals(input0, new TreeMap<>(before.headMap(RowCodec.origin(1, 0))), "seed " + seed);
+        before.forEach((origin, row) -> assertEquals(expected.get(origin), row, "seed " + seed));
     }
 
     /** Lands {@code files} ingest files of the generator's first hour and plans them as one compaction. */

@@ -12,6 +12,8 @@ import dev.ourios.parquet.FooterInspector;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.ingest.IngestWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
@@ -138,6 +140,65 @@ class Rfc0036LayoutTest {
         }
         assertTrue(digests.get(1).endsWith("runs=true"), "the small budget took the spill path: " + digests);
         assertTrue(digests.get(0).endsWith("runs=false"), "the large budget skipped spilling: " + digests);
+    }
+
+    /**
+     * Rows of equal (service, effective time) from different inputs: the output keeps them in (input ordinal in
+     * sorted name order, row ordinal) order however the two input readers' batches interleave, with and without
+     * spilling, through a hierarchical merge too (STORAGE.md §5's tie-break).
+     */
+    @Test
+    void rfc0036_4_equal_keys_keep_input_then_row_order_whatever_the_readers_timing() throws Exception {
+        long seed = new Random().nextLong();
+        System.out.println("Rfc0036LayoutTest seed " + seed);
+        Random rnd = new Random(seed);
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        IngestWriter ingest = new IngestWriter(store);
+        for (int f = 0; f < 6; f++) {
+            List<LogRecord> rows = new ArrayList<>();
+            int n = 1500 + rnd.nextInt(1500);
+            for (int j = 0; j < n; j++) {
+                // The service comes from the resource attributes (compaction re-projects it); a fifth have none.
+                String service = rnd.nextInt(5) == 0 ? null : "svc-" + rnd.nextInt(3);
+                rows.add(LogRecord.builder("t").timeUnixNano(P.hourStartNanos() + rnd.nextInt(8) * 1_000_000L)
+                        .resourceAttributes(service == null ? "[]"
+                                : "[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"" + service + "\"}}]")
+                        .serviceName(service).body(("row " + j + " of " + f).getBytes(StandardCharsets.UTF_8))
+                        .build());
+            }
+            ingest.writeFile(P, rows);
+        }
+        CompactionPlan probe = plan(store, 64L << 20, 64, 1L << 20);
+        List<String> names = probe.inputs().stream().map(ObjectInfo::key).toList();
+        assertEquals(names.stream().sorted().toList(), names, "plan order is sorted name order");
+        List<String> expected = new ArrayList<>();
+        List<LogRecord> all = new ArrayList<>();
+        for (String key : names) {
+            all.addAll(TestStores.readAll(store, key)); // input ordinal, then row ordinal
+        }
+        List<LogRecord> sorted = new ArrayList<>(all);
+        sorted.sort(SortKey.RECORD_ORDER); // stable: ties keep (input, row) order
+        sorted.forEach(r -> expected.add(new String(r.body(), StandardCharsets.UTF_8)));
+        long[] budgets = {64L << 20, 1L << 20, 1L << 20, 64L << 20};
+        int[] fanIns = {64, 64, 2, 64};
+        for (int i = 0; i < budgets.length; i++) {
+            RewriteResult rw = new SortedRewriter(store, dir.resolve("scratch" + i))
+                    .rewrite(plan(store, budgets[i], fanIns[i], 1L << 20));
+            assertEquals(budgets[i] == 1L << 20, rw.spilledRuns() > 0, "spilled runs: " + rw.spilledRuns());
+            List<String> got = TestStores.readAll(store, rw.outputKey()).stream()
+                    .map(r -> new String(r.body(), StandardCharsets.UTF_8)).toList();
+            assertTrue(expected.equals(got), "seed " + seed + ", budget " + budgets[i] + ", fan-in " + fanIns[i]
+                    + ": first difference at row " + firstDifference(expected, got));
+            store.delete(rw.outputKey());
+        }
+    }
+
+    private static int firstDifference(List<String> a, List<String> b) {
+        int i = 0;
+        while (i < a.size() && i < b.size() && a.get(i).equals(b.get(i))) {
+            i++;
+        }
+        return i;
     }
 
     @Test

@@ -7,7 +7,9 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import dev.ourios.core.SortKey;
 import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.parquet.RowCodec;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Random;
@@ -30,14 +32,14 @@ class RowBufferTest {
     void encodes_and_decodes_every_column_exactly() {
         RowBuffer b = new RowBuffer();
         List<LogRecord> rows = List.of(edge("svc", 5), edge(null, 0), edge("😀", Long.MAX_VALUE));
-        rows.forEach(b::add);
+        rows.forEach(r -> b.add(r, b.rows()));
         for (int i = 0; i < rows.size(); i++) {
             assertEquals(rows.get(i), b.get(i));
         }
     }
 
     @Test
-    void sorted_order_is_the_stable_sort_key_order_and_footprint_is_positive() {
+    void sorted_order_is_the_key_order_with_origin_ties_whatever_the_insertion_order() {
         for (int wide = 0; wide < 3; wide++) {
             sortedOrderMatchesAStableSort(wide);
         }
@@ -45,7 +47,8 @@ class RowBufferTest {
 
     /**
      * {@code spread} 0: times 0..4 (many ties); 1: times across an hour of nanoseconds (the packed-key path);
-     * 2: times from Long.MIN_VALUE to Long.MAX_VALUE (too wide to pack: the merge-sort path).
+     * 2: times from Long.MIN_VALUE to Long.MAX_VALUE (too wide to pack: the merge-sort path). Rows are added in a
+     * shuffled order (inputs arrive interleaved), each with its origin = its position in the partition order.
      */
     private static void sortedOrderMatchesAStableSort(int spread) {
         long seed = new Random().nextLong();
@@ -56,27 +59,35 @@ class RowBufferTest {
         LogGenerator gen = new LogGenerator(TestStores.spec(List.of("t"), 1, 3, 700, seed));
         for (int f = 0; f < 3; f++) {
             for (LogRecord r : gen.file("t", 0, f)) {
-                // Coarse times force many key ties, so stability is exercised.
+                // Coarse times force many key ties, so the origin tie-break is exercised.
                 long time = switch (spread) {
                     case 0 -> rnd.nextInt(5);
                     case 1 -> rnd.nextInt(4) == 0 ? 7 : (long) (rnd.nextDouble() * 3_600_000_000_000L);
                     default -> rnd.nextBoolean() ? rnd.nextLong() : rnd.nextInt(3) - 1L;
                 };
-                LogRecord tied = LogRecord.builder(r.tenantId()).timeUnixNano(time)
+                rows.add(LogRecord.builder(r.tenantId()).timeUnixNano(time)
                         .serviceName(rnd.nextInt(6) == 0 ? null : r.serviceName()).attributes(r.attributes())
-                        .resourceAttributes(r.resourceAttributes()).build();
-                rows.add(tied);
-                b.add(tied);
+                        .resourceAttributes(r.resourceAttributes()).build());
             }
         }
-        List<LogRecord> expected = new ArrayList<>(rows);
-        expected.sort(Comparator.comparing(LogRecord::serviceName, SortKey.SERVICE_ORDER)
-                .thenComparingLong(LogRecord::effectiveTime)); // List.sort is stable
+        List<Integer> arrival = new ArrayList<>();
+        for (int i = 0; i < rows.size(); i++) {
+            arrival.add(i);
+        }
+        Collections.shuffle(arrival, rnd);
+        for (int origin : arrival) {
+            b.add(rows.get(origin), origin);
+        }
+        List<Integer> expected = new ArrayList<>(arrival);
+        expected.sort(Comparator.comparing((Integer i) -> rows.get(i).serviceName(), SortKey.SERVICE_ORDER)
+                .thenComparingLong(i -> rows.get(i).effectiveTime()).thenComparingInt(i -> i));
         int[] order = b.sortedOrder();
+        assertEquals(rows.size(), order.length);
         for (int i = 0; i < order.length; i++) {
-            assertTrue(expected.get(i) == rows.get(order[i]) || expected.get(i).equals(b.get(order[i])),
+            int row = order[i];
+            assertEquals((long) expected.get(i), RowCodec.originOf(b.page(row), b.offset(row)),
                     "seed " + seed + " position " + i);
-            assertEquals(expected.get(i), b.get(order[i]), "seed " + seed + " position " + i);
+            assertEquals(rows.get(expected.get(i)), b.get(row), "seed " + seed + " position " + i);
         }
         assertTrue(b.footprint() > 0);
         b.clear();

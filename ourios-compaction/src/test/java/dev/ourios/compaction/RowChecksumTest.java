@@ -47,7 +47,7 @@ class RowChecksumTest {
         RowCodec.Output out = new RowCodec.Output(64);
         for (LogRecord r : rows) {
             records.add(r);
-            buffer.add(r);
+            buffer.add(r, buffer.rows());
         }
         for (int i = 0; i < buffer.rows(); i++) {
             referenced.add(buffer.page(i), buffer.offset(i), buffer);
@@ -66,7 +66,7 @@ class RowChecksumTest {
                 r = LogRecord.builder(r.tenantId()).timeUnixNano(r.timeUnixNano() + 1).build();
             }
             out.reset();
-            RowCodec.encode(r, buffer, out);
+            RowCodec.encode(r, i, buffer, out);
             altered.add(out.array(), 0, buffer);
         }
         assertNotEquals(records.value(), altered.value(), "seed " + seed);

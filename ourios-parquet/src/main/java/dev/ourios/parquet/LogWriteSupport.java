@@ -126,7 +126,7 @@ final class LogWriteSupport {
         RowCursor c = cursor.reset(buf, offset, strings);
         boolean hasService = c.field();
         Binary service = hasService ? binary(c, SERVICE_INDEX) : null;
-        c.i64(); // the sort key's effective time; the column itself follows
+        c.skipKeyTail(); // the sort key's effective time (the column itself follows) and origin
         int start = c.position();
         c.field(); // tenant
         c.i64();

@@ -15,13 +15,17 @@ import java.util.TreeMap;
  * as bytes, spilled and merged as bytes, and shredded into the output straight from those bytes
  * ({@link LogFileWriter#write(byte[], int, RowStrings)}), so no object graph is rebuilt per row.
  *
- * <p>Layout (little-endian): a sort-key prefix {@code service, effective time}, then every column in
+ * <p>Layout (little-endian): a sort-key prefix {@code service, effective time, origin}, then every column in
  * {@link LogSchema} order (service excluded, it is in the prefix), then the extras sorted by name. Numbers are
  * fixed width; an optional number is an i32 presence flag and the value. A string or byte-array field is an i32
  * {@code n}: {@code n >= 0} inline bytes follow, {@code -1} null, {@code n <= -2} a reference to entry
  * {@code -2 - n} of the batch's {@link RowStrings} (only low-cardinality columns are offered for interning:
  * tenant, service, severity text, scope, resource attributes, event name, schema URLs, extra names). A row with
  * no references is self-contained ({@link #inline}); spill runs hold only such rows.
+ *
+ * <p>The origin is the row's place in the partition, {@link #origin(int, long) (input ordinal, row ordinal)}: the
+ * contract's tie-break for rows with equal service and time (STORAGE.md §5), carried with the row so that the sort
+ * does not depend on the order rows reach it. It is not a column and is never written to a Parquet file.
  */
 public final class RowCodec {
     static final int NULL = -1;
@@ -35,18 +39,33 @@ public final class RowCodec {
     public static final int X_FLOAT = 6;
     public static final int X_BOOLEAN = 7;
 
+    /** Bytes of the sort-key prefix after the service field: effective time and origin. */
+    static final int KEY_TAIL_BYTES = 16;
+    /** Row ordinals take the low bits of an origin; input ordinals the rest (a plan has far fewer inputs). */
+    static final int ROW_BITS = 40;
+
     private RowCodec() {
+    }
+
+    /** The origin of row {@code row} of input {@code input}: origins order as (input, row) do. */
+    public static long origin(int input, long row) {
+        if (input < 0 || row < 0 || row >= 1L << ROW_BITS || input >= 1 << (63 - ROW_BITS)) {
+            throw new IllegalArgumentException("origin out of range: input " + input + ", row " + row);
+        }
+        return (long) input << ROW_BITS | row;
     }
 
     /**
      * Encodes {@code r} into {@code out} (appending) and returns the row's length once inlined: its encoded length
-     * plus the bytes of every referenced string, which is what it weighs in a spill run.
+     * plus the bytes of every referenced string, which is what it weighs in a spill run. {@code origin} is the
+     * row's {@link #origin(int, long) place in the partition}.
      */
-    public static int encode(LogRecord r, RowStrings strings, Output out) {
+    public static int encode(LogRecord r, long origin, RowStrings strings, Output out) {
         int start = out.size;
         long refs = 0;
         refs += out.interned(r.serviceName(), strings);
         out.i64(r.effectiveTime());
+        out.i64(origin);
         refs += out.interned(r.tenantId(), strings);
         out.i64(r.templateId());
         out.i32(r.templateVersion());
@@ -115,11 +134,18 @@ public final class RowCodec {
         return (int) Math.min(Integer.MAX_VALUE, out.size - start + refs);
     }
 
+    /** The origin of the row at {@code offset} (its prefix needs no table: a reference has no inline bytes). */
+    public static long originOf(byte[] buf, int offset) {
+        int n = (buf[offset] & 0xFF) | (buf[offset + 1] & 0xFF) << 8 | (buf[offset + 2] & 0xFF) << 16
+                | (buf[offset + 3] & 0xFF) << 24;
+        return new RowCursor().reset(buf, offset + 4 + Math.max(0, n) + 8, null).i64();
+    }
+
     /** Decodes the row at {@code offset} ({@code strings} may be null for a self-contained row). */
     public static LogRecord decode(byte[] buf, int offset, RowStrings strings) {
         RowCursor c = new RowCursor().reset(buf, offset, strings);
         String service = c.string();
-        c.i64();
+        c.skipKeyTail();
         String tenant = c.string();
         long templateId = c.i64();
         int templateVersion = c.i32();
@@ -185,7 +211,8 @@ public final class RowCodec {
         RowCursor c = new RowCursor().reset(buf, offset, strings);
         int start = out.size;
         out.copyString(c); // service
-        out.i64(c.i64());
+        out.i64(c.i64()); // effective time
+        out.i64(c.i64()); // origin
         out.copyString(c); // tenant
         out.i64(c.i64());
         out.i32(c.i32());

@@ -42,6 +42,11 @@ public final class RowCursor {
         return lo | hi << 32;
     }
 
+    /** Skips the rest of the sort-key prefix (effective time, origin), read after the service field. */
+    public void skipKeyTail() {
+        pos += RowCodec.KEY_TAIL_BYTES;
+    }
+
     /** An optional number: {@code null} when absent. */
     public Long optional() {
         return i32() == 0 ? null : i64();

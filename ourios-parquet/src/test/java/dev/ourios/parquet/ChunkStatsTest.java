@@ -50,7 +50,7 @@ class ChunkStatsTest {
                 try (LogFileWriter w = new LogFileWriter(store.create(name), opts)) {
                     for (LogRecord r : in) {
                         RowCodec.Output out = new RowCodec.Output(64);
-                        RowCodec.encode(r, RowStrings.NONE, out);
+                        RowCodec.encode(r, 0, RowStrings.NONE, out);
                         w.write(out.array(), 0, out.size(), null);
                     }
                     w.commit();

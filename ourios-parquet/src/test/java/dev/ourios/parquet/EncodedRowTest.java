@@ -99,13 +99,17 @@ class EncodedRowTest {
             Table table = new Table(interning);
             RowCodec.Output out = new RowCodec.Output(64);
             RowCodec.Output inlined = new RowCodec.Output(64);
+            Random rnd = new Random(seed);
             for (LogRecord r : records(seed)) {
                 out.reset();
-                int inlineLength = RowCodec.encode(r, table, out);
+                long origin = RowCodec.origin(rnd.nextInt(1 << 20), rnd.nextLong() >>> 24);
+                int inlineLength = RowCodec.encode(r, origin, table, out);
                 assertEquals(r, RowCodec.decode(out.array(), 0, table), "seed " + seed);
+                assertEquals(origin, RowCodec.originOf(out.array(), 0), "seed " + seed);
                 inlined.reset();
                 assertEquals(inlineLength, RowCodec.inline(out.array(), 0, table, inlined), "seed " + seed);
                 assertEquals(r, RowCodec.decode(inlined.array(), 0, null), "seed " + seed);
+                assertEquals(origin, RowCodec.originOf(inlined.array(), 0), "seed " + seed);
             }
         }
     }
@@ -114,7 +118,7 @@ class EncodedRowTest {
     void a_reference_without_a_table_is_a_bug_not_a_wrong_value() {
         Table table = new Table(true);
         RowCodec.Output out = new RowCodec.Output(64);
-        RowCodec.encode(TestFiles.edgeRecords().get(2), table, out);
+        RowCodec.encode(TestFiles.edgeRecords().get(2), 0, table, out);
         assertThrows(IllegalStateException.class, () -> RowCodec.decode(out.array(), 0, null));
     }
 
@@ -129,9 +133,10 @@ class EncodedRowTest {
         Random rnd = new Random(seed);
         Table table = new Table(true);
         try (LogFileWriter w = new LogFileWriter(store.create("rows.parquet"), opts)) {
+            long origin = 0;
             for (LogRecord r : in) {
                 RowCodec.Output out = new RowCodec.Output(16); // a fresh array per row, as the merge hands out
-                RowCodec.encode(r, table, out);
+                RowCodec.encode(r, origin++, table, out);
                 if (rnd.nextBoolean()) {
                     w.write(out.array(), 0, out.size(), table);
                 } else {
@@ -151,7 +156,7 @@ class EncodedRowTest {
     void an_encoded_row_the_schema_cannot_hold_fails_the_file() throws Exception {
         var store = new LocalObjectStore(dir);
         RowCodec.Output out = new RowCodec.Output(16);
-        RowCodec.encode(LogRecord.builder("t1").timeUnixNano(TestFiles.HOUR).extra("nope", 1L).build(),
+        RowCodec.encode(LogRecord.builder("t1").timeUnixNano(TestFiles.HOUR).extra("nope", 1L).build(), 0,
                 new Table(false), out);
         try (LogFileWriter w = new LogFileWriter(store.create("bad.parquet"), WriterOptions.ingest())) {
             // Rows are shredded in batches: the error surfaces at the latest at commit, which publishes nothing.
