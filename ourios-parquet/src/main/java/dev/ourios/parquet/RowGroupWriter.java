@@ -4,6 +4,7 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -35,10 +36,10 @@ import org.apache.parquet.schema.MessageType;
  * column chunks are written one after the other, which is schema order, so the file is an ordinary Parquet file.
  *
  * <p>Rows are shredded in batches (at most {@link #BATCH_ROWS} rows or {@link #BATCH_BYTES} bytes): with two
- * threads, the helper shreds a batch into slice 1 while the caller shreds it into slice 0 and then goes on filling
- * the next batch (two batches alternate), so the caller's own work between batches (a compaction's merge) overlaps
- * the helper's; the helper gets batch k + 1 only after finishing batch k, and both slices finish every batch
- * before the row-group size is checked or a group is flushed. The size is checked at parquet-java's row counts
+ * threads, each slice has a helper thread of its own that shreds every batch into it, in order, while the caller
+ * goes on filling the next batch (up to {@link #IN_FLIGHT} batches are out at once), so the caller's own work
+ * between batches (a compaction's merge) overlaps both slices'. Both slices finish every batch before the row-group
+ * size is checked or a group is flushed. The size is checked at parquet-java's row counts
  * (from 100 rows, then halfway to where the group should fill), which depend only on earlier checks, and a column's
  * pages depend only on its slice's rows, so the bytes written are the same with one thread or two, from records or
  * from encoded rows, run after run (but not with another cut: see docs/architecture.md).
@@ -48,24 +49,32 @@ final class RowGroupWriter {
     static final int SLICES = 2;
     static final int BATCH_ROWS = 512;
     static final int BATCH_BYTES = 1 << 20;
+    /**
+     * Batches handed to the helpers and not yet shredded by both, at most: enough that neither helper waits for
+     * the other or for the caller between batches, few enough to stay small ({@code IN_FLIGHT * BATCH_BYTES}).
+     */
+    static final int IN_FLIGHT = 3;
 
     private final ParquetFileWriter file;
     private final ParquetProperties props;
     private final long rowGroupBytes;
     private final int rowGroupRows;
     private final Slice[] slices;
-    private final ExecutorService helper;
+    /** One single-thread executor per slice (so each slice sees its batches in order), or null with one thread. */
+    private final ExecutorService[] helpers;
     private Batch batch = new Batch();
-    /** The batch the helper may still be shredding (free once {@link #pending} is done). */
-    private Batch spare = new Batch();
-    /** The helper's shred of the last submitted batch, or null. */
-    private Future<?> pending;
+    /** Batches the helpers may still be shredding, oldest first, with both slices' futures. */
+    private final ArrayDeque<Shredding> inFlight = new ArrayDeque<>();
+    private final ArrayDeque<Batch> free = new ArrayDeque<>();
     private boolean groupOpen;
     private int groupOrdinal;
     private long groupRows;
     /** The row count of the open group at which its buffered size is checked next (parquet-java's cadence). */
     private long nextCheck;
     private long writtenBytes;
+
+    private record Shredding(Batch batch, Future<?>[] slices) {
+    }
 
     RowGroupWriter(ParquetFileWriter file, MessageType schema, ParquetProperties props,
             ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema, BloomPlan bloomPlan)
@@ -78,11 +87,19 @@ final class RowGroupWriter {
         int cut = Math.min(n, schema.getFieldIndex(Columns.EVENT_NAME));
         this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan),
                 new Slice(schema, cut, n, codecConf, logSchema, bloomPlan)};
-        this.helper = threads > 1 ? Executors.newSingleThreadExecutor(r -> {
-            Thread t = new Thread(r, "ourios-column-writer");
-            t.setDaemon(true);
-            return t;
-        }) : null;
+        if (threads > 1) {
+            this.helpers = new ExecutorService[SLICES];
+            for (int i = 0; i < SLICES; i++) {
+                String name = "ourios-column-writer-" + i;
+                helpers[i] = Executors.newSingleThreadExecutor(r -> {
+                    Thread t = new Thread(r, name);
+                    t.setDaemon(true);
+                    return t;
+                });
+            }
+        } else {
+            this.helpers = null;
+        }
         this.nextCheck = props.getMinRowCountForPageSizeCheck();
         file.start();
     }
@@ -101,7 +118,7 @@ final class RowGroupWriter {
     long dataSize() throws IOException {
         long buffered = 0;
         if (groupOpen) {
-            awaitHelper(); // the sizes of the helper's column store
+            awaitHelpers(); // the sizes of the helpers' column stores
             for (Slice s : slices) {
                 buffered += s.columns.getBufferedSize();
             }
@@ -136,14 +153,16 @@ final class RowGroupWriter {
         return merged;
     }
 
-    /** Stops the helper without writing anything more (the file is being discarded). */
+    /** Stops the helpers without writing anything more (the file is being discarded). */
     void abandon() {
         stopHelper();
     }
 
     private void stopHelper() {
-        if (helper != null) {
-            helper.shutdownNow();
+        if (helpers != null) {
+            for (ExecutorService h : helpers) {
+                h.shutdownNow();
+            }
         }
         for (Slice s : slices) {
             s.codecs.release(); // the slices' compressors (pooled codec resources)
@@ -174,25 +193,25 @@ final class RowGroupWriter {
         }
         Batch b = batch;
         int rows = b.n;
-        if (helper == null) {
+        if (helpers == null) {
             slices[0].shred(b);
             slices[1].shred(b);
             b.clear();
         } else {
-            awaitHelper(); // slice 1 takes its batches in order; the spare batch is free from here on
-            pending = helper.submit(() -> {
-                slices[1].shred(b);
-                return null;
-            });
-            try {
-                slices[0].shred(b);
-            } catch (RuntimeException e) {
-                pending.cancel(true);
-                throw e;
+            Future<?>[] work = new Future<?>[SLICES];
+            for (int i = 0; i < SLICES; i++) {
+                Slice slice = slices[i];
+                work[i] = helpers[i].submit(() -> {
+                    slice.shred(b);
+                    return null;
+                });
             }
-            batch = spare;
-            batch.clear();
-            spare = b;
+            inFlight.add(new Shredding(b, work));
+            if (inFlight.size() >= IN_FLIGHT) {
+                awaitOldest();
+            }
+            Batch next = free.poll();
+            batch = next != null ? next : new Batch();
         }
         groupRows += rows;
         if (groupRows >= rowGroupRows) {
@@ -202,7 +221,7 @@ final class RowGroupWriter {
         if (groupRows < nextCheck) {
             return;
         }
-        awaitHelper(); // both slices' sizes, with every row so far
+        awaitHelpers(); // both slices' sizes, with every row so far
         long buffered = 0;
         for (Slice s : slices) {
             buffered += s.columns.getBufferedSize();
@@ -222,7 +241,7 @@ final class RowGroupWriter {
         if (!groupOpen) {
             return;
         }
-        awaitHelper();
+        awaitHelpers();
         onBothSlices(Slice::flushColumns);
         file.startBlock(groupRows);
         for (Slice s : slices) {
@@ -240,34 +259,58 @@ final class RowGroupWriter {
         groupRows = 0;
     }
 
-    /** Waits for the helper's shred of the last submitted batch; its failure is thrown here. */
-    private void awaitHelper() throws IOException {
-        Future<?> p = pending;
-        if (p == null) {
-            return;
+    /** Waits until both slices have shredded every batch handed out; a helper's failure is thrown here. */
+    private void awaitHelpers() throws IOException {
+        while (!inFlight.isEmpty()) {
+            awaitOldest();
         }
-        pending = null;
-        await(p);
     }
 
-    /** Runs {@code work} on slice 1 on the helper (when there is one) while slice 0 runs here; waits for both. */
+    /** Waits for both slices' shred of the oldest batch out, then reuses that batch. */
+    private void awaitOldest() throws IOException {
+        Shredding s = inFlight.poll();
+        try {
+            for (Future<?> f : s.slices()) {
+                await(f);
+            }
+        } catch (IOException | RuntimeException e) {
+            for (Shredding other : inFlight) {
+                for (Future<?> f : other.slices()) {
+                    f.cancel(true);
+                }
+            }
+            inFlight.clear();
+            throw e;
+        }
+        s.batch().clear();
+        free.add(s.batch());
+    }
+
+    /** Runs {@code work} on both slices, each on its helper (when there are helpers); waits for both. */
     private void onBothSlices(SliceWork work) throws IOException {
-        if (helper == null) {
+        if (helpers == null) {
             work.run(slices[0]);
             work.run(slices[1]);
             return;
         }
-        Future<?> other = helper.submit(() -> {
-            work.run(slices[1]);
-            return null;
-        });
+        Future<?>[] done = new Future<?>[SLICES];
+        for (int i = 0; i < SLICES; i++) {
+            Slice slice = slices[i];
+            done[i] = helpers[i].submit(() -> {
+                work.run(slice);
+                return null;
+            });
+        }
         try {
-            work.run(slices[0]);
+            for (Future<?> f : done) {
+                await(f);
+            }
         } catch (IOException | RuntimeException e) {
-            other.cancel(true);
+            for (Future<?> f : done) {
+                f.cancel(true);
+            }
             throw e;
         }
-        await(other);
     }
 
     private static void await(Future<?> work) throws IOException {
