@@ -3,6 +3,7 @@ package dev.ourios.compaction;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.RowCodec;
 import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.RunCompressors;
 import dev.ourios.parquet.RunFileReader;
 import dev.ourios.parquet.RunFileWriter;
 import dev.ourios.store.LocalObjectStore;
@@ -43,6 +44,8 @@ import java.util.PriorityQueue;
 public final class ExternalSorter implements AutoCloseable {
     /** Heap of one row read back from a run beyond its bytes: the array header and the batch list's slot. */
     static final int ROW_OVERHEAD = 16 + 8;
+    /** Threads compressing a run's row groups while the compacting thread fills the next ones. */
+    static final int SPILL_COMPRESSORS = 2;
 
     private final long budgetBytes;
     private final int fanIn;
@@ -55,6 +58,8 @@ public final class ExternalSorter implements AutoCloseable {
     private final long batchBudgetBytes;
     private final RowBuffer buffer;
     private final RowCodec.Output inlined = new RowCodec.Output(4096);
+    /** Compress run row groups on both cores while a spill holds up run formation (threads start at first use). */
+    private final RunCompressors compressors = new RunCompressors(SPILL_COMPRESSORS, "ourios-spill-zstd");
     private final List<String> runs = new ArrayList<>();
     /** The widest row (its bytes plus {@link #ROW_OVERHEAD}) of each run, which sizes that run's batches. */
     private final Map<String, Long> widest = new HashMap<>();
@@ -224,7 +229,7 @@ public final class ExternalSorter implements AutoCloseable {
         int effective = effectiveFanIn(batchBudgetBytes, fanIn, widestRowBytes);
         long rowGroupBytes = Math.max(1, batchBudgetBytes / effective);
         return new RunFileWriter(scratchStore.create(name), batchRows(batchBudgetBytes, fanIn, widestRowBytes),
-                rowGroupBytes, table);
+                rowGroupBytes, table, compressors);
     }
 
     /** k-way merge by (service, time, origin). */
@@ -342,6 +347,7 @@ public final class ExternalSorter implements AutoCloseable {
     /** Removes every run and the scratch directory. */
     @Override
     public void close() throws IOException {
+        compressors.close();
         buffer.clear();
         try (var files = Files.list(scratch)) {
             for (Path p : (Iterable<Path>) files::iterator) {

@@ -5,13 +5,17 @@ import com.github.luben.zstd.ZstdCompressCtx;
 import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
 import org.apache.parquet.bytes.BytesInput;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
@@ -51,6 +55,12 @@ public final class RunFileWriter implements Closeable {
     private final List<byte[]> strings;
     private byte[] page = new byte[64 << 10];
     private byte[] compressed = new byte[0];
+    /** Compresses row groups on helper threads, or null (compressed here, one group at a time). */
+    private final RunCompressors compressors;
+    /** Row groups handed to the compressors, in order, not yet written. */
+    private final ArrayDeque<Pending> pending = new ArrayDeque<>();
+    /** Page arrays back from the compressors, for the next groups. */
+    private final ArrayDeque<byte[]> freePages = new ArrayDeque<>();
     private int pageFill;
     private int pageRows;
     private long rows;
@@ -62,7 +72,17 @@ public final class RunFileWriter implements Closeable {
      */
     public RunFileWriter(AtomicOutput output, int rowGroupRows, long rowGroupBytes, List<byte[]> strings)
             throws IOException {
+        this(output, rowGroupRows, rowGroupBytes, strings, null);
+    }
+
+    /**
+     * As above, with the row groups compressed by {@code compressors} while the caller fills the next ones (up to
+     * twice as many groups as compressor threads are out at once); the file is the same.
+     */
+    public RunFileWriter(AtomicOutput output, int rowGroupRows, long rowGroupBytes, List<byte[]> strings,
+            RunCompressors compressors) throws IOException {
         this.output = output;
+        this.compressors = compressors;
         this.strings = List.copyOf(strings);
         this.rowGroupRows = rowGroupRows;
         this.rowGroupBytes = rowGroupBytes;
@@ -104,6 +124,17 @@ public final class RunFileWriter implements Closeable {
     }
 
     private void flushRowGroup() throws IOException {
+        if (compressors != null) {
+            pending.add(new Pending(compressors.compress(page, pageFill), page, pageRows, pageFill));
+            byte[] next = freePages.poll();
+            page = next != null && next.length >= page.length ? next : new byte[page.length];
+            pageFill = 0;
+            pageRows = 0;
+            while (pending.size() > 2 * compressors.threads()) {
+                writeOldest();
+            }
+            return;
+        }
         int bound = (int) Zstd.compressBound(pageFill);
         if (compressed.length < bound) {
             compressed = new byte[bound];
@@ -117,6 +148,31 @@ public final class RunFileWriter implements Closeable {
         writer.endBlock();
         pageFill = 0;
         pageRows = 0;
+    }
+
+    /** A row group out for compression: its page (returned to {@link #freePages} once written), rows and size. */
+    private record Pending(Future<RunCompressors.Compressed> compressed, byte[] page, int rows, int rawBytes) {
+    }
+
+    /** Writes the oldest compressed row group (groups are written in the order they were cut). */
+    private void writeOldest() throws IOException {
+        Pending p = pending.poll();
+        RunCompressors.Compressed c;
+        try {
+            c = p.compressed().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a run's compression");
+        } catch (ExecutionException e) {
+            throw new IOException("compressing a sort run failed: " + e.getCause(), e.getCause());
+        }
+        writer.startBlock(p.rows());
+        writer.startColumn(COLUMN, p.rows(), CompressionCodecName.ZSTD);
+        writer.writeDataPage(p.rows(), p.rawBytes(), BytesInput.from(c.bytes(), 0, c.size()), Encoding.RLE,
+                Encoding.RLE, Encoding.PLAIN);
+        writer.endColumn();
+        writer.endBlock();
+        freePages.add(p.page());
     }
 
     /** {@code [u32 count]([u32 length][bytes])*}, Base64 (footer values are strings). */
@@ -158,6 +214,9 @@ public final class RunFileWriter implements Closeable {
             if (pageRows > 0) {
                 flushRowGroup();
             }
+            while (!pending.isEmpty()) {
+                writeOldest();
+            }
             writer.end(Map.of(STRINGS_KEY, encodeTable(strings)));
             done = true;
             zstd.close();
@@ -169,6 +228,10 @@ public final class RunFileWriter implements Closeable {
     }
 
     public void abort() {
+        for (Pending p : pending) {
+            p.compressed().cancel(true);
+        }
+        pending.clear();
         if (!done) {
             done = true;
             zstd.close();

@@ -169,6 +169,45 @@ class EncodedRowTest {
         assertEquals(List.of(), store.listObjects(""));
     }
 
+    /** A run compressed on helper threads is the same file as one compressed by the caller, group by group. */
+    @Test
+    void sort_runs_compressed_on_helpers_are_byte_identical() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("EncodedRowTest seed " + seed);
+        var store = new LocalObjectStore(dir);
+        Random rnd = new Random(seed);
+        List<byte[]> rows = new ArrayList<>();
+        int n = 3000 + rnd.nextInt(3000);
+        for (int i = 0; i < n; i++) {
+            // Mostly compressible rows, a few wider than the row-group byte cap (a page grows for them).
+            rows.add(rnd.nextInt(500) == 0 ? TestFiles.bytes(rnd, 70_000)
+                    : ("row " + i + " " + "x".repeat(rnd.nextInt(200))).getBytes(StandardCharsets.UTF_8));
+        }
+        List<byte[]> table = List.of("t".getBytes());
+        try (RunCompressors compressors = new RunCompressors(2, "test-zstd")) {
+            for (String name : List.of("inline.parquet", "helpers.parquet")) {
+                try (RunFileWriter w = new RunFileWriter(store.create(name), 300, 64 << 10, table,
+                        name.startsWith("helpers") ? compressors : null)) {
+                    for (byte[] r : rows) {
+                        w.write(r, 0, r.length);
+                    }
+                    w.commit();
+                }
+            }
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("inline.parquet")),
+                Files.readAllBytes(dir.resolve("helpers.parquet")), "seed " + seed);
+        int i = 0;
+        try (RunFileReader r = RunFileReader.open(store, "helpers.parquet")) {
+            for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
+                for (byte[] b : batch) {
+                    assertArrayEquals(rows.get(i++), b, "seed " + seed);
+                }
+            }
+        }
+        assertEquals(rows.size(), i);
+    }
+
     @Test
     void sort_runs_round_trip_in_batches_of_the_row_group_size() throws Exception {
         var store = new LocalObjectStore(dir);

@@ -1,0 +1,74 @@
+package dev.ourios.parquet;
+
+import com.github.luben.zstd.Zstd;
+import com.github.luben.zstd.ZstdCompressCtx;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Helper threads that ZSTD-compress the row groups of sort runs ({@link RunFileWriter}) while the caller fills the
+ * next ones. A spill stops run formation: the input readers wait on their full queue while the compacting thread
+ * sorts and writes the run, and compressing the run (ZSTD 1, ~450 MB/s here) was most of that pause, on one core.
+ * With two of these threads the pause is shorter and uses both cores. Each thread has its own compression context
+ * (zstd contexts are not thread-safe); the compressed bytes depend only on the input and the level, so a run is
+ * the same file whichever thread compressed which group.
+ */
+public final class RunCompressors implements AutoCloseable {
+    /** A row group's compressed page: {@code bytes[0, size)}. */
+    record Compressed(byte[] bytes, int size) {
+    }
+
+    private final ExecutorService pool;
+    private final ThreadLocal<ZstdCompressCtx> contexts;
+    private final List<ZstdCompressCtx> all = new ArrayList<>();
+    private final int threads;
+
+    public RunCompressors(int threads, String threadName) {
+        this.threads = threads;
+        this.contexts = ThreadLocal.withInitial(() -> {
+            ZstdCompressCtx c = new ZstdCompressCtx();
+            c.setLevel(WriterOptions.SPILL_ZSTD_LEVEL);
+            synchronized (all) {
+                all.add(c);
+            }
+            return c;
+        });
+        int[] n = {0};
+        this.pool = Executors.newFixedThreadPool(threads, r -> {
+            Thread t = new Thread(r, threadName + "-" + n[0]++);
+            t.setDaemon(true);
+            return t;
+        });
+    }
+
+    int threads() {
+        return threads;
+    }
+
+    /** Compresses {@code page[0, length)} on a helper; the caller must not touch the page until the result is in. */
+    Future<Compressed> compress(byte[] page, int length) {
+        return pool.submit(() -> {
+            byte[] out = new byte[(int) Zstd.compressBound(length)];
+            int size = contexts.get().compressByteArray(out, 0, out.length, page, 0, length);
+            return new Compressed(out, size);
+        });
+    }
+
+    @Override
+    public void close() {
+        pool.shutdownNow();
+        try {
+            pool.awaitTermination(10, TimeUnit.SECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        synchronized (all) {
+            all.forEach(ZstdCompressCtx::close);
+            all.clear();
+        }
+    }
+}
