@@ -30,7 +30,7 @@ import org.apache.parquet.schema.MessageType;
  * parquet-java's {@code InternalParquetRecordWriter}, whose row-group logic it follows.
  *
  * <p>The schema's top-level fields are cut in two contiguous slices, {@code [0, k)} and {@code [k, n)}, with
- * {@code k} the index of {@code event_name} (measured: docs/benchmarks.md, session 4): each slice has its own column
+ * {@code k} the index of {@code trace_id} (measured: docs/benchmarks.md, session 5): each slice has its own column
  * store, page store and compressor (parquet-java's compressors are not thread-safe), its own write support, which
  * shreds every row into a {@link ColumnShredder} that keeps only its fields. At a row-group flush the slices'
  * column chunks are written one after the other, which is schema order, so the file is an ordinary Parquet file.
@@ -84,7 +84,7 @@ final class RowGroupWriter {
         this.rowGroupBytes = rowGroupBytes;
         this.rowGroupRows = props.getRowGroupRowCountLimit();
         int n = schema.getFieldCount();
-        int cut = Math.min(n, schema.getFieldIndex(Columns.EVENT_NAME));
+        int cut = Math.min(n, schema.getFieldIndex(Columns.TRACE_ID));
         this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan),
                 new Slice(schema, cut, n, codecConf, logSchema, bloomPlan)};
         if (threads > 1) {
