@@ -2,8 +2,8 @@ package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.RowCodec;
 import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.RowCodec;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
