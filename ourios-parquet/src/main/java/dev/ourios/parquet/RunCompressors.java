@@ -49,12 +49,16 @@ public final class RunCompressors implements AutoCloseable {
         return threads;
     }
 
-    /** Compresses {@code page[0, length)} on a helper; the caller must not touch the page until the result is in. */
-    Future<Compressed> compress(byte[] page, int length) {
+    /**
+     * Compresses {@code page[0, length)} on a helper into {@code out} if it is large enough (else into a new array);
+     * the caller must not touch either array until the result is in.
+     */
+    Future<Compressed> compress(byte[] page, int length, byte[] out) {
         return pool.submit(() -> {
-            byte[] out = new byte[(int) Zstd.compressBound(length)];
-            int size = contexts.get().compressByteArray(out, 0, out.length, page, 0, length);
-            return new Compressed(out, size);
+            int bound = (int) Zstd.compressBound(length);
+            byte[] target = out != null && out.length >= bound ? out : new byte[bound];
+            int size = contexts.get().compressByteArray(target, 0, target.length, page, 0, length);
+            return new Compressed(target, size);
         });
     }
 

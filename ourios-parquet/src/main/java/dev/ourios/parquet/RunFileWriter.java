@@ -59,8 +59,9 @@ public final class RunFileWriter implements Closeable {
     private final RunCompressors compressors;
     /** Row groups handed to the compressors, in order, not yet written. */
     private final ArrayDeque<Pending> pending = new ArrayDeque<>();
-    /** Page arrays back from the compressors, for the next groups. */
+    /** Page and output arrays back from the compressors, for the next groups (a run allocates a few, not one each). */
     private final ArrayDeque<byte[]> freePages = new ArrayDeque<>();
+    private final ArrayDeque<byte[]> freeOutputs = new ArrayDeque<>();
     private int pageFill;
     private int pageRows;
     private long rows;
@@ -125,7 +126,8 @@ public final class RunFileWriter implements Closeable {
 
     private void flushRowGroup() throws IOException {
         if (compressors != null) {
-            pending.add(new Pending(compressors.compress(page, pageFill), page, pageRows, pageFill));
+            pending.add(new Pending(compressors.compress(page, pageFill, freeOutputs.poll()), page, pageRows,
+                    pageFill));
             byte[] next = freePages.poll();
             page = next != null && next.length >= page.length ? next : new byte[page.length];
             pageFill = 0;
@@ -173,6 +175,7 @@ public final class RunFileWriter implements Closeable {
         writer.endColumn();
         writer.endBlock();
         freePages.add(p.page());
+        freeOutputs.add(c.bytes()); // written: ParquetFileWriter copied the page to the output
     }
 
     /** {@code [u32 count]([u32 length][bytes])*}, Base64 (footer values are strings). */
