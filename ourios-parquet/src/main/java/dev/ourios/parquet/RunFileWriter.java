@@ -53,7 +53,8 @@ public final class RunFileWriter implements Closeable {
     private final int rowGroupRows;
     private final long rowGroupBytes;
     private final List<byte[]> strings;
-    private byte[] page = new byte[64 << 10];
+    private static final int INITIAL_PAGE_BYTES = 64 << 10;
+    private byte[] page = new byte[INITIAL_PAGE_BYTES];
     private byte[] compressed = new byte[0];
     /** Compresses row groups on helper threads, or null (compressed here, one group at a time). */
     private final RunCompressors compressors;
@@ -125,7 +126,11 @@ public final class RunFileWriter implements Closeable {
     }
 
     private void flushRowGroup() throws IOException {
-        if (compressors != null) {
+        // A group holding a row far larger than the byte cap (a 16 MiB body) is compressed here, after the groups
+        // before it, and its arrays are dropped afterwards: several such pages out at once, each with its
+        // compressed copy, would multiply the largest row's footprint (ResourceLimitsTest runs one under -Xmx192m).
+        boolean oversized = pageFill > 2 * rowGroupBytes;
+        if (compressors != null && !oversized) {
             pending.add(new Pending(compressors.compress(page, pageFill, freeOutputs.poll()), page, pageRows,
                     pageFill));
             byte[] next = freePages.poll();
@@ -136,6 +141,9 @@ public final class RunFileWriter implements Closeable {
                 writeOldest();
             }
             return;
+        }
+        while (!pending.isEmpty()) {
+            writeOldest();
         }
         int bound = (int) Zstd.compressBound(pageFill);
         if (compressed.length < bound) {
@@ -150,6 +158,12 @@ public final class RunFileWriter implements Closeable {
         writer.endBlock();
         pageFill = 0;
         pageRows = 0;
+        if (oversized) {
+            page = new byte[INITIAL_PAGE_BYTES];
+            compressed = new byte[0];
+            freePages.clear();
+            freeOutputs.clear();
+        }
     }
 
     /** A row group out for compression: its page (returned to {@link #freePages} once written), rows and size. */
