@@ -44,6 +44,11 @@ public final class RowCodec {
     /** Row ordinals take the low bits of an origin; input ordinals the rest (a plan has far fewer inputs). */
     static final int ROW_BITS = 40;
 
+    private static final java.lang.invoke.VarHandle INTS = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(int[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
+            .byteArrayViewVarHandle(long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
     private RowCodec() {
     }
 
@@ -136,10 +141,10 @@ public final class RowCodec {
 
     /** The origin of the row at {@code offset} (its prefix needs no table: a reference has no inline bytes). */
     public static long originOf(byte[] buf, int offset) {
-        int n = (buf[offset] & 0xFF) | (buf[offset + 1] & 0xFF) << 8 | (buf[offset + 2] & 0xFF) << 16
-                | (buf[offset + 3] & 0xFF) << 24;
-        return new RowCursor().reset(buf, offset + 4 + Math.max(0, n) + 8, null).i64();
+        int n = (int) INTS.get(buf, offset); // the service field's length, or a negative null/reference marker
+        return (long) LONGS.get(buf, offset + 4 + Math.max(0, n) + 8);
     }
+
 
     /** Decodes the row at {@code offset} ({@code strings} may be null for a self-contained row). */
     public static LogRecord decode(byte[] buf, int offset, RowStrings strings) {

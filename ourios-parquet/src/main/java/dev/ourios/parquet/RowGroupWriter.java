@@ -198,15 +198,7 @@ final class RowGroupWriter {
             slices[1].shred(b);
             b.clear();
         } else {
-            Future<?>[] work = new Future<?>[SLICES];
-            for (int i = 0; i < SLICES; i++) {
-                Slice slice = slices[i];
-                work[i] = helpers[i].submit(() -> {
-                    slice.shred(b);
-                    return null;
-                });
-            }
-            inFlight.add(new Shredding(b, work));
+            inFlight.add(new Shredding(b, submitToBoth(slice -> slice.shred(b))));
             if (inFlight.size() >= IN_FLIGHT) {
                 awaitOldest();
             }
@@ -293,14 +285,7 @@ final class RowGroupWriter {
             work.run(slices[1]);
             return;
         }
-        Future<?>[] done = new Future<?>[SLICES];
-        for (int i = 0; i < SLICES; i++) {
-            Slice slice = slices[i];
-            done[i] = helpers[i].submit(() -> {
-                work.run(slice);
-                return null;
-            });
-        }
+        Future<?>[] done = submitToBoth(work);
         try {
             for (Future<?> f : done) {
                 await(f);
@@ -311,6 +296,19 @@ final class RowGroupWriter {
             }
             throw e;
         }
+    }
+
+    /** Hands {@code work} to each slice's helper (each runs its slice's work in submission order). */
+    private Future<?>[] submitToBoth(SliceWork work) {
+        Future<?>[] submitted = new Future<?>[SLICES];
+        for (int i = 0; i < SLICES; i++) {
+            Slice slice = slices[i];
+            submitted[i] = helpers[i].submit(() -> {
+                work.run(slice);
+                return null;
+            });
+        }
+        return submitted;
     }
 
     private static void await(Future<?> work) throws IOException {
