@@ -150,12 +150,7 @@ public final class RunFileWriter implements Closeable {
             compressed = new byte[bound];
         }
         int size = zstd.compressByteArray(compressed, 0, compressed.length, page, 0, pageFill);
-        writer.startBlock(pageRows);
-        writer.startColumn(COLUMN, pageRows, CompressionCodecName.ZSTD);
-        writer.writeDataPage(pageRows, pageFill, BytesInput.from(compressed, 0, size), Encoding.RLE, Encoding.RLE,
-                Encoding.PLAIN);
-        writer.endColumn();
-        writer.endBlock();
+        writeGroup(pageRows, pageFill, compressed, size);
         pageFill = 0;
         pageRows = 0;
         if (oversized) {
@@ -164,6 +159,16 @@ public final class RunFileWriter implements Closeable {
             freePages.clear();
             freeOutputs.clear();
         }
+    }
+
+    /** Writes one row group: one PLAIN page of {@code rows} rows, {@code compressed[0, size)} ZSTD bytes. */
+    private void writeGroup(int rows, int rawBytes, byte[] compressed, int size) throws IOException {
+        writer.startBlock(rows);
+        writer.startColumn(COLUMN, rows, CompressionCodecName.ZSTD);
+        writer.writeDataPage(rows, rawBytes, BytesInput.from(compressed, 0, size), Encoding.RLE, Encoding.RLE,
+                Encoding.PLAIN);
+        writer.endColumn();
+        writer.endBlock();
     }
 
     /** A row group out for compression: its page (returned to {@link #freePages} once written), rows and size. */
@@ -182,12 +187,7 @@ public final class RunFileWriter implements Closeable {
         } catch (ExecutionException e) {
             throw new IOException("compressing a sort run failed: " + e.getCause(), e.getCause());
         }
-        writer.startBlock(p.rows());
-        writer.startColumn(COLUMN, p.rows(), CompressionCodecName.ZSTD);
-        writer.writeDataPage(p.rows(), p.rawBytes(), BytesInput.from(c.bytes(), 0, c.size()), Encoding.RLE,
-                Encoding.RLE, Encoding.PLAIN);
-        writer.endColumn();
-        writer.endBlock();
+        writeGroup(p.rows(), p.rawBytes(), c.bytes(), c.size());
         freePages.add(p.page());
         freeOutputs.add(c.bytes()); // written: ParquetFileWriter copied the page to the output
     }
