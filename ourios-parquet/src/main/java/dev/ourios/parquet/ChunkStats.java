@@ -79,12 +79,16 @@ final class ChunkStats {
         if (prev != null && lastLength[column] == len && Arrays.equals(prev, 0, len, a, off, off + len)) {
             return; // same as the previous value: cannot move min or max
         }
-        if (prev == null || prev.length < len) {
-            prev = new byte[Math.max(len, 64)];
-            last[column] = prev;
+        if (len > MAX_STATS_BYTES) {
+            last[column] = null; // not kept for the repeat check: a 16 MiB body would be held a second time
+        } else {
+            if (prev == null || prev.length < len) {
+                prev = new byte[Math.max(len, 64)];
+                last[column] = prev;
+            }
+            System.arraycopy(a, off, prev, 0, len);
+            lastLength[column] = len;
         }
-        System.arraycopy(a, off, prev, 0, len);
-        lastLength[column] = len;
         byte[] min = current.min[column];
         if (min == null || Arrays.compareUnsigned(a, off, off + len, min, 0, min.length) < 0) {
             current.min[column] = Arrays.copyOfRange(a, off, off + len);

@@ -48,6 +48,8 @@ public final class LogFileReader implements Closeable {
     private final MessageType requested;
     private final MessageColumnIO columnIO;
     private final LogRecordMaterializer materializer;
+    /** Our own column decoding, for unfiltered reads of files it supports; null: parquet-java's record reader. */
+    private final ColumnarRows columnar;
     private final int rowGroupsTotal;
     private final int rowGroupsKept;
     private final List<BlockMetaData> keptBlocks;
@@ -58,7 +60,8 @@ public final class LogFileReader implements Closeable {
     private LogRecord pending;
     private boolean finished;
 
-    private LogFileReader(String file, RandomAccessInput input, ReadOptions options) throws IOException {
+    private LogFileReader(String file, RandomAccessInput input, ReadOptions options, boolean allowColumnar)
+            throws IOException {
         this.file = file;
         this.input = input;
         this.options = options;
@@ -89,6 +92,8 @@ public final class LogFileReader implements Closeable {
             this.rowGroupsTotal = reader.getFooter().getBlocks().size();
             this.keptBlocks = reader.getRowGroups();
             this.rowGroupsKept = keptBlocks.size();
+            this.columnar = allowColumnar && options.filter().isEmpty() && ColumnarRows.supports(requested, keptBlocks)
+                    ? new ColumnarRows(requested) : null;
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e instanceof LogFormatException lfe ? lfe
@@ -98,10 +103,23 @@ public final class LogFileReader implements Closeable {
 
     /** Opens {@code key}; the object is read in ranges, never whole. */
     public static LogFileReader open(ObjectStore store, String key, ReadOptions options) throws IOException {
+        return open(store, key, options, true);
+    }
+
+    /**
+     * Opens {@code key} read through parquet-java's record reader only (never {@link ColumnarRows}): the reference
+     * the differential tests compare our column decoding with.
+     */
+    static LogFileReader openWithRecordReader(ObjectStore store, String key, ReadOptions options) throws IOException {
+        return open(store, key, options, false);
+    }
+
+    private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar)
+            throws IOException {
         String name = store.describe(key);
         RandomAccessInput input = store.openRandomAccess(key);
         try {
-            return new LogFileReader(name, input, options);
+            return new LogFileReader(name, input, options, allowColumnar);
         } catch (IOException | RuntimeException e) {
             input.close();
             throw e;
@@ -124,9 +142,13 @@ public final class LogFileReader implements Closeable {
             long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
             LogRecord r;
             try {
-                r = records.read();
-                if (r == null || records.shouldSkipCurrentRecord()) {
-                    continue;
+                if (columnar != null) {
+                    r = columnar.read();
+                } else {
+                    r = records.read();
+                    if (r == null || records.shouldSkipCurrentRecord()) {
+                        continue;
+                    }
                 }
             } catch (RuntimeException e) {
                 throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")",
@@ -163,6 +185,9 @@ public final class LogFileReader implements Closeable {
         PageReadStore pages;
         try {
             pages = reader.readNextFilteredRowGroup();
+            if (pages != null && columnar != null) {
+                columnar.startGroup(pages); // reads the chunks' dictionaries
+            }
         } catch (IOException | RuntimeException e) {
             throw new LogFormatException(file + ": cannot read row group " + (groupIndex + 1) + " ("
                     + e.getMessage() + ")", e);
@@ -173,8 +198,15 @@ public final class LogFileReader implements Closeable {
         groupIndex++;
         rowsLeftInGroup = pages.getRowCount();
         rowInGroup = 0;
-        records = columnIO.getRecordReader(pages, materializer, filter);
+        if (columnar == null) {
+            records = columnIO.getRecordReader(pages, materializer, filter);
+        }
         return true;
+    }
+
+    /** True when rows are decoded by {@link ColumnarRows} rather than parquet-java's record reader. */
+    boolean decodesColumns() {
+        return columnar != null;
     }
 
     /** The file's own schema (what the writer declared, root name included). */

@@ -6,6 +6,7 @@ import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
 import java.util.Arrays;
+import java.util.function.UnaryOperator;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Set;
@@ -67,19 +68,31 @@ public final class LogFileWriter implements Closeable {
     private boolean done;
 
     public LogFileWriter(AtomicOutput output, WriterOptions options) throws IOException {
+        this(output, options, UnaryOperator.identity(), options.declareSorting());
+    }
+
+    /**
+     * A writer whose parquet-java properties are changed by {@code encoding} last: tests write files as other writers
+     * may (data pages V2, other encodings) to check the readers; Ourios itself writes V1 pages.
+     * {@code ownPages}: pages encoded by {@link ChunkWriter} (compacted outputs, whose bloom filters are built by the
+     * shredder) rather than parquet-java's column writers (ingest files, whose adaptive bloom filters are
+     * parquet-java's).
+     */
+    LogFileWriter(AtomicOutput output, WriterOptions options, UnaryOperator<ParquetProperties.Builder> encoding,
+            boolean ownPages) throws IOException {
         this.output = output;
         this.options = options;
         this.schema = LogSchema.of(options.extras());
         this.file = new AtomicOutputFile(output);
         try {
-            ParquetProperties props = properties();
+            ParquetProperties props = properties(encoding);
             PlainParquetConfiguration conf = new PlainParquetConfiguration();
             conf.set(ZSTD_LEVEL_KEY, Integer.toString(options.zstdLevel()));
             ParquetFileWriter fileWriter = new ParquetFileWriter(file, schema.messageType(),
                     ParquetFileWriter.Mode.OVERWRITE, options.rowGroupBytes(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
                     null, props);
             this.writer = new RowGroupWriter(fileWriter, schema.messageType(), props, conf, options.rowGroupBytes(),
-                    options.writerThreads(), schema, bloomPlan());
+                    options.writerThreads(), schema, bloomPlan(), ownPages);
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
@@ -87,7 +100,7 @@ public final class LogFileWriter implements Closeable {
     }
 
     /** parquet-java's encoding properties for this file (what its ParquetWriter.Builder would build). */
-    private ParquetProperties properties() {
+    private ParquetProperties properties(UnaryOperator<ParquetProperties.Builder> encoding) {
         ParquetProperties.Builder b = ParquetProperties.builder()
                 .withValuesWriterFactory(new MemoisedBinaryDictionaryWriter.Factory())
                 .withRowGroupRowCountLimit(options.rowGroupRows())
@@ -127,7 +140,7 @@ public final class LogFileWriter implements Closeable {
                 }
             }
         }
-        return b.build();
+        return encoding.apply(b).build();
     }
 
     /**

@@ -77,16 +77,16 @@ final class RowGroupWriter {
     }
 
     RowGroupWriter(ParquetFileWriter file, MessageType schema, ParquetProperties props,
-            ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema, BloomPlan bloomPlan)
-            throws IOException {
+            ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema, BloomPlan bloomPlan,
+            boolean ownPages) throws IOException {
         this.file = file;
         this.props = props;
         this.rowGroupBytes = rowGroupBytes;
         this.rowGroupRows = props.getRowGroupRowCountLimit();
         int n = schema.getFieldCount();
         int cut = Math.min(n, schema.getFieldIndex(Columns.TRACE_ID));
-        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan),
-                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan)};
+        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan, ownPages),
+                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan, ownPages)};
         if (threads > 1) {
             this.helpers = new ExecutorService[SLICES];
             for (int i = 0; i < SLICES; i++) {
@@ -343,13 +343,16 @@ final class RowGroupWriter {
         final BytesInputCompressor compressor;
         final LogWriteSupport support;
         final BloomPlan bloomPlan;
+        /** Pages encoded by {@link ChunkWriteStore} rather than parquet-java's column writers. */
+        final boolean ownPages;
         ColumnChunkPageWriteStore pages;
         ColumnWriteStore columns;
         ColumnShredder shredder;
 
         Slice(MessageType full, int from, int to, ParquetConfiguration codecConf, LogSchema logSchema,
-                BloomPlan bloomPlan) {
+                BloomPlan bloomPlan, boolean ownPages) {
             this.bloomPlan = bloomPlan;
+            this.ownPages = ownPages;
             this.from = from;
             this.to = to;
             this.schema = new MessageType(full.getName(), full.getFields().subList(from, to));
@@ -365,7 +368,8 @@ final class RowGroupWriter {
         void startGroup(ParquetProperties props, int ordinal) {
             pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
                     props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, ordinal);
-            columns = props.newColumnWriteStore(schema, pages, pages);
+            columns = ownPages ? new ChunkWriteStore(schema, pages, props)
+                    : props.newColumnWriteStore(schema, pages, pages);
             shredder = new ColumnShredder(columns, schema, from, bloomPlan);
             support.prepareForWrite(shredder);
         }

@@ -1,6 +1,5 @@
 package dev.ourios.parquet;
 
-import java.nio.ByteBuffer;
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
 import org.apache.parquet.io.api.Binary;
 
@@ -27,7 +26,8 @@ final class SplitBlockBloom {
     private long lastLong;
     private Binary lastConstant;
     private byte[] lastBytes = new byte[32];
-    private int lastLength = -1;
+    /** A view of {@code lastBytes}: the last value inserted, or null. */
+    private Binary lastValue;
 
     /**
      * A filter of {@code bytes} bytes, a size parquet-java's filter chose: a power of two, or its cap, which need
@@ -66,19 +66,15 @@ final class SplitBlockBloom {
     }
 
     void add(Binary value) {
-        if (value == lastConstant) {
-            return;
+        if (value == lastConstant || (lastValue != null && value.equals(lastValue))) {
+            return; // Binary.equals compares the bytes in place (a ByteBuffer view per value showed in profiles)
         }
-        ByteBuffer view = value.toByteBuffer(); // no copy
-        int n = view.remaining();
-        if (n == lastLength && view.equals(ByteBuffer.wrap(lastBytes, 0, n))) {
-            return;
-        }
+        int n = value.length();
         if (lastBytes.length < n) {
             lastBytes = new byte[Math.max(n, lastBytes.length * 2)];
         }
-        view.duplicate().get(lastBytes, 0, n);
-        lastLength = n;
+        value.toByteBuffer().get(lastBytes, 0, n);
+        lastValue = Binary.fromReusedByteArray(lastBytes, 0, n);
         lastConstant = value.isBackingBytesReused() ? null : value;
         insertHash(hasher.hash(value));
     }

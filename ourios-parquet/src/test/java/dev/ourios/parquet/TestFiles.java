@@ -51,6 +51,12 @@ final class TestFiles {
 
     /** A random but valid record in tenant "t1", hour HOUR. */
     static LogRecord random(Random rnd, String service) {
+        return random(rnd, service, b -> {
+        });
+    }
+
+    /** As {@link #random(Random, String)}, with {@code more} applied to the builder last. */
+    static LogRecord random(Random rnd, String service, java.util.function.Consumer<LogRecord.Builder> more) {
         int nParams = rnd.nextInt(4);
         List<Param> params = new ArrayList<>();
         List<byte[]> seps = new ArrayList<>();
@@ -60,7 +66,7 @@ final class TestFiles {
         for (int i = 0; i <= nParams; i++) {
             seps.add((" sep" + rnd.nextInt(3)).getBytes(StandardCharsets.UTF_8));
         }
-        return LogRecord.builder("t1")
+        LogRecord.Builder b = LogRecord.builder("t1")
                 .templateId(rnd.nextLong())
                 .templateVersion(1 + rnd.nextInt(3))
                 .timeUnixNano(HOUR + rnd.nextLong(3_600_000_000_000L))
@@ -79,8 +85,9 @@ final class TestFiles {
                 .separators(seps)
                 .confidence(rnd.nextFloat())
                 .lossyFlag(rnd.nextBoolean())
-                .serviceName(service)
-                .build();
+                .serviceName(service);
+        more.accept(b);
+        return b.build();
     }
 
     /** Records that exercise every edge the schema has. */
