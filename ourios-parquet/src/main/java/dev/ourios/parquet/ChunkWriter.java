@@ -67,8 +67,9 @@ final class ChunkWriter implements ColumnWriter {
     private int nulls;
     private long[] longs = new long[64]; // fixed-width values' bits (booleans 0/1)
     /**
-     * Binary values PLAIN-encoded as they come (BINARY: length, bytes; FIXED_LEN_BYTE_ARRAY: bytes): a PLAIN page's
-     * values are these bytes as they are, not a copy (a 16 MiB value is held once, not twice).
+     * Binary values PLAIN-encoded as they come (BINARY: length, bytes; FIXED_LEN_BYTE_ARRAY: bytes) while the chunk is
+     * PLAIN: a PLAIN page's values are these bytes as they are, not a copy (a 16 MiB value is held once, not twice).
+     * While the dictionary is in use only ids are kept; the bytes are rebuilt from it if the page goes PLAIN.
      */
     private PageBytes valueBytes = new PageBytes(1024);
     /** Buffers above this after a page are dropped (a huge value must not stay pinned for the rest of the group). */
@@ -85,7 +86,7 @@ final class ChunkWriter implements ColumnWriter {
     private int pagesWritten;
     private long rowsWritten;
     private final int[] memoIds = new int[MEMO_SLOTS];
-    private final Binary[] memoValues = new Binary[MEMO_SLOTS];
+    private final Object[] memoValues = new Object[MEMO_SLOTS];
     private int lastId = -1;
     private PageBytes page = new PageBytes(1024);
 
@@ -143,7 +144,8 @@ final class ChunkWriter implements ColumnWriter {
         ids[values] = id;
         lastId = id;
         if (table.bytes() > dictionaryLimit) {
-            dictionary = false; // from this page on: PLAIN (this page's raw values are all kept)
+            dictionary = false; // from this page on: PLAIN
+            materializePlain(values + 1);
         }
     }
 
@@ -183,34 +185,58 @@ final class ChunkWriter implements ColumnWriter {
 
     @Override
     public void write(Binary value, int r, int d) {
-        level(r, d);
         ByteBuffer view = value.toByteBuffer();
-        byte[] a;
-        int off;
-        int len = view.remaining();
         if (view.hasArray()) {
-            a = view.array();
-            off = view.arrayOffset() + view.position();
+            write(view.array(), view.arrayOffset() + view.position(), view.remaining(),
+                    value.isBackingBytesReused() ? null : value, r, d);
         } else {
-            a = value.getBytes();
-            off = 0;
+            byte[] copy = value.getBytes();
+            write(copy, 0, copy.length, null, r, d);
         }
-        if (kind == PrimitiveTypeName.BINARY) {
-            valueBytes.i32(len);
-        }
-        valueBytes.bytes(a, off, len);
+    }
+
+    /**
+     * A binary value as a byte range: what the shredder hands over, without a {@link Binary} per value (their
+     * allocation did not always get optimised away, and cost as much as the dictionary lookup in some JIT runs).
+     * {@code constant}: an object that stands for these bytes for as long as it lives (the string-table entry's
+     * constant Binary), the key of the identity memo; null for bytes in a reused buffer.
+     */
+    void write(byte[] a, int off, int len, Object constant, int r, int d) {
+        level(r, d);
         rawBytes += kind == PrimitiveTypeName.BINARY ? 4 + len : len;
         if (dictionary) {
-            addId(binaryId(value, a, off, len));
+            addId(binaryId(constant, a, off, len)); // the bytes are in the dictionary
+        } else {
+            appendPlain(a, off, len);
         }
         values++;
     }
 
-    /** The dictionary id of a value: memoised by identity for constant Binaries, else looked up (added if new). */
-    private int binaryId(Binary value, byte[] a, int off, int len) {
-        boolean constant = !value.isBackingBytesReused();
-        int slot = constant ? System.identityHashCode(value) & (MEMO_SLOTS - 1) : -1;
-        if (constant && memoValues[slot] == value) {
+    private void appendPlain(byte[] a, int off, int len) {
+        if (kind == PrimitiveTypeName.BINARY) {
+            valueBytes.i32(len);
+        }
+        valueBytes.bytes(a, off, len);
+    }
+
+    /**
+     * The open page's first {@code n} binary values, PLAIN, from their dictionary ids: what the page needs when it
+     * is written PLAIN after all (the dictionary overflowed, or lost the first page's check).
+     */
+    private void materializePlain(int n) {
+        if (!binary) {
+            return; // fixed-width values are always kept raw
+        }
+        valueBytes.reset();
+        for (int i = 0; i < n; i++) {
+            table.appendEntry(ids[i], this);
+        }
+    }
+
+    /** The dictionary id of a value: memoised by identity for constants, else looked up (added if new). */
+    private int binaryId(Object constant, byte[] a, int off, int len) {
+        int slot = constant != null ? System.identityHashCode(constant) & (MEMO_SLOTS - 1) : -1;
+        if (constant != null && memoValues[slot] == constant) {
             return memoIds[slot];
         }
         int id;
@@ -222,8 +248,8 @@ final class ChunkWriter implements ColumnWriter {
                 id = table.add(a, off, len);
             }
         }
-        if (constant) {
-            memoValues[slot] = value;
+        if (constant != null) {
+            memoValues[slot] = constant;
             memoIds[slot] = id;
         }
         return id;
@@ -325,6 +351,7 @@ final class ChunkWriter implements ColumnWriter {
             return true;
         }
         dictionary = false;
+        materializePlain(values);
         return false;
     }
 
@@ -492,6 +519,12 @@ final class ChunkWriter implements ColumnWriter {
             plainBytes += width;
             insert(id, mix(bits));
             return id;
+        }
+
+        /** Appends entry {@code id} to {@code writer}'s PLAIN values. */
+        void appendEntry(int id, ChunkWriter writer) {
+            int start = id == 0 ? 0 : ends[id - 1];
+            writer.appendPlain(bytes.array(), start, ends[id] - start);
         }
 
         boolean sameBytes(int id, byte[] a, int off, int len) {

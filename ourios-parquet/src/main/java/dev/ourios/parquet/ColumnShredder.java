@@ -145,6 +145,24 @@ final class ColumnShredder {
     }
 
     /**
+     * A binary value as a byte range ({@code constant}: the string-table entry's constant Binary for these bytes, or
+     * null for bytes in a reused buffer): our column writers take the range as it is, parquet-java's get a Binary.
+     */
+    void binary(int index, byte[] a, int off, int len, Binary constant) {
+        ColumnWriter w = writer(index);
+        if (w != null) {
+            if (w instanceof ChunkWriter cw) {
+                cw.write(a, off, len, constant, 0, level(index));
+            } else {
+                w.write(constant != null ? constant : Binary.fromReusedByteArray(a, off, len), 0, level(index));
+            }
+            if (blooms[index] != null) {
+                blooms[index].add(a, off, len, constant);
+            }
+        }
+    }
+
+    /**
      * The params list of the current row, {@code n} elements given one by one to {@link #param} after this call
      * (an empty list is written here).
      */
@@ -179,6 +197,31 @@ final class ColumnShredder {
     void separator(int ordinal, Binary value) {
         if (separator != null) {
             separator.write(value, ordinal == 0 ? 0 : 1, 1);
+        }
+    }
+
+    /** {@link #separator(int, Binary)} for bytes in a reused buffer. */
+    void separator(int ordinal, byte[] a, int off, int len) {
+        if (separator instanceof ChunkWriter cw) {
+            cw.write(a, off, len, null, ordinal == 0 ? 0 : 1, 1);
+        } else if (separator != null) {
+            separator.write(Binary.fromReusedByteArray(a, off, len), ordinal == 0 ? 0 : 1, 1);
+        }
+    }
+
+    /** {@link #param(int, int, Binary)} for a value in a reused buffer ({@code a} null: no value). */
+    void param(int ordinal, int typeTag, byte[] a, int off, int len) {
+        if (paramTypeTag == null) {
+            return;
+        }
+        int r = ordinal == 0 ? 0 : 1;
+        paramTypeTag.write(typeTag, r, 1);
+        if (a == null) {
+            paramValue.writeNull(r, 1);
+        } else if (paramValue instanceof ChunkWriter cw) {
+            cw.write(a, off, len, null, r, 2);
+        } else {
+            paramValue.write(Binary.fromReusedByteArray(a, off, len), r, 2);
         }
     }
 

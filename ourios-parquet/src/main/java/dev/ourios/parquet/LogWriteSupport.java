@@ -125,7 +125,10 @@ final class LogWriteSupport {
     void writeEncoded(byte[] buf, int offset, RowStrings strings) {
         RowCursor c = cursor.reset(buf, offset, strings);
         boolean hasService = c.field();
-        Binary service = hasService ? binary(c, SERVICE_INDEX) : null;
+        byte[] serviceArray = hasService ? c.array() : null;
+        int serviceOffset = hasService ? c.offset() : 0;
+        int serviceLength = hasService ? c.length() : 0;
+        Binary serviceConstant = hasService ? constant(c) : null;
         c.skipKeyTail(); // the sort key's effective time (the column itself follows) and origin
         int start = c.position();
         c.field(); // tenant
@@ -173,16 +176,17 @@ final class LogWriteSupport {
         stringField(c, 23);
         stringField(c, 24);
         stringField(c, 25);
-        if (service != null) {
-            out.binary(SERVICE_INDEX, service);
+        if (hasService) {
+            out.binary(SERVICE_INDEX, serviceArray, serviceOffset, serviceLength, serviceConstant);
         }
         encodedExtras(c);
         out.endRow();
     }
 
-    private Binary binary(RowCursor c, int index) {
+    /** The constant Binary of the string-table entry the cursor's field refers to, or null for an inline value. */
+    private Binary constant(RowCursor c) {
         if (c.ref() < 0) {
-            return Binary.fromReusedByteArray(c.array(), c.offset(), c.length());
+            return null;
         }
         byte[] a = c.array();
         int slot = System.identityHashCode(a) & (REF_SLOTS - 1);
@@ -203,7 +207,7 @@ final class LogWriteSupport {
             if (slot >= 0) {
                 chunkStats.value(slot, c.array(), c.offset(), c.length());
             }
-            out.binary(index, binary(c, index));
+            out.binary(index, c.array(), c.offset(), c.length(), constant(c));
         } else if (slot >= 0) {
             chunkStats.nullValue(slot);
         }
@@ -221,7 +225,11 @@ final class LogWriteSupport {
         out.params(n);
         for (int i = 0; i < n; i++) {
             int typeTag = c.i32();
-            out.param(i, typeTag, c.field() ? Binary.fromReusedByteArray(c.array(), c.offset(), c.length()) : null);
+            if (c.field()) {
+                out.param(i, typeTag, c.array(), c.offset(), c.length());
+            } else {
+                out.param(i, typeTag, null, 0, 0);
+            }
         }
     }
 
@@ -238,7 +246,7 @@ final class LogWriteSupport {
             if (!c.field()) {
                 throw new IllegalArgumentException("separators contains a null element");
             }
-            out.separator(i, Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+            out.separator(i, c.array(), c.offset(), c.length());
         }
     }
 
@@ -275,7 +283,7 @@ final class LogWriteSupport {
                         : type == PrimitiveType.PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY && tag == RowCodec.X_BYTES
                         && c.length() == t.getTypeLength();
                 if (fits) {
-                    out.binary(index, Binary.fromReusedByteArray(c.array(), c.offset(), c.length()));
+                    out.binary(index, c.array(), c.offset(), c.length(), null);
                 }
             }
             case RowCodec.X_LONG -> {

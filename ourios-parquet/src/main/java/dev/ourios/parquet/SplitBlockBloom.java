@@ -1,12 +1,13 @@
 package dev.ourios.parquet;
 
 import org.apache.parquet.column.values.bloomfilter.BlockSplitBloomFilter;
+import java.util.Arrays;
 import org.apache.parquet.io.api.Binary;
 
 /**
  * One column chunk's split-block bloom filter, built here instead of inside parquet-java's column writer, with the
- * same bits: the Parquet algorithm (XXH64 from parquet-java's own hasher, 8 salted bits in one 256-bit block) over
- * an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
+ * same bits: the Parquet algorithm (XXH64 — parquet-java's hasher for longs, {@link XxHash64} in place for byte
+ * ranges, which parquet-java copies first — 8 salted bits in one 256-bit block) over an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
  * are unchanged — which in a sorted file skips most of the service name, {@code template_id} and repeated trace
  * and span ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
  * ~20 % of the column-writer thread of a compaction (JFR, docs/benchmarks.md).
@@ -24,10 +25,9 @@ final class SplitBlockBloom {
     private final BlockSplitBloomFilter hasher = new BlockSplitBloomFilter(BlockSplitBloomFilter.LOWER_BOUND_BYTES);
     private boolean hasLast;
     private long lastLong;
-    private Binary lastConstant;
+    private Object lastConstant;
     private byte[] lastBytes = new byte[32];
-    /** A view of {@code lastBytes}: the last value inserted, or null. */
-    private Binary lastValue;
+    private int lastLength = -1;
 
     /**
      * A filter of {@code bytes} bytes, a size parquet-java's filter chose: a power of two, or its cap, which need
@@ -66,17 +66,38 @@ final class SplitBlockBloom {
     }
 
     void add(Binary value) {
-        if (value == lastConstant || (lastValue != null && value.equals(lastValue))) {
-            return; // Binary.equals compares the bytes in place (a ByteBuffer view per value showed in profiles)
+        if (value == lastConstant) {
+            return;
         }
-        int n = value.length();
-        if (lastBytes.length < n) {
-            lastBytes = new byte[Math.max(n, lastBytes.length * 2)];
+        java.nio.ByteBuffer view = value.toByteBuffer();
+        if (view.hasArray()) {
+            add(view.array(), view.arrayOffset() + view.position(), view.remaining(),
+                    value.isBackingBytesReused() ? null : value);
+        } else {
+            byte[] copy = value.getBytes();
+            add(copy, 0, copy.length, null);
         }
-        value.toByteBuffer().get(lastBytes, 0, n);
-        lastValue = Binary.fromReusedByteArray(lastBytes, 0, n);
-        lastConstant = value.isBackingBytesReused() ? null : value;
-        insertHash(hasher.hash(value));
+    }
+
+    /**
+     * Adds the bytes {@code a[off, off + len)}; {@code constant} (or null) stands for them while it lives, so a repeat
+     * of the same instance costs one comparison.
+     */
+    void add(byte[] a, int off, int len, Object constant) {
+        if (constant != null && constant == lastConstant) {
+            return;
+        }
+        if (len == lastLength && Arrays.equals(lastBytes, 0, len, a, off, off + len)) {
+            lastConstant = constant;
+            return; // inserting the same value again would set the same bits
+        }
+        if (lastBytes.length < len) {
+            lastBytes = new byte[Math.max(len, lastBytes.length * 2)];
+        }
+        System.arraycopy(a, off, lastBytes, 0, len);
+        lastLength = len;
+        lastConstant = constant;
+        insertHash(XxHash64.hash(a, off, len));
     }
 
     private void insertHash(long hash) {

@@ -51,12 +51,32 @@ class SplitBlockBloomTest {
                     }
                     b = Binary.fromReusedByteArray(reused, off, len);
                 }
-                binaries.add(b);
+                if (b != constant && rnd.nextBoolean()) {
+                    binaries.add(reused, b.toByteBuffer().position(), b.length(), null); // the shredder's way
+                } else {
+                    binaries.add(b);
+                }
                 theirBinaries.insertHash(theirBinaries.hash(b));
             }
             assertArrayEquals(bits(theirs), bits(longs.toParquet()), "seed " + seed);
             assertArrayEquals(bits(theirBinaries), bits(binaries.toParquet()), "seed " + seed);
             assertTrue(longs.toParquet().findHash(theirs.hash(v)), "seed " + seed);
+        }
+    }
+
+    @Test
+    void xxhash64_is_parquet_javas_hash_at_every_length_and_offset() {
+        long seed = System.nanoTime();
+        System.out.println("SplitBlockBloomTest seed " + seed);
+        Random rnd = new Random(seed);
+        BlockSplitBloomFilter theirs = new BlockSplitBloomFilter(BlockSplitBloomFilter.LOWER_BOUND_BYTES);
+        byte[] buf = new byte[300];
+        for (int i = 0; i < 5000; i++) {
+            rnd.nextBytes(buf);
+            int len = rnd.nextInt(260);
+            int off = rnd.nextInt(buf.length - len + 1);
+            assertEquals(theirs.hash(Binary.fromConstantByteArray(buf, off, len)), XxHash64.hash(buf, off, len),
+                    "seed " + seed + " length " + len + " offset " + off);
         }
     }
 
