@@ -110,15 +110,18 @@ final class LogWriteSupport {
     private static final int REF_SLOTS = 512;
     /**
      * One constant Binary per string-table entry, by the identity of the entry's array (direct-mapped): the same
-     * instance for every repeat, which is what {@link MemoisedBinaryDictionaryWriter} recognises without hashing.
+     * instance for every repeat, which {@link ChunkWriter} and {@link MemoisedBinaryDictionaryWriter} recognise
+     * without hashing.
      */
     private final byte[][] refArrays = new byte[REF_SLOTS][];
     private final Binary[] refBinaries = new Binary[REF_SLOTS];
 
     /**
      * Shreds a {@link RowCodec} row without building a record: the same fields, in the same order, as
-     * {@link #writeRecord}. Inline values reach parquet-java as reused-array Binaries (it copies what it keeps:
-     * dictionary entries, min/max); referenced ones as one constant Binary per table entry. The INT(8) range checks
+     * {@link #writeRecord}. Binary values go to the shredder as byte ranges, with the entry's constant Binary for
+     * referenced ones (one per table entry, the identity our column writers and bloom filters memoise on); the
+     * shredder wraps them as Binaries only for parquet-java's column writers (ingest files), which copy what they
+     * keep. The INT(8) range checks
      * run before anything reaches the consumer; a bad extra fails mid-row, which fails the whole file (the writer
      * refuses to commit after any write error).
      */
