@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Arrays;
 import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.ColumnWriter;
 import org.apache.parquet.column.Encoding;
@@ -84,7 +85,6 @@ final class ChunkWriter implements ColumnWriter {
     private boolean dictionaryChecked; // the first page with values kept it (parquet-java's first-page check)
     private final ValueTable table;
     private int pagesWritten;
-    private long rowsWritten;
     private final int[] memoIds = new int[MEMO_SLOTS];
     private final Object[] memoValues = new Object[MEMO_SLOTS];
     private int lastId = -1;
@@ -278,10 +278,6 @@ final class ChunkWriter implements ColumnWriter {
         return pageBytes() + pages.getMemSize();
     }
 
-    long rowsWritten() {
-        return rowsWritten;
-    }
-
     /** Encodes and hands over the open page. */
     void writePage() {
         if (entries == 0) {
@@ -296,7 +292,7 @@ final class ChunkWriter implements ColumnWriter {
             stats.incrementNumNulls(nulls);
             Encoding valuesEncoding;
             if (dictionaryPage) {
-                int width = LevelDecoding.bitWidth(Math.max(0, table.size() - 1));
+                int width = BytesUtils.getWidthFromMaxInt(Math.max(0, table.size() - 1));
                 page.u8(width);
                 page.rleHybrid(ids, values, width);
                 if (statistics) {
@@ -319,7 +315,6 @@ final class ChunkWriter implements ColumnWriter {
             throw new UncheckedIOException(column + ": cannot write a page", e);
         }
         pagesWritten++;
-        rowsWritten += pageRows;
         entries = 0;
         pageRows = 0;
         nulls = 0;
@@ -345,7 +340,7 @@ final class ChunkWriter implements ColumnWriter {
         if (values == 0) {
             return false; // a page of nulls: PLAIN (no values), and the check waits for a page with values
         }
-        long idBytes = 1 + (long) values * LevelDecoding.bitWidth(Math.max(0, table.size() - 1)) / 8;
+        long idBytes = 1 + (long) values * BytesUtils.getWidthFromMaxInt(Math.max(0, table.size() - 1)) / 8;
         if (idBytes + table.bytes() < rawBytes) {
             dictionaryChecked = true;
             return true;
@@ -361,7 +356,7 @@ final class ChunkWriter implements ColumnWriter {
         }
         int lengthAt = page.size();
         page.i32(0);
-        page.rleHybrid(levels, entries, LevelDecoding.bitWidth(max));
+        page.rleHybrid(levels, entries, BytesUtils.getWidthFromMaxInt(max));
         page.i32At(lengthAt, page.size() - lengthAt - 4);
         return Encoding.RLE;
     }

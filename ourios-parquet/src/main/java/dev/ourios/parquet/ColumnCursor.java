@@ -1,5 +1,7 @@
 package dev.ourios.parquet;
 
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteBuffer;
@@ -8,6 +10,7 @@ import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Set;
 import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.Encoding;
 import org.apache.parquet.column.page.DataPage;
@@ -76,14 +79,6 @@ final class ColumnCursor {
         if (dictionary != null) {
             readDictionary(dictionary);
         }
-    }
-
-    String column() {
-        return column;
-    }
-
-    int maxDefinitionLevel() {
-        return maxDef;
     }
 
     /** Moves to the next entry; true when it holds a value (its definition level is the maximum). */
@@ -242,11 +237,11 @@ final class ColumnCursor {
         } else if (page instanceof DataPageV2 v2) {
             if (maxRep > 0) {
                 Slice r = slice(v2.getRepetitionLevels());
-                LevelDecoding.rleHybrid(r.array, r.start, r.end, LevelDecoding.bitWidth(maxRep), reps, entries);
+                LevelDecoding.rleHybrid(r.array, r.start, r.end, BytesUtils.getWidthFromMaxInt(maxRep), reps, entries);
             }
             if (maxDef > 0) {
                 Slice d = slice(v2.getDefinitionLevels());
-                LevelDecoding.rleHybrid(d.array, d.start, d.end, LevelDecoding.bitWidth(maxDef), defs, entries);
+                LevelDecoding.rleHybrid(d.array, d.start, d.end, BytesUtils.getWidthFromMaxInt(maxDef), defs, entries);
             }
             Slice s = slice(v2.getData());
             values(v2.getDataEncoding(), s.array, s.start, s.end);
@@ -258,7 +253,7 @@ final class ColumnCursor {
 
     /** Decodes one V1 level section; returns the position after it. */
     private int levels(Encoding e, byte[] buf, int p, int end, int max, int[] out) {
-        int width = LevelDecoding.bitWidth(max);
+        int width = BytesUtils.getWidthFromMaxInt(max);
         if (e == Encoding.RLE) {
             int length = (int) I32.get(buf, p);
             p += 4;
@@ -377,8 +372,8 @@ final class ColumnCursor {
             byte[] copy = new byte[b.remaining()];
             b.duplicate().get(copy);
             return new Slice(copy, 0, copy.length);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 

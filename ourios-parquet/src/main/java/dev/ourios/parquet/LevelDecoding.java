@@ -10,11 +10,6 @@ final class LevelDecoding {
     private LevelDecoding() {
     }
 
-    /** Bits needed for values up to {@code max}. */
-    static int bitWidth(int max) {
-        return 32 - Integer.numberOfLeadingZeros(max);
-    }
-
     /**
      * Decodes {@code count} values of the RLE / bit-packing hybrid in {@code buf[pos, end)} into {@code out}.
      *

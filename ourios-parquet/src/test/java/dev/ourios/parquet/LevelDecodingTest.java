@@ -3,9 +3,13 @@ package dev.ourios.parquet;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
 import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
+import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
 import org.apache.parquet.column.values.bitpacking.BitPacking;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
 import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
 import org.junit.jupiter.api.Test;
 
@@ -14,12 +18,7 @@ class LevelDecodingTest {
 
     @Test
     void rleHybridDecodesWhatParquetJavaEncodes() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("LevelDecodingTest seed " + seed);
-        Random rnd = new Random(seed);
-        for (int iteration = 0; iteration < 400; iteration++) {
-            int width = rnd.nextInt(33);
-            int[] values = runs(rnd, width, 1 + rnd.nextInt(3000));
+        forRandomRuns(400, 33, 3000, (width, values, what) -> {
             RunLengthBitPackingHybridEncoder enc = new RunLengthBitPackingHybridEncoder(width, 64, 1 << 16,
                     HeapByteBufferAllocator.getInstance());
             for (int v : values) {
@@ -30,18 +29,14 @@ class LevelDecodingTest {
             System.arraycopy(bytes, 0, padded, 3, bytes.length);
             int[] out = new int[values.length];
             LevelDecoding.rleHybrid(padded, 3, 3 + bytes.length, width, out, values.length);
-            assertArrayEquals(values, out, "seed " + seed + " iteration " + iteration + " width " + width);
-        }
+            assertArrayEquals(values, out, what);
+        });
     }
 
     @Test
     void bitPackedDecodesWhatParquetJavaEncodes() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("LevelDecodingTest seed " + seed);
-        Random rnd = new Random(seed);
-        for (int iteration = 0; iteration < 200; iteration++) {
-            int width = rnd.nextInt(9); // levels: BIT_PACKED is only ever used for them
-            int[] values = runs(rnd, width, 1 + rnd.nextInt(500));
+        // Widths up to 8: BIT_PACKED is only ever used for levels.
+        forRandomRuns(200, 9, 500, (width, values, what) -> {
             ByteArrayOutputStream bytes = new ByteArrayOutputStream();
             BitPacking.BitPackingWriter w = BitPacking.getBitPackingWriter(width, bytes);
             for (int v : values) {
@@ -51,31 +46,42 @@ class LevelDecodingTest {
             byte[] b = bytes.toByteArray();
             int[] out = new int[values.length];
             LevelDecoding.bitPacked(b, 0, width, out, values.length);
-            assertArrayEquals(values, out, "seed " + seed + " iteration " + iteration + " width " + width);
-        }
+            assertArrayEquals(values, out, what);
+        });
     }
 
     @Test
     void ourEncoderWritesWhatParquetJavaDecodes() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("LevelDecodingTest seed " + seed);
-        Random rnd = new Random(seed);
-        for (int iteration = 0; iteration < 400; iteration++) {
-            int width = rnd.nextInt(33);
-            int[] values = runs(rnd, width, 1 + rnd.nextInt(3000));
+        forRandomRuns(400, 33, 3000, (width, values, what) -> {
             PageBytes out = new PageBytes(16);
             out.rleHybrid(values, values.length, width);
-            byte[] bytes = java.util.Arrays.copyOf(out.array(), out.size());
-            var decoder = new org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder(width,
-                    org.apache.parquet.bytes.ByteBufferInputStream.wrap(java.nio.ByteBuffer.wrap(bytes)));
+            byte[] bytes = Arrays.copyOf(out.array(), out.size());
+            var decoder = new RunLengthBitPackingHybridDecoder(width, ByteBufferInputStream.wrap(ByteBuffer.wrap(bytes)));
             int[] theirs = new int[values.length];
             for (int i = 0; i < values.length; i++) {
                 theirs[i] = decoder.readInt();
             }
-            assertArrayEquals(values, theirs, "seed " + seed + " iteration " + iteration + " width " + width);
+            assertArrayEquals(values, theirs, what);
             int[] ours = new int[values.length];
             LevelDecoding.rleHybrid(bytes, 0, bytes.length, width, ours, values.length);
-            assertArrayEquals(values, ours, "seed " + seed + " iteration " + iteration + " width " + width);
+            assertArrayEquals(values, ours, what);
+        });
+    }
+
+    @FunctionalInterface
+    private interface RunCheck {
+        void check(int width, int[] values, String what) throws Exception;
+    }
+
+    /** {@code iterations} seeded random run sequences of widths below {@code widths}; the seed is printed. */
+    private static void forRandomRuns(int iterations, int widths, int maxCount, RunCheck check) throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("LevelDecodingTest seed " + seed);
+        Random rnd = new Random(seed);
+        for (int iteration = 0; iteration < iterations; iteration++) {
+            int width = rnd.nextInt(widths);
+            int[] values = runs(rnd, width, 1 + rnd.nextInt(maxCount));
+            check.check(width, values, "seed " + seed + " iteration " + iteration + " width " + width);
         }
     }
 
