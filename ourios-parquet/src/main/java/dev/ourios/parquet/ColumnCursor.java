@@ -67,6 +67,11 @@ final class ColumnCursor {
     // The entry last returned by next().
     private int def;
     private int value = -1;
+    /**
+     * The row (index in the row group) that the next entry starting a row belongs to: counted from 0, and set from a
+     * page's first row index when the page reader knows it (pages skipped through the offset index).
+     */
+    private long nextRow;
 
     ColumnCursor(ColumnDescriptor descriptor, PageReader pages) {
         this.column = String.join(".", descriptor.getPath());
@@ -86,6 +91,9 @@ final class ColumnCursor {
         if (entry == entries && !nextPage()) {
             throw new IllegalStateException("column " + column + " has fewer entries than the row group's rows");
         }
+        if (maxRep == 0 || reps[entry] == 0) {
+            nextRow++;
+        }
         def = maxDef == 0 ? 0 : defs[entry];
         entry++;
         if (def == maxDef) {
@@ -93,6 +101,47 @@ final class ColumnCursor {
             return true;
         }
         return false;
+    }
+
+    /**
+     * Moves to just before the first entry of row {@code row} (an index in the row group), skipping the entries of
+     * the rows before it; the pages of skipped rows that the page reader left out (offset-index filtering) are not
+     * seen at all. Rows are visited in increasing order only.
+     */
+    void seekRow(long row) {
+        while (true) {
+            if (entry == entries && !nextPage()) {
+                throw new IllegalStateException("column " + column + " ends before row " + row);
+            }
+            if (nextRow > row) {
+                throw new IllegalStateException("column " + column + ": row " + row + " is not in its pages (next row "
+                        + nextRow + ")");
+            }
+            if (nextRow == row && (maxRep == 0 || reps[entry] == 0)) {
+                return;
+            }
+            if (maxRep == 0) { // one entry per row: skip the page's share of the gap at once
+                int skip = (int) Math.min(row - nextRow, entries - entry);
+                value += maxDef == 0 ? skip : defined(entry, entry + skip);
+                entry += skip;
+                nextRow += skip;
+            } else {
+                next();
+                while (entry < entries && reps[entry] > 0) {
+                    next();
+                }
+            }
+        }
+    }
+
+    private int defined(int from, int to) {
+        int n = 0;
+        for (int i = from; i < to; i++) {
+            if (defs[i] == maxDef) {
+                n++;
+            }
+        }
+        return n;
     }
 
     /** The definition level of the entry last returned by {@link #next}. */
@@ -220,6 +269,9 @@ final class ColumnCursor {
         entries = page.getValueCount();
         entry = 0;
         value = -1;
+        if (page.getFirstRowIndex().isPresent()) {
+            nextRow = page.getFirstRowIndex().get();
+        }
         if (defs.length < entries) {
             defs = new int[Math.max(entries, defs.length * 2)];
             reps = new int[defs.length];

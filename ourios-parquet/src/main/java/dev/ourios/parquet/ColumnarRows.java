@@ -35,8 +35,15 @@ final class ColumnarRows {
     private final Field[] fields;
     private final ColumnDescriptor[] leaves;
     private final ColumnCursor[] cursors;
+    /** The schema leaves out REQUIRED columns: they read as empty strings (see {@link #readRow}). */
+    private final boolean partial;
 
     ColumnarRows(MessageType requested) {
+        this(requested, false);
+    }
+
+    ColumnarRows(MessageType requested, boolean partial) {
+        this.partial = partial;
         List<Field> plan = new ArrayList<>();
         List<ColumnDescriptor> needed = new ArrayList<>();
         for (Type field : requested.getFields()) {
@@ -94,8 +101,26 @@ final class ColumnarRows {
 
     /** The next row of the current row group (the caller counts rows). */
     LogRecord read() {
+        return read(-1);
+    }
+
+    /**
+     * Row {@code index} of the current row group (rows are visited in increasing order; the rows between are
+     * skipped, and so are pages the page store left out). With a schema that leaves out REQUIRED columns (a
+     * {@link RowPrefilter}'s columns only), those read as empty strings: the record is a partial one.
+     */
+    LogRecord readRow(long index) {
+        return read(index);
+    }
+
+    private LogRecord read(long index) {
         RowState r = row;
         r.reset();
+        if (index >= 0) {
+            for (int i = 0; i < cursors.length; i++) {
+                cursors[i].seekRow(index);
+            }
+        }
         for (Field f : fields) {
             ColumnCursor c = cursors[f.leaf];
             switch (f.kind) {
@@ -113,6 +138,11 @@ final class ColumnarRows {
                     }
                 }
             }
+        }
+        if (partial) {
+            r.tenantId = r.tenantId == null ? "" : r.tenantId;
+            r.attributes = r.attributes == null ? "" : r.attributes;
+            r.resourceAttributes = r.resourceAttributes == null ? "" : r.resourceAttributes;
         }
         return r.build();
     }

@@ -1,5 +1,6 @@
 package dev.ourios.parquet;
 
+import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.NoSuchObjectException;
@@ -7,18 +8,24 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import java.io.Closeable;
 import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.PrimitiveIterator;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.filter2.columnindex.RowRanges;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
 
 /**
  * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
@@ -48,8 +55,20 @@ public final class LogFileReader implements Closeable {
     private final MessageType requested;
     private final MessageColumnIO columnIO;
     private final LogRecordMaterializer materializer;
-    /** Our own column decoding, for unfiltered reads of files it supports; null: parquet-java's record reader. */
+    /**
+     * Our own column decoding, for unfiltered or prefiltered reads of files it supports; null: parquet-java's record
+     * reader.
+     */
     private final ColumnarRows columnar;
+    private final RowPrefilter prefilter;
+    /** The prefilter's columns only (late materialization), or null: rows are read whole. */
+    private final ColumnarRows probe;
+    private final MessageType probeSchema;
+    /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
+    private long[] kept = new long[64];
+    private int keptCount;
+    private int keptNext;
+    private PageReadStore keptPages;
     private final int rowGroupsTotal;
     private final int rowGroupsKept;
     private final List<BlockMetaData> keptBlocks;
@@ -92,8 +111,12 @@ public final class LogFileReader implements Closeable {
             this.rowGroupsTotal = reader.getFooter().getBlocks().size();
             this.keptBlocks = reader.getRowGroups();
             this.rowGroupsKept = keptBlocks.size();
-            this.columnar = allowColumnar && options.filter().isEmpty() && ColumnarRows.supports(requested, keptBlocks)
+            this.prefilter = options.prefilter().orElse(null);
+            boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
+            this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
+            this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
+            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true) : null;
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e instanceof LogFormatException lfe ? lfe
@@ -133,6 +156,9 @@ public final class LogFileReader implements Closeable {
             pending = null;
             return r;
         }
+        if (probe != null) {
+            return readKept();
+        }
         while (!finished) {
             if (rowsLeftInGroup == 0 && !nextGroup()) {
                 finished = true;
@@ -154,16 +180,163 @@ public final class LogFileReader implements Closeable {
                 throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")",
                         e);
             }
-            if (options.expectedPartition().isPresent()) {
-                PartitionKey expected = options.expectedPartition().get();
-                PartitionKey actual = r.partitionKey();
-                if (!actual.equals(expected)) {
-                    throw new PartitionMismatchException(file, rowIndex, expected, actual);
-                }
+            checkPartition(r, rowIndex);
+            if (prefilter != null && !prefilter.test(r, rowIndex)) {
+                continue;
             }
             return r;
         }
         return null;
+    }
+
+    private void checkPartition(LogRecord r, long rowIndex) throws PartitionMismatchException {
+        if (options.expectedPartition().isPresent()) {
+            PartitionKey expected = options.expectedPartition().get();
+            PartitionKey actual = r.partitionKey();
+            if (!actual.equals(expected)) {
+                throw new PartitionMismatchException(file, rowIndex, expected, actual);
+            }
+        }
+    }
+
+    /** Late materialization: the next row the prefilter kept, decoded whole. */
+    private LogRecord readKept() throws IOException {
+        while (keptNext == keptCount) {
+            if (finished || !nextKeptGroup()) {
+                finished = true;
+                closeKeptPages();
+                return null;
+            }
+        }
+        long row = kept[keptNext++];
+        long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + row;
+        LogRecord r;
+        try {
+            r = columnar.readRow(row);
+        } catch (RuntimeException e) {
+            throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
+        }
+        checkPartition(r, rowIndex);
+        return r;
+    }
+
+    /**
+     * Moves to the next row group with rows the prefilter keeps: decodes the prefilter's columns of the group's
+     * candidate rows (those the column index leaves), tests each, then fetches the pages that hold the kept rows.
+     */
+    private boolean nextKeptGroup() throws IOException {
+        closeKeptPages();
+        while (++groupIndex < keptBlocks.size()) {
+            BlockMetaData block = keptBlocks.get(groupIndex);
+            keptCount = 0;
+            keptNext = 0;
+            RowRanges candidates;
+            PageReadStore probePages;
+            try {
+                candidates = reader.getRowRanges(groupIndex); // with the whole requested schema's columns
+                if (candidates.rowCount() == 0) {
+                    continue;
+                }
+                reader.setRequestedSchema(probeSchema);
+                try {
+                    probePages = readRows(groupIndex, candidates);
+                } finally {
+                    reader.setRequestedSchema(requested);
+                }
+            } catch (IOException | RuntimeException e) {
+                throw groupFailure(e);
+            }
+            try (PageReadStore pages = probePages) {
+                try {
+                    probe.startGroup(pages);
+                } catch (RuntimeException e) {
+                    throw groupFailure(e);
+                }
+                for (PrimitiveIterator.OfLong rows = candidates.iterator(); rows.hasNext(); ) {
+                    long row = rows.nextLong();
+                    long rowIndex = block.getRowIndexOffset() + row;
+                    LogRecord partial;
+                    try {
+                        partial = probe.readRow(row);
+                    } catch (RuntimeException e) {
+                        throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage()
+                                + ")", e);
+                    }
+                    if (prefilter.test(partial, rowIndex)) {
+                        keep(row);
+                    }
+                }
+            }
+            if (keptCount == 0) {
+                continue;
+            }
+            try {
+                keptPages = readRows(groupIndex, keptRanges());
+                columnar.startGroup(keptPages);
+            } catch (IOException | RuntimeException e) {
+                throw groupFailure(e);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /** The pages of {@code group} that hold {@code rows}: all of them when the file has no offset index. */
+    private PageReadStore readRows(int group, RowRanges rows) throws IOException {
+        for (ColumnChunkMetaData chunk : keptBlocks.get(group).getColumns()) {
+            if (chunk.getOffsetIndexReference() == null) {
+                return reader.readRowGroup(group);
+            }
+        }
+        return reader.readFilteredRowGroup(group, rows);
+    }
+
+    private void keep(long row) {
+        if (keptCount == kept.length) {
+            kept = Arrays.copyOf(kept, keptCount * 2);
+        }
+        kept[keptCount++] = row;
+    }
+
+    private RowRanges keptRanges() {
+        RowRanges.Builder b = RowRanges.builder();
+        int i = 0;
+        while (i < keptCount) {
+            int j = i;
+            while (j + 1 < keptCount && kept[j + 1] == kept[j] + 1) {
+                j++;
+            }
+            b.addSelectedRange(kept[i], kept[j]);
+            i = j + 1;
+        }
+        return b.build();
+    }
+
+    private void closeKeptPages() {
+        if (keptPages != null) {
+            keptPages.close();
+            keptPages = null;
+        }
+    }
+
+    private LogFormatException groupFailure(Exception e) {
+        return e instanceof LogFormatException lfe ? lfe
+                : new LogFormatException(file + ": cannot read row group " + groupIndex + " (" + e.getMessage() + ")",
+                        e);
+    }
+
+    /** The requested schema's fields that {@code rows} reads (at least one, so the schema is not empty). */
+    private static MessageType probeSchema(MessageType requested, RowPrefilter rows) {
+        List<Type> fields = new ArrayList<>();
+        for (Type field : requested.getFields()) {
+            if (rows.columns().contains(field.getName())) {
+                fields.add(field);
+            }
+        }
+        if (fields.isEmpty()) {
+            fields.add(requested.getType(Columns.TENANT_ID));
+        }
+        return new MessageType(requested.getName(), fields);
     }
 
     public boolean hasNext() throws IOException {
@@ -209,6 +382,11 @@ public final class LogFileReader implements Closeable {
         return columnar != null;
     }
 
+    /** True when a prefilter decides rows on its columns before the others are decoded. */
+    boolean materializesLate() {
+        return probe != null;
+    }
+
     /** The file's own schema (what the writer declared, root name included). */
     public MessageType fileSchema() {
         return fileSchema;
@@ -240,6 +418,7 @@ public final class LogFileReader implements Closeable {
     @Override
     public void close() throws IOException {
         try {
+            closeKeptPages();
             reader.close();
         } finally {
             input.close();

@@ -6,6 +6,7 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.PartitionMismatchException;
 import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.RowPrefilter;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
@@ -14,13 +15,15 @@ import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Reads one hour partition of a query: resolves its live set, opens every live file with the pushdown predicate,
- * checks and matches every decoded row, and keeps the partition's first rows in the query's order.
+ * checks and matches every row the pruning leaves (on the query's columns first, see {@link #prefilter}), and keeps
+ * the partition's first rows in the query's order.
  *
  * <p>A planned file can vanish before it is read: a compaction committed and GC collected its retired inputs
  * after the grace period. The partition is then re-resolved once and read again from scratch (its rows so far are
@@ -83,18 +86,18 @@ final class PartitionScan {
     }
 
     private void readFile(PartitionKey partition, String key, int fileOrdinal, TopRows top) throws IOException {
-        LogFileReader reader = open(key, predicate);
+        RowPrefilter rows = prefilter(partition, store.describe(key));
+        LogFileReader reader = open(key, predicate, rows);
         if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
             // An older file without the promoted column: the service predicate would prune it whole.
             counters.addAbandoned(reader);
             reader.close();
-            reader = open(key, predicateWithoutService);
+            reader = open(key, predicateWithoutService, rows);
         }
         try (LogFileReader r = reader) {
             long row = 0;
             for (LogRecord rec = r.read(); rec != null; rec = r.read(), row++) {
-                check(r.file(), row, partition, rec);
-                if (matcher.matches(rec)) {
+                if (matcher.matches(rec)) { // the prefilter decided all but the body substring
                     top.add(new Hit(RowTime.of(rec), fileOrdinal, row, rec));
                 }
             }
@@ -103,14 +106,31 @@ final class PartitionScan {
         }
     }
 
-    private LogFileReader open(String key, Optional<FilterPredicate> filter) throws IOException {
-        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter));
+    private LogFileReader open(String key, Optional<FilterPredicate> filter, RowPrefilter rows) throws IOException {
+        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)));
     }
 
     /**
-     * Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule. The row index counts
-     * decoded rows, which with pruning is not the position in the file.
+     * Every row the pruning leaves is checked (tenant, partition) and matched on the query's columns before the
+     * reader decodes the rest of it (late materialization); the body substring, if any, is matched on whole rows.
      */
+    private RowPrefilter prefilter(PartitionKey partition, String file) {
+        Set<String> columns = matcher.columnsExceptText();
+        return new RowPrefilter() {
+            @Override
+            public Set<String> columns() {
+                return columns;
+            }
+
+            @Override
+            public boolean test(LogRecord partial, long rowIndex) throws IOException {
+                check(file, rowIndex, partition, partial);
+                return matcher.matchesExceptText(partial);
+            }
+        };
+    }
+
+    /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule. */
     private void check(String file, long row, PartitionKey partition, LogRecord rec) throws IOException {
         if (!rec.tenantId().equals(query.tenant())) {
             throw new TenantMismatchException(file, query.tenant(), rec.tenantId());

@@ -1,8 +1,12 @@
 package dev.ourios.query;
 
+import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AttributesJson;
 import java.util.Arrays;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
 
 /**
  * The exact row predicate. Parquet pruning only skips data that cannot match; every row that is decoded is still
@@ -27,6 +31,21 @@ final class RowMatcher {
     }
 
     boolean matches(LogRecord r) {
+        if (!matchesExceptText(r)) {
+            return false;
+        }
+        if (needle != null) {
+            byte[] line = LineText.of(r);
+            return line != null && LineText.contains(line, needle);
+        }
+        return true;
+    }
+
+    /**
+     * Every condition but the body substring; reads only {@link #columnsExceptText}: what a reader decides before it
+     * decodes the rest of a row ({@link dev.ourios.parquet.RowPrefilter}).
+     */
+    boolean matchesExceptText(LogRecord r) {
         long t = RowTime.of(r);
         if (t < from || t >= to) {
             return false;
@@ -40,14 +59,31 @@ final class RowMatcher {
         if (query.traceId().isPresent() && !Arrays.equals(query.traceId().get(), r.traceId())) {
             return false;
         }
-        if (query.service().isPresent() && !query.service().get().equals(service(r))) {
-            return false;
+        return query.service().isEmpty() || query.service().get().equals(service(r));
+    }
+
+    /**
+     * The columns {@link #matchesExceptText} reads for this query, with those of the tenant and partition checks:
+     * the tenant, the row's time (effective, else recomputed from time and observed time), and the columns of the
+     * conditions the query has (the service also from resource_attributes, for rows without the promoted column).
+     */
+    Set<String> columnsExceptText() {
+        Set<String> columns = new HashSet<>(List.of(Columns.TENANT_ID, Columns.EFFECTIVE_TIME, Columns.TIME,
+                Columns.OBSERVED_TIME));
+        if (query.severityMin().isPresent()) {
+            columns.add(Columns.SEVERITY_NUMBER);
         }
-        if (needle != null) {
-            byte[] line = LineText.of(r);
-            return line != null && LineText.contains(line, needle);
+        if (query.templateId().isPresent()) {
+            columns.add(Columns.TEMPLATE_ID);
         }
-        return true;
+        if (query.traceId().isPresent()) {
+            columns.add(Columns.TRACE_ID);
+        }
+        if (query.service().isPresent()) {
+            columns.add(Columns.SERVICE_NAME);
+            columns.add(Columns.RESOURCE_ATTRIBUTES);
+        }
+        return Set.copyOf(columns);
     }
 
     private static String service(LogRecord r) {

@@ -1,0 +1,194 @@
+package dev.ourios.parquet;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.core.Columns;
+import dev.ourios.core.LogRecord;
+import dev.ourios.store.LocalObjectStore;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+import java.util.Set;
+import java.util.function.Predicate;
+import org.apache.parquet.column.ParquetProperties;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.io.api.Binary;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Late materialization ({@link RowPrefilter}): a read with a prefilter (and a filter2 predicate that prunes row
+ * groups and pages) must return exactly the rows of the file the predicate accepts, whole, in file order, as an
+ * unfiltered read by parquet-java's record reader followed by the same predicate does; the prefilter sees every
+ * candidate row once, in file order, with only its columns decoded.
+ */
+class LateMaterializationTest {
+    @TempDir
+    Path dir;
+
+    @Test
+    void prefilteredReadsReturnTheRowsThePredicateAccepts() throws IOException {
+        long seed = System.nanoTime();
+        System.out.println("LateMaterializationTest seed " + seed);
+        Random rnd = new Random(seed);
+        ObjectStore store = new LocalObjectStore(dir);
+        for (int iteration = 0; iteration < 24; iteration++) {
+            String what = "seed " + seed + " iteration " + iteration;
+            List<LogRecord> records = ColumnarRowsTest.records(rnd, 1 + rnd.nextInt(4000), -1);
+            if (rnd.nextBoolean()) { // sorted by time: the column index can leave pages out
+                records.sort(Comparator.comparingLong(LogRecord::effectiveTime));
+            }
+            boolean compacted = rnd.nextBoolean(); // our page encoder, else parquet-java's column writers
+            WriterOptions opts = (compacted ? WriterOptions.compacted(64 << 10) : WriterOptions.ingest())
+                    .withExtras(TestFiles.extrasOfEveryType())
+                    .withRowGroupRows(100 + rnd.nextInt(2000));
+            int pageRows = 10 + rnd.nextInt(500);
+            String key = "f" + iteration + ".parquet";
+            try (LogFileWriter w = new LogFileWriter(store.create(key), opts,
+                    b -> b.withPageRowCountLimit(pageRows).withPageSize(4096), compacted)) {
+                for (LogRecord r : records) {
+                    w.write(r);
+                }
+                w.commit();
+            }
+            List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, key, ReadOptions.all()));
+            assertEquals(records.size(), all.size(), what);
+            Case c = randomCase(rnd, all);
+            List<LogRecord> expected = all.stream().filter(c.accepts).toList();
+
+            Prefilter seen = new Prefilter(c);
+            ReadOptions options = new ReadOptions(Optional.empty(), c.pushdown, Optional.of(seen));
+            List<LogRecord> actual;
+            try (LogFileReader r = LogFileReader.open(store, key, options)) {
+                assertTrue(r.materializesLate(), what);
+                actual = readAll(r);
+            }
+            assertEquals(expected, actual, what + ": " + c.name);
+            assertTrue(seen.tested <= all.size(), what);
+
+            // The record reader's path (files we cannot decode by columns) applies the prefilter to whole rows.
+            Prefilter whole = new Prefilter(c);
+            try (LogFileReader r = LogFileReader.openWithRecordReader(store, key,
+                    new ReadOptions(Optional.empty(), c.pushdown, Optional.of(whole)))) {
+                assertEquals(expected, readAll(r), what + ": " + c.name + " through the record reader");
+            }
+        }
+    }
+
+    @Test
+    void aFailingPrefilterFailsTheRead() throws IOException {
+        ObjectStore store = new LocalObjectStore(dir);
+        List<LogRecord> records = ColumnarRowsTest.records(new Random(3), 500, -1);
+        try (LogFileWriter w = new LogFileWriter(store.create("f.parquet"),
+                WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType()),
+                b -> b.withPageRowCountLimit(50), true)) {
+            for (LogRecord r : records) {
+                w.write(r);
+            }
+            w.commit();
+        }
+        RowPrefilter failing = new RowPrefilter() {
+            @Override
+            public Set<String> columns() {
+                return Set.of(Columns.TENANT_ID);
+            }
+
+            @Override
+            public boolean test(LogRecord partial, long rowIndex) throws IOException {
+                if (rowIndex == 321) {
+                    throw new IOException("row 321 is refused");
+                }
+                return true;
+            }
+        };
+        try (LogFileReader r = LogFileReader.open(store, "f.parquet", ReadOptions.all().withPrefilter(failing))) {
+            IOException e = assertThrows(IOException.class, () -> readAll(r));
+            assertEquals("row 321 is refused", e.getMessage());
+        }
+    }
+
+    private static List<LogRecord> readAll(LogFileReader r) throws IOException {
+        try (r) {
+            List<LogRecord> out = new ArrayList<>();
+            for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
+                out.add(rec);
+            }
+            return out;
+        }
+    }
+
+    /** A predicate on a few columns, and (maybe) a weaker-or-equal filter2 predicate for pruning. */
+    private record Case(String name, Set<String> columns, Predicate<LogRecord> accepts,
+            Optional<FilterPredicate> pushdown) {
+    }
+
+    private static Case randomCase(Random rnd, List<LogRecord> rows) {
+        LogRecord probe = rows.get(rnd.nextInt(rows.size()));
+        return switch (rnd.nextInt(4)) {
+            case 0 -> {
+                int min = 1 + rnd.nextInt(24);
+                yield new Case("severity >= " + min, Set.of(Columns.SEVERITY_NUMBER), r -> r.severityNumber() >= min,
+                        maybe(rnd, FilterApi.gtEq(FilterApi.intColumn(Columns.SEVERITY_NUMBER), min)));
+            }
+            case 1 -> {
+                long from = probe.effectiveTime();
+                long to = from + rnd.nextLong(1 + 600_000_000_000L);
+                yield new Case("effective time in [" + from + ", " + to + ")", Set.of(Columns.EFFECTIVE_TIME),
+                        r -> r.effectiveTimeUnixNano() >= from && r.effectiveTimeUnixNano() < to,
+                        maybe(rnd, FilterApi.and(FilterApi.gtEq(FilterApi.longColumn(Columns.EFFECTIVE_TIME), from),
+                                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), to))));
+            }
+            case 2 -> {
+                byte[] trace = probe.traceId();
+                yield new Case("trace id", Set.of(Columns.TRACE_ID), r -> Arrays.equals(trace, r.traceId()),
+                        trace == null ? Optional.empty()
+                                : maybe(rnd, FilterApi.eq(FilterApi.binaryColumn(Columns.TRACE_ID),
+                                        Binary.fromConstantByteArray(trace))));
+            }
+            default -> {
+                // Two columns, one of them repeated (params), and no pushdown: every row is a candidate.
+                int min = rnd.nextInt(25);
+                yield new Case("severity >= " + min + " and a param", Set.of(Columns.SEVERITY_NUMBER, Columns.PARAMS),
+                        r -> r.severityNumber() >= min && !r.params().isEmpty(), Optional.empty());
+            }
+        };
+    }
+
+    private static Optional<FilterPredicate> maybe(Random rnd, FilterPredicate p) {
+        return rnd.nextInt(4) == 0 ? Optional.empty() : Optional.of(p);
+    }
+
+    /** The case's predicate as a prefilter; checks rows come in file order and partial rows hold only its columns. */
+    private static final class Prefilter implements RowPrefilter {
+        private final Case c;
+        long tested;
+        private long last = -1;
+
+        Prefilter(Case c) {
+            this.c = c;
+        }
+
+        @Override
+        public Set<String> columns() {
+            return c.columns;
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) {
+            assertTrue(rowIndex > last, "rows in file order: " + rowIndex + " after " + last);
+            last = rowIndex;
+            tested++;
+            return c.accepts.test(partial);
+        }
+    }
+}
