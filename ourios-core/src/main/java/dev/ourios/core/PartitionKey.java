@@ -40,6 +40,23 @@ public record PartitionKey(String tenantId, int year, int month, int day, int ho
         return of(tenantId, hourStart.getEpochSecond() * NANOS_PER_SECOND);
     }
 
+    /** The tenant and effective-time range of this partition's rows, for a per-row check without calendar work. */
+    public Rows rows() {
+        return new Rows(tenantId, hourStartNanos(), hourEndNanos());
+    }
+
+    /**
+     * The rows a partition holds: tenant {@code tenantId}, effective time in {@code [fromNanos, toNanos)}. Checking a
+     * row against it costs two comparisons; {@link #of} builds a key through the calendar, which a scan doing it for
+     * every row paid for (~5 % of a query's samples).
+     */
+    public record Rows(String tenantId, long fromNanos, long toNanos) {
+        public boolean holds(String rowTenantId, long effectiveTimeUnixNano) {
+            return effectiveTimeUnixNano >= fromNanos && effectiveTimeUnixNano < toNanos
+                    && tenantId.equals(rowTenantId);
+        }
+    }
+
     /** First instant of the hour. */
     public Instant hourStart() {
         return LocalDateTime.of(year, month, day, hour, 0).toInstant(ZoneOffset.UTC);

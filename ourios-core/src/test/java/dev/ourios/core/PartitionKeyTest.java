@@ -6,10 +6,30 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import java.time.Instant;
 import java.util.Optional;
+import java.util.Random;
 import org.junit.jupiter.api.Test;
 
 class PartitionKeyTest {
     private static final long NS = 1_000_000_000L;
+
+    @Test
+    void rowsHoldExactlyTheRowsWhosePartitionItIs() {
+        long seed = System.nanoTime();
+        System.out.println("PartitionKeyTest seed " + seed);
+        Random rnd = new Random(seed);
+        for (int i = 0; i < 10_000; i++) {
+            long hour = Math.floorDiv(rnd.nextLong(), 3600 * NS) / 4 * 3600 * NS; // any hour, not only near now
+            PartitionKey k = PartitionKey.of(rnd.nextBoolean() ? "a" : "b", hour);
+            // Around the hour's edges (one nanosecond either side) and anywhere within a day of it.
+            long[] offsets = {-1, 0, 1, 3600 * NS - 1, 3600 * NS, rnd.nextLong(48 * 3600 * NS) - 24 * 3600 * NS};
+            for (long offset : offsets) {
+                String tenant = rnd.nextInt(4) == 0 ? "b" : "a";
+                long time = hour + offset;
+                assertEquals(PartitionKey.of(tenant, time).equals(k), k.rows().holds(tenant, time),
+                        "seed " + seed + ": " + k + " vs tenant " + tenant + " time " + time);
+            }
+        }
+    }
 
     @Test
     void pathsAndLabels() {

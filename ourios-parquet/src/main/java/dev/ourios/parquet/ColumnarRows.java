@@ -5,7 +5,9 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.EnumSet;
 import java.util.List;
+import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -31,12 +33,18 @@ import org.apache.parquet.schema.Type.Repetition;
  * reads as an empty one.
  */
 final class ColumnarRows {
+    private static final Set<Kind> EXTRAS = EnumSet.of(Kind.EXTRA_STRING, Kind.EXTRA_BYTES, Kind.EXTRA_INT64,
+            Kind.EXTRA_INT32, Kind.EXTRA_DOUBLE, Kind.EXTRA_FLOAT, Kind.EXTRA_BOOLEAN);
+
     private final RowState row = new RowState();
     private final Field[] fields;
     private final ColumnDescriptor[] leaves;
     private final ColumnCursor[] cursors;
     /** The schema leaves out REQUIRED columns: they read as empty strings (see {@link #readRow}). */
     private final boolean partial;
+    /** Whether a row reads a list column ({@code params}, {@code separators}) or an extra column. */
+    private final boolean lists;
+    private final boolean extraColumns;
 
     ColumnarRows(MessageType requested) {
         this(requested, false);
@@ -63,6 +71,8 @@ final class ColumnarRows {
             }
         }
         this.fields = plan.toArray(new Field[0]);
+        this.lists = plan.stream().anyMatch(f -> f.kind == Kind.PARAMS || f.kind == Kind.SEPARATORS);
+        this.extraColumns = plan.stream().anyMatch(f -> EXTRAS.contains(f.kind));
         this.leaves = needed.toArray(new ColumnDescriptor[0]);
         this.cursors = new ColumnCursor[leaves.length];
     }
@@ -115,7 +125,11 @@ final class ColumnarRows {
 
     private LogRecord read(long index) {
         RowState r = row;
-        r.reset();
+        if (partial) {
+            r.reset(lists, extraColumns);
+        } else {
+            r.reset();
+        }
         if (index >= 0) {
             for (int i = 0; i < cursors.length; i++) {
                 cursors[i].seekRow(index);

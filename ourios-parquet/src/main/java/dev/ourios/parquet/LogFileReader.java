@@ -50,6 +50,8 @@ public final class LogFileReader implements Closeable {
     private final StoreInputFile inputFile;
     private final ParquetFileReader reader;
     private final ReadOptions options;
+    /** The rows of the expected partition, if any (checked for every row). */
+    private final PartitionKey.Rows expectedRows;
     private final FilterCompat.Filter filter;
     private final MessageType fileSchema;
     private final MessageType requested;
@@ -84,6 +86,7 @@ public final class LogFileReader implements Closeable {
         this.file = file;
         this.input = input;
         this.options = options;
+        this.expectedRows = options.expectedPartition().map(PartitionKey::rows).orElse(null);
         this.inputFile = new StoreInputFile(input, file);
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
         ParquetReadOptions readOptions = ParquetReadOptions.builder(new PlainParquetConfiguration())
@@ -190,12 +193,8 @@ public final class LogFileReader implements Closeable {
     }
 
     private void checkPartition(LogRecord r, long rowIndex) throws PartitionMismatchException {
-        if (options.expectedPartition().isPresent()) {
-            PartitionKey expected = options.expectedPartition().get();
-            PartitionKey actual = r.partitionKey();
-            if (!actual.equals(expected)) {
-                throw new PartitionMismatchException(file, rowIndex, expected, actual);
-            }
+        if (expectedRows != null && !expectedRows.holds(r.tenantId(), r.effectiveTime())) {
+            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(), r.partitionKey());
         }
     }
 

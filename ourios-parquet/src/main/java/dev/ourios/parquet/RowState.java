@@ -4,6 +4,8 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Collections;
+import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
@@ -11,6 +13,7 @@ import java.util.TreeMap;
  * OPTIONAL columns stay null; REQUIRED ones are always present (checked from the schema before any row is read).
  */
 final class RowState {
+    private static final SortedMap<String, Object> NO_EXTRAS = Collections.emptySortedMap();
     String tenantId;
     long templateId;
     int templateVersion;
@@ -40,9 +43,17 @@ final class RowState {
     String resourceSchemaUrl;
     String scopeSchemaUrl;
     String serviceName;
-    TreeMap<String, Object> extras;
+    SortedMap<String, Object> extras;
 
     void reset() {
+        reset(true, true);
+    }
+
+    /**
+     * Clears the row; the lists and the extras map are only allocated when the row reads them ({@code lists},
+     * {@code extraColumns}): a prefilter's partial rows, one per candidate row of a scan, read neither.
+     */
+    void reset(boolean lists, boolean extraColumns) {
         tenantId = null;
         templateId = 0;
         templateVersion = 0;
@@ -65,13 +76,13 @@ final class RowState {
         eventName = null;
         body = null;
         // Presized: most rows carry a few params and separators, and growing from 0 copied the array per element.
-        params = new ArrayList<>(4);
-        separators = new ArrayList<>(5);
+        params = lists ? new ArrayList<>(4) : null;
+        separators = lists ? new ArrayList<>(5) : null;
         scopeAttributes = null;
         resourceSchemaUrl = null;
         scopeSchemaUrl = null;
         serviceName = null;
-        extras = new TreeMap<>();
+        extras = extraColumns ? new TreeMap<>() : NO_EXTRAS;
     }
 
     LogRecord build() {

@@ -115,29 +115,41 @@ final class PartitionScan {
      * reader decodes the rest of it (late materialization); the body substring, if any, is matched on whole rows.
      */
     private RowPrefilter prefilter(PartitionKey partition, String file) {
-        Set<String> columns = matcher.columnsExceptText();
-        return new RowPrefilter() {
-            @Override
-            public Set<String> columns() {
-                return columns;
-            }
-
-            @Override
-            public boolean test(LogRecord partial, long rowIndex) throws IOException {
-                check(file, rowIndex, partition, partial);
-                return matcher.matchesExceptText(partial);
-            }
-        };
+        return new CheckedPrefilter(file, partition, query.tenant(), matcher);
     }
 
-    /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule. */
-    private void check(String file, long row, PartitionKey partition, LogRecord rec) throws IOException {
-        if (!rec.tenantId().equals(query.tenant())) {
-            throw new TenantMismatchException(file, query.tenant(), rec.tenantId());
+    /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule, then the query. */
+    private static final class CheckedPrefilter implements RowPrefilter {
+        private final String file;
+        private final PartitionKey partition;
+        private final PartitionKey.Rows rows;
+        private final String tenant;
+        private final RowMatcher matcher;
+        private final Set<String> columns;
+
+        CheckedPrefilter(String file, PartitionKey partition, String tenant, RowMatcher matcher) {
+            this.file = file;
+            this.partition = partition;
+            this.rows = partition.rows();
+            this.tenant = tenant;
+            this.matcher = matcher;
+            this.columns = matcher.columnsExceptText();
         }
-        PartitionKey actual = rec.partitionKey();
-        if (!actual.equals(partition)) {
-            throw new PartitionMismatchException(file, row, partition, actual);
+
+        @Override
+        public Set<String> columns() {
+            return columns;
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            if (!partial.tenantId().equals(tenant)) {
+                throw new TenantMismatchException(file, tenant, partial.tenantId());
+            }
+            if (!rows.holds(partial.tenantId(), partial.effectiveTime())) {
+                throw new PartitionMismatchException(file, rowIndex, partition, partial.partitionKey());
+            }
+            return matcher.matchesExceptText(partial);
         }
     }
 

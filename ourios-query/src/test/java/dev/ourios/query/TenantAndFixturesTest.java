@@ -8,6 +8,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.parquet.LogFileReader;
+import dev.ourios.parquet.PartitionMismatchException;
 import dev.ourios.parquet.ReadOptions;
 import dev.ourios.store.LocalObjectStore;
 import java.nio.file.Files;
@@ -38,6 +39,24 @@ class TenantAndFixturesTest {
         TenantMismatchException e = assertThrows(TenantMismatchException.class,
                 () -> ts.engine().collect(Query.tenant("a")));
         assertTrue(e.getMessage().contains("'b'"), e.getMessage());
+    }
+
+    @Test
+    void aRowOfAnotherHourFailsTheQueryEvenWhenItDoesNotMatch() throws Exception {
+        TestStore ts = new TestStore(dir, 7);
+        long t = Instant.parse("2026-02-02T10:15:00Z").getEpochSecond() * 1_000_000_000L;
+        PartitionKey p = PartitionKey.of("a", t);
+        List<LogRecord> rows = new ArrayList<>();
+        for (int i = 0; i < 100; i++) {
+            rows.add(LogRecord.builder("a").timeUnixNano(t + i).severityNumber(i % 2 == 0 ? 9 : 17).build());
+        }
+        rows.add(LogRecord.builder("a").timeUnixNano(t + 3600L * 1_000_000_000L).severityNumber(9).build());
+        ts.ingest(p, rows);
+        // The stray row is not an ERROR row, so the query's own conditions would drop it: the check must not. (Rows
+        // that pruning skips, a row group or page without ERROR rows, are never read and so never checked.)
+        PartitionMismatchException e = assertThrows(PartitionMismatchException.class,
+                () -> ts.engine().collect(Query.tenant("a").severityMin(17)));
+        assertTrue(e.getMessage().contains("row 100"), e.getMessage());
     }
 
     @Test
