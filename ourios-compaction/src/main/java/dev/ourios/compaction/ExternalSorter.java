@@ -90,13 +90,14 @@ public final class ExternalSorter implements AutoCloseable {
 
     /**
      * {@link #add(LogRecord, long)}, showing {@code tap} the encoded row first (the read-side checksum hashes it
-     * there). The bytes and the table are the buffer's: the tap must use them before returning.
+     * there). The bytes and the table view stay as they are after the buffer is spilled and cleared (pages are
+     * dropped, never rewritten; see {@link RowBuffer#view()}), so a tap could also keep them.
      */
     public int add(LogRecord r, long origin, RowSink tap) throws IOException {
         int bytes = buffer.add(r, origin);
         if (tap != null) {
             int row = buffer.rows() - 1;
-            tap.accept(buffer.page(row), buffer.offset(row), bytes, buffer);
+            tap.accept(buffer.page(row), buffer.offset(row), bytes, buffer.view());
         }
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
@@ -121,7 +122,7 @@ public final class ExternalSorter implements AutoCloseable {
         if (runs.isEmpty()) {
             // The sink may hand rows to another thread that reads them after release(): give it a table that
             // release() does not clear (pages are dropped, never rewritten, so the rows' bytes stay as they are).
-            RowStrings table = buffer.snapshot();
+            RowStrings table = buffer.view();
             for (int row : buffer.sortedOrder()) {
                 sink.accept(buffer.page(row), buffer.offset(row), buffer.length(row), table);
             }

@@ -50,10 +50,16 @@ final class RowBuffer implements RowStrings {
     private int[] lengths = new int[1024];
     /** The merge sort's scratch: allocated only when a sort has ties or a time range too wide to pack. */
     private int[] scratchOrder;
-    /** The row table (what rows reference; persisted with a spilled run), capped at {@link #tableCapBytes}. */
-    private final List<String> strings = new ArrayList<>();
+    /**
+     * The row table (what rows reference; persisted with a spilled run), capped at {@link #tableCapBytes}: entries
+     * {@code [0, tableSize)} of the view's arrays. Entries are only appended, arrays are
+     * replaced (never rewritten) when they grow or the buffer is cleared, so a {@link #view()} taken earlier still
+     * reads every entry that existed when it was taken, whatever this buffer does afterwards, on any thread the
+     * rows referencing them were handed to.
+     */
+    private Table view = new Table(new String[64], new byte[64][]);
+    private int tableSize;
     private final Map<String, Integer> stringIds = new HashMap<>();
-    private final List<byte[]> utf8 = new ArrayList<>();
     private long tableBytes;
     private final long tableCapBytes;
     /** The sort's service ids (every distinct service of the buffer, uncapped: the sort needs all of them). */
@@ -91,7 +97,7 @@ final class RowBuffer implements RowStrings {
 
     /** The row table's UTF-8 values by id (for a spilled run to carry). */
     List<byte[]> table() {
-        return List.copyOf(utf8);
+        return List.of(Arrays.copyOf(view.utf8, tableSize));
     }
 
     /**
@@ -240,8 +246,8 @@ final class RowBuffer implements RowStrings {
         scratchOrder = null;
         locations = new long[1024];
         lengths = new int[1024];
-        strings.clear();
-        utf8.clear();
+        view = new Table(new String[64], new byte[64][]); // the old arrays stay as earlier views saw them
+        tableSize = 0;
         stringIds.clear();
         tableBytes = 0;
         serviceSortIds.clear();
@@ -333,43 +339,51 @@ final class RowBuffer implements RowStrings {
         if (tableBytes + cost > tableCapBytes) {
             return -1; // full: stored inline
         }
-        id = strings.size();
-        strings.add(s);
-        utf8.add(bytes);
+        id = tableSize;
+        if (id == view.strings.length) {
+            view = new Table(Arrays.copyOf(view.strings, id * 2), Arrays.copyOf(view.utf8, id * 2));
+        }
+        view.strings[id] = s;
+        view.utf8[id] = bytes;
+        tableSize++;
         stringIds.put(s, id);
         tableBytes += cost;
         return id;
     }
 
-    /** An immutable copy of the string table as it is now: what {@link #clear()} leaves intact. */
-    RowStrings snapshot() {
-        List<String> s = List.copyOf(strings);
-        List<byte[]> u = List.copyOf(utf8);
-        return new RowStrings() {
-            @Override
-            public int intern(String value) {
-                return -1;
-            }
-
-            @Override
-            public byte[] utf8(int id) {
-                return u.get(id);
-            }
-
-            @Override
-            public String string(int id) {
-                return s.get(id);
-            }
-        };
+    /**
+     * The string table as the rows encoded so far reference it, for another thread or for after {@link #clear()}:
+     * it keeps reading those entries (see {@link #view}); taking it costs nothing.
+     */
+    RowStrings view() {
+        return view;
     }
 
     @Override
     public byte[] utf8(int id) {
-        return utf8.get(id);
+        return view.utf8[id];
     }
 
     @Override
     public String string(int id) {
-        return strings.get(id);
+        return view.strings[id];
+    }
+
+    /** Arrays of table entries; read-only to everyone but the buffer, which only fills slots beyond its views' rows. */
+    private record Table(String[] strings, byte[][] utf8) implements RowStrings {
+        @Override
+        public int intern(String value) {
+            return -1;
+        }
+
+        @Override
+        public byte[] utf8(int id) {
+            return utf8[id];
+        }
+
+        @Override
+        public String string(int id) {
+            return strings[id];
+        }
     }
 }

@@ -39,7 +39,7 @@ class BackgroundChecksumTest {
             inLine.add(r);
             buffer.add(r, buffer.rows());
         }
-        RowStrings table = buffer.snapshot();
+        RowStrings table = buffer.view();
         try (BackgroundChecksum records = BackgroundChecksum.start("test-records");
                 BackgroundChecksum encoded = BackgroundChecksum.start("test-encoded")) {
             for (LogRecord r : rows) {
