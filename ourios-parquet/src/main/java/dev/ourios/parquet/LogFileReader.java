@@ -40,9 +40,13 @@ import org.apache.parquet.schema.Type;
  * {@code LogRecord.effectiveTime()}, which recomputes it from time (and observed time when time is 0), i.e. it is
  * the row's time_unix_nano whenever that is known, as the contract says; compaction re-projects the column anyway.
  *
- * <p>Row indexes in a {@link PartitionMismatchException} are positions in the file when no filter is set (the
- * compaction case); with a filter, pages may be skipped and the index counts from the row group's first row over
- * the rows actually decoded.
+ * <p>With a {@link RowPrefilter} (queries), rows are decided on the prefilter's columns before the others are
+ * decoded (late materialization, see {@link #nextKeptGroup}); files our column cursors do not decode are read whole
+ * through parquet-java's record reader and the prefilter sees whole rows: the same rows come back either way.
+ *
+ * <p>Row indexes in a {@link PartitionMismatchException} or handed to a prefilter are positions in the file, except
+ * on parquet-java's record reader with a filter, where pages may be skipped and the index counts from the row
+ * group's first row over the rows actually decoded.
  */
 public final class LogFileReader implements Closeable {
     private final String file;
@@ -320,8 +324,8 @@ public final class LogFileReader implements Closeable {
 
     private LogFormatException groupFailure(Exception e) {
         return e instanceof LogFormatException lfe ? lfe
-                : new LogFormatException(file + ": cannot read row group " + groupIndex + " (" + e.getMessage() + ")",
-                        e);
+                : new LogFormatException(file + ": cannot read row group " + keptBlocks.get(groupIndex).getOrdinal()
+                        + " (" + e.getMessage() + ")", e);
     }
 
     /** The requested schema's fields that {@code rows} reads (at least one, so the schema is not empty). */

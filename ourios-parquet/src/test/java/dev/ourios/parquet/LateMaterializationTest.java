@@ -10,6 +10,9 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -115,6 +118,33 @@ class LateMaterializationTest {
             IOException e = assertThrows(IOException.class, () -> readAll(r));
             assertEquals("row 321 is refused", e.getMessage());
         }
+    }
+
+    @Test
+    void garbledPagesFailTheReadNamingTheFile() throws IOException {
+        ObjectStore store = new LocalObjectStore(dir);
+        List<LogRecord> records = ColumnarRowsTest.records(new Random(5), 500, -1);
+        try (LogFileWriter w = new LogFileWriter(store.create("g.parquet"),
+                WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType()),
+                b -> b.withPageRowCountLimit(50), true)) {
+            for (LogRecord r : records) {
+                w.write(r);
+            }
+            w.commit();
+        }
+        // Everything between the magic and the footer (pages, indexes, bloom filters) overwritten; the footer intact.
+        Path file = dir.resolve("g.parquet");
+        byte[] bytes = Files.readAllBytes(file);
+        int footer = ByteBuffer.wrap(bytes, bytes.length - 8, 4).order(ByteOrder.LITTLE_ENDIAN).getInt();
+        byte[] junk = new byte[bytes.length - 8 - footer - 4];
+        new Random(6).nextBytes(junk);
+        System.arraycopy(junk, 0, bytes, 4, junk.length);
+        Files.write(file, bytes);
+        RowPrefilter errors = new Prefilter(new Case("severity >= 17", Set.of(Columns.SEVERITY_NUMBER),
+                r -> r.severityNumber() >= 17, Optional.empty()));
+        LogFormatException e = assertThrows(LogFormatException.class, () -> readAll(
+                LogFileReader.open(store, "g.parquet", ReadOptions.all().withPrefilter(errors))));
+        assertTrue(e.getMessage().contains(store.describe("g.parquet")), e.getMessage());
     }
 
     private static List<LogRecord> readAll(LogFileReader r) throws IOException {
