@@ -13,6 +13,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * a Parquet reader fetches the footer and then only the column chunks it needs. Small reads are served from a
  * read-ahead window so that parquet-java's byte-at-a-time header parsing does not become one store request per
  * byte; large reads (column chunks) go straight to the store. Counts the bytes fetched.
+ *
+ * <p>{@link #prefetch} reads a span once for the reads that follow inside it: a query that keeps a few rows of a row
+ * group fetches one page per column, which on S3 would be a GET per column (see {@link LogFileReader}).
  */
 final class StoreInputFile implements InputFile {
     static final int WINDOW = 64 << 10;
@@ -20,6 +23,9 @@ final class StoreInputFile implements InputFile {
     private final RandomAccessInput input;
     private final String name;
     private final AtomicLong bytesRead = new AtomicLong();
+    /** The prefetched span, or null; confined to the reader's thread like the streams. */
+    private byte[] span;
+    private long spanStart;
 
     StoreInputFile(RandomAccessInput input, String name) {
         this.input = input;
@@ -38,6 +44,37 @@ final class StoreInputFile implements InputFile {
 
     long bytesRead() {
         return bytesRead.get();
+    }
+
+    /** Whether a read is a costly request (the store's {@link RandomAccessInput#requestsAreCostly}). */
+    boolean requestsAreCostly() {
+        return input.requestsAreCostly();
+    }
+
+    /**
+     * Reads {@code [start, start + len)} in one read now; reads inside it are then served from memory until
+     * {@link #dropPrefetch}. The caller bounds {@code len} (the span is held in the heap).
+     */
+    void prefetch(long start, int len) throws IOException {
+        byte[] b = new byte[len];
+        input.readFully(start, b, 0, len);
+        bytesRead.addAndGet(len);
+        span = b;
+        spanStart = start;
+    }
+
+    void dropPrefetch() {
+        span = null;
+    }
+
+    /** Serves {@code [p, p + len)} from the prefetched span if it holds it. */
+    private boolean fromSpan(long p, byte[] bytes, int start, int len) {
+        byte[] s = span;
+        if (s == null || p < spanStart || p + len > spanStart + s.length) {
+            return false;
+        }
+        System.arraycopy(s, (int) (p - spanStart), bytes, start, len);
+        return true;
     }
 
     @Override
@@ -102,6 +139,8 @@ final class StoreInputFile implements InputFile {
             }
             if (inWindow(pos, len)) {
                 System.arraycopy(window, (int) (pos - windowStart), bytes, start, len);
+            } else if (fromSpan(pos, bytes, start, len)) {
+                // prefetched
             } else if (len >= WINDOW / 2) {
                 input.readFully(pos, bytes, start, len);
                 bytesRead.addAndGet(len);
@@ -147,8 +186,10 @@ final class StoreInputFile implements InputFile {
             if (window.length < WINDOW) {
                 window = new byte[WINDOW];
             }
-            input.readFully(p, window, 0, len);
-            bytesRead.addAndGet(len);
+            if (!fromSpan(p, window, 0, len)) {
+                input.readFully(p, window, 0, len);
+                bytesRead.addAndGet(len);
+            }
             windowStart = p;
             windowLen = len;
         }

@@ -81,6 +81,11 @@ public final class CountingObjectStore implements ObjectStore {
             }
 
             @Override
+            public boolean requestsAreCostly() {
+                return in.requestsAreCostly();
+            }
+
+            @Override
             public void close() throws IOException {
                 in.close();
             }

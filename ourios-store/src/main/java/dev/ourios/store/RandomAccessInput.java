@@ -9,4 +9,12 @@ public interface RandomAccessInput extends Closeable {
 
     /** Reads exactly {@code len} bytes at {@code position}; EOFException if the object is shorter. */
     void readFully(long position, byte[] buffer, int offset, int len) throws IOException;
+
+    /**
+     * Whether each read is a request with a latency worth megabytes of transfer (S3: tens of milliseconds per GET),
+     * so that one read over a gap beats several reads around it. Local files: false.
+     */
+    default boolean requestsAreCostly() {
+        return false;
+    }
 }

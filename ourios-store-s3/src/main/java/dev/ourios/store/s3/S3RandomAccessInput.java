@@ -49,6 +49,11 @@ final class S3RandomAccessInput implements RandomAccessInput {
     }
 
     @Override
+    public boolean requestsAreCostly() {
+        return true;
+    }
+
+    @Override
     public synchronized void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
         if (position < 0 || len < 0 || offset < 0 || offset + len > buffer.length) {
             throw new IndexOutOfBoundsException("position " + position + ", offset " + offset + ", len " + len);
