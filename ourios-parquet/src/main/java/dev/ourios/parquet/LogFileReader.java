@@ -302,8 +302,8 @@ public final class LogFileReader implements Closeable {
      * materialization, so memory is unchanged; groups larger than {@link #MAX_PREFETCH} are not prefetched.
      */
     private boolean prefetchColumns(BlockMetaData block) throws IOException {
-        if (!inputFile.requestsAreCostly()) {
-            return false;
+        if (!inputFile.requestsAreCostly() || !hasOffsetIndexes(block)) {
+            return false; // local reads are cheap; without offset indexes the group is read in one range anyway
         }
         long start = Long.MAX_VALUE;
         long end = 0;
@@ -322,12 +322,17 @@ public final class LogFileReader implements Closeable {
 
     /** The pages of {@code group} that hold {@code rows}: all of them when the file has no offset index. */
     private PageReadStore readRows(int group, RowRanges rows) throws IOException {
-        for (ColumnChunkMetaData chunk : keptBlocks.get(group).getColumns()) {
+        return hasOffsetIndexes(keptBlocks.get(group)) ? reader.readFilteredRowGroup(group, rows)
+                : reader.readRowGroup(group);
+    }
+
+    private static boolean hasOffsetIndexes(BlockMetaData block) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
             if (chunk.getOffsetIndexReference() == null) {
-                return reader.readRowGroup(group);
+                return false;
             }
         }
-        return reader.readFilteredRowGroup(group, rows);
+        return true;
     }
 
     private void keep(long row) {

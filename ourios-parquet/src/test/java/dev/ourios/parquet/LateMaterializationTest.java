@@ -28,6 +28,8 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.io.api.Binary;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Late materialization ({@link RowPrefilter}): a read with a prefilter (and a filter2 predicate that prunes row
@@ -84,6 +86,24 @@ class LateMaterializationTest {
             try (LogFileReader r = LogFileReader.openWithRecordReader(store, key,
                     new ReadOptions(Optional.empty(), c.pushdown, Optional.of(whole)))) {
                 assertEquals(expected, readAll(r), what + ": " + c.name + " through the record reader");
+            }
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"rfc0021-pre-upgrade.parquet", "rfc0022-pre-amendment.parquet",
+            "rfc0025-pre-amendment.parquet"})
+    void referenceWriterFilesAreReadLateLikeWhole(String name) throws IOException {
+        ObjectStore store = new LocalObjectStore(TestFiles.fixtures().resolve("reference-writer"));
+        List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, name, ReadOptions.all()));
+        for (int min = 0; min <= 24; min += 4) {
+            int floor = min;
+            Case c = new Case("severity >= " + floor, Set.of(Columns.SEVERITY_NUMBER),
+                    r -> r.severityNumber() >= floor, Optional.empty());
+            try (LogFileReader r = LogFileReader.open(store, name,
+                    ReadOptions.all().withPrefilter(new Prefilter(c)))) {
+                assertTrue(r.materializesLate(), name);
+                assertEquals(all.stream().filter(c.accepts).toList(), readAll(r), name + ": " + c.name);
             }
         }
     }
