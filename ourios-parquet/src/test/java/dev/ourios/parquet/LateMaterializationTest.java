@@ -59,13 +59,7 @@ class LateMaterializationTest {
                     .withRowGroupRows(100 + rnd.nextInt(2000));
             int pageRows = 10 + rnd.nextInt(500);
             String key = "f" + iteration + ".parquet";
-            try (LogFileWriter w = new LogFileWriter(store.create(key), opts,
-                    b -> b.withPageRowCountLimit(pageRows).withPageSize(4096), compacted)) {
-                for (LogRecord r : records) {
-                    w.write(r);
-                }
-                w.commit();
-            }
+            write(store, key, opts, pageRows, compacted, records);
             List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, key, ReadOptions.all()));
             assertEquals(records.size(), all.size(), what);
             Case c = randomCase(rnd, all);
@@ -112,14 +106,7 @@ class LateMaterializationTest {
     void aFailingPrefilterFailsTheRead() throws IOException {
         ObjectStore store = new LocalObjectStore(dir);
         List<LogRecord> records = ColumnarRowsTest.records(new Random(3), 500, -1);
-        try (LogFileWriter w = new LogFileWriter(store.create("f.parquet"),
-                WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType()),
-                b -> b.withPageRowCountLimit(50), true)) {
-            for (LogRecord r : records) {
-                w.write(r);
-            }
-            w.commit();
-        }
+        write(store, "f.parquet", compacted(), 50, true, records);
         RowPrefilter failing = new RowPrefilter() {
             @Override
             public Set<String> columns() {
@@ -144,14 +131,7 @@ class LateMaterializationTest {
     void garbledPagesFailTheReadNamingTheFile() throws IOException {
         ObjectStore store = new LocalObjectStore(dir);
         List<LogRecord> records = ColumnarRowsTest.records(new Random(5), 500, -1);
-        try (LogFileWriter w = new LogFileWriter(store.create("g.parquet"),
-                WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType()),
-                b -> b.withPageRowCountLimit(50), true)) {
-            for (LogRecord r : records) {
-                w.write(r);
-            }
-            w.commit();
-        }
+        write(store, "g.parquet", compacted(), 50, true, records);
         // Everything between the magic and the footer (pages, indexes, bloom filters) overwritten; the footer intact.
         Path file = dir.resolve("g.parquet");
         byte[] bytes = Files.readAllBytes(file);
@@ -165,6 +145,22 @@ class LateMaterializationTest {
         LogFormatException e = assertThrows(LogFormatException.class, () -> readAll(
                 LogFileReader.open(store, "g.parquet", ReadOptions.all().withPrefilter(errors))));
         assertTrue(e.getMessage().contains(store.describe("g.parquet")), e.getMessage());
+    }
+
+    private static WriterOptions compacted() {
+        return WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType());
+    }
+
+    /** Writes {@code records} with pages of at most {@code pageRows} rows, our page encoder or parquet-java's. */
+    private static void write(ObjectStore store, String key, WriterOptions opts, int pageRows, boolean ownPages,
+            List<LogRecord> records) throws IOException {
+        try (LogFileWriter w = new LogFileWriter(store.create(key), opts,
+                b -> b.withPageRowCountLimit(pageRows).withPageSize(4096), ownPages)) {
+            for (LogRecord r : records) {
+                w.write(r);
+            }
+            w.commit();
+        }
     }
 
     private static List<LogRecord> readAll(LogFileReader r) throws IOException {

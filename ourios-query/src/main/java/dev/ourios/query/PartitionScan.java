@@ -97,7 +97,7 @@ final class PartitionScan {
         try (LogFileReader r = reader) {
             long row = 0;
             for (LogRecord rec = r.read(); rec != null; rec = r.read(), row++) {
-                if (matcher.matches(rec)) { // the prefilter decided all but the body substring
+                if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
                     top.add(new Hit(RowTime.of(rec), fileOrdinal, row, rec));
                 }
             }

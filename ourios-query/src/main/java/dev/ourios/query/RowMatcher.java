@@ -31,14 +31,16 @@ final class RowMatcher {
     }
 
     boolean matches(LogRecord r) {
-        if (!matchesExceptText(r)) {
-            return false;
+        return matchesExceptText(r) && matchesText(r);
+    }
+
+    /** The body substring condition alone (true without one): what is left once a prefilter has kept a row. */
+    boolean matchesText(LogRecord r) {
+        if (needle == null) {
+            return true;
         }
-        if (needle != null) {
-            byte[] line = LineText.of(r);
-            return line != null && LineText.contains(line, needle);
-        }
-        return true;
+        byte[] line = LineText.of(r);
+        return line != null && LineText.contains(line, needle);
     }
 
     /**
