@@ -63,6 +63,9 @@ final class ColumnCursor {
     private int dataStart;
     private int[] offsets = new int[0];
     private int values;
+    /** Per entry of the page, the values before it (built on the first skip within the page, see {@link #defined}). */
+    private int[] definedBefore = new int[0];
+    private boolean definedBeforeReady;
 
     // The entry last returned by next().
     private int def;
@@ -134,14 +137,26 @@ final class ColumnCursor {
         }
     }
 
+    /**
+     * Values among entries {@code [from, to)} of the page: from a prefix count built on the page's first skip, so a
+     * sparse read (a few kept rows per page) does not count every skipped entry of every column again.
+     */
     private int defined(int from, int to) {
-        int n = 0;
-        for (int i = from; i < to; i++) {
-            if (defs[i] == maxDef) {
-                n++;
+        if (!definedBeforeReady) {
+            if (definedBefore.length < entries + 1) {
+                definedBefore = new int[Math.max(entries + 1, definedBefore.length * 2)];
             }
+            int n = 0;
+            for (int i = 0; i < entries; i++) {
+                definedBefore[i] = n;
+                if (defs[i] == maxDef) {
+                    n++;
+                }
+            }
+            definedBefore[entries] = n;
+            definedBeforeReady = true;
         }
-        return n;
+        return definedBefore[to] - definedBefore[from];
     }
 
     /** The definition level of the entry last returned by {@link #next}. */
@@ -269,6 +284,7 @@ final class ColumnCursor {
         entries = page.getValueCount();
         entry = 0;
         value = -1;
+        definedBeforeReady = false;
         if (page.getFirstRowIndex().isPresent()) {
             nextRow = page.getFirstRowIndex().get();
         }
