@@ -143,10 +143,10 @@ final class PartitionScan {
 
         @Override
         public boolean test(LogRecord partial, long rowIndex) throws IOException {
-            if (!partial.tenantId().equals(tenant)) {
-                throw new TenantMismatchException(file, tenant, partial.tenantId());
-            }
-            if (!rows.holds(partial.tenantId(), partial.effectiveTime())) {
+            if (!rows.holds(partial.tenantId(), partial.effectiveTime())) { // one comparison of each on the happy path
+                if (!partial.tenantId().equals(tenant)) {
+                    throw new TenantMismatchException(file, tenant, partial.tenantId());
+                }
                 throw new PartitionMismatchException(file, rowIndex, partition, partial.partitionKey());
             }
             return matcher.matchesExceptText(partial);
