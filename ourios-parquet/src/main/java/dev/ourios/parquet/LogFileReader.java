@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
+import java.util.Optional;
 import java.util.PrimitiveIterator;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
@@ -21,6 +22,7 @@ import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
@@ -44,15 +46,22 @@ import org.apache.parquet.schema.Type;
  * decoded (late materialization, see {@link #nextKeptGroup}); files our column cursors do not decode are read whole
  * through parquet-java's record reader and the prefilter sees whole rows: the same rows come back either way.
  *
- * <p>Row indexes in a {@link PartitionMismatchException} or handed to a prefilter are positions in the file, except
- * on parquet-java's record reader with a filter, where pages may be skipped and the index counts from the row
- * group's first row over the rows actually decoded.
+ * <p>Row indexes in a {@link PartitionMismatchException}, handed to a prefilter or given by {@link #rowIndex} are
+ * positions in the file, except on parquet-java's record reader with a filter, where pages may be skipped and the
+ * index counts from the row group's first row over the rows actually decoded.
+ *
+ * <p>A late-materializing read can be shared out among threads: {@link #openPartner} opens another reader of the
+ * same file (same footer, same options) and the two read disjoint sets of the kept row groups, each group going to
+ * whichever reader asks for the next one first ({@link RowGroupClaims}). Each reader is confined to its thread.
  */
 public final class LogFileReader implements Closeable {
     /** The largest row-group span {@link #prefetchColumns} reads at once. */
     static final long MAX_PREFETCH = 256L << 20;
 
     private final String file;
+    private final ObjectStore store;
+    private final String key;
+    private final boolean allowColumnar;
     private final RandomAccessInput input;
     private final StoreInputFile inputFile;
     private final ParquetFileReader reader;
@@ -81,31 +90,39 @@ public final class LogFileReader implements Closeable {
     private final int rowGroupsTotal;
     private final int rowGroupsKept;
     private final List<BlockMetaData> keptBlocks;
+    /** Which kept groups this reader reads (late materialization); shared with its partners. */
+    private final RowGroupClaims claims;
     private int groupIndex = -1;
+    private long rowIndex = -1;
     private RecordReader<LogRecord> records;
     private long rowsLeftInGroup;
     private long rowInGroup;
     private LogRecord pending;
     private boolean finished;
 
-    private LogFileReader(String file, RandomAccessInput input, ReadOptions options, boolean allowColumnar)
-            throws IOException {
+    private LogFileReader(ObjectStore store, String key, String file, RandomAccessInput input, ReadOptions options,
+            boolean allowColumnar, ParquetMetadata footer, RowGroupClaims shared) throws IOException {
+        this.store = store;
+        this.key = key;
+        this.allowColumnar = allowColumnar;
         this.file = file;
         this.input = input;
         this.options = options;
         this.expectedRows = options.expectedPartition().map(PartitionKey::rows).orElse(null);
         this.inputFile = new StoreInputFile(input, file);
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
+        boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
         ParquetReadOptions readOptions = ParquetReadOptions.builder(new PlainParquetConfiguration())
                 .withRecordFilter(filter)
-                .useStatsFilter(true)
-                .useDictionaryFilter(true)
-                .useBloomFilter(true)
+                .useStatsFilter(!pruned)
+                .useDictionaryFilter(!pruned)
+                .useBloomFilter(!pruned)
                 .useColumnIndexFilter(true)
                 .useRecordFilter(true)
                 .build();
         try {
-            this.reader = ParquetFileReader.open(inputFile, readOptions);
+            this.reader = footer == null ? ParquetFileReader.open(inputFile, readOptions)
+                    : new ParquetFileReader(inputFile, footer, readOptions, inputFile.newStream());
         } catch (NoSuchObjectException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -118,7 +135,7 @@ public final class LogFileReader implements Closeable {
             this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
                     .getColumnIO(requested, fileSchema, true);
             this.materializer = new LogRecordMaterializer(requested);
-            this.rowGroupsTotal = reader.getFooter().getBlocks().size();
+            this.rowGroupsTotal = pruned ? shared.totalGroups() : reader.getFooter().getBlocks().size();
             this.keptBlocks = reader.getRowGroups();
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
@@ -127,6 +144,11 @@ public final class LogFileReader implements Closeable {
                     ? new ColumnarRows(requested) : null;
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true) : null;
+            if (shared != null && rowGroupsKept != shared.groups()) {
+                throw new IllegalStateException("BUG: a partner reader of " + file + " kept " + rowGroupsKept
+                        + " row groups, its first reader " + shared.groups());
+            }
+            this.claims = shared != null ? shared : new RowGroupClaims(rowGroupsKept, rowGroupsTotal);
         } catch (IOException | RuntimeException e) {
             reader.close();
             throw e instanceof LogFormatException lfe ? lfe
@@ -149,14 +171,45 @@ public final class LogFileReader implements Closeable {
 
     private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar)
             throws IOException {
+        return open(store, key, options, allowColumnar, null, null);
+    }
+
+    private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar,
+            ParquetMetadata footer, RowGroupClaims shared) throws IOException {
         String name = store.describe(key);
         RandomAccessInput input = store.openRandomAccess(key);
         try {
-            return new LogFileReader(name, input, options, allowColumnar);
+            return new LogFileReader(store, key, name, input, options, allowColumnar, footer, shared);
         } catch (IOException | RuntimeException e) {
             input.close();
             throw e;
         }
+    }
+
+    /**
+     * Another reader of this file that shares its kept row groups with this one (and with its other partners): each
+     * group is read by one of them, so together they return every row once. Empty when this read does not
+     * materialize late (its groups are not read by index) or no group is left unclaimed. The partner reuses this
+     * reader's footer, pruning and options (it reads no footer, dictionary or bloom filter again: only its groups'
+     * column and offset indexes and pages); it may be opened from another thread and used there, while this one is
+     * read.
+     */
+    public Optional<LogFileReader> openPartner() throws IOException {
+        if (probe == null || !claims.anyLeft()) {
+            return Optional.empty();
+        }
+        ParquetMetadata kept = new ParquetMetadata(reader.getFooter().getFileMetaData(), keptBlocks);
+        return Optional.of(open(store, key, options, allowColumnar, kept, claims));
+    }
+
+    /** Whether kept row groups are left that neither this reader nor a partner has started. */
+    public boolean hasUnclaimedGroups() {
+        return probe != null && claims.anyLeft();
+    }
+
+    /** The position in the file of the row {@link #read} returned last (see the class comment for the exception). */
+    public long rowIndex() {
+        return rowIndex;
     }
 
     /** The next record, or null at the end. */
@@ -194,6 +247,7 @@ public final class LogFileReader implements Closeable {
             if (prefilter != null && !prefilter.test(r, rowIndex)) {
                 continue;
             }
+            this.rowIndex = rowIndex;
             return r;
         }
         return null;
@@ -223,16 +277,17 @@ public final class LogFileReader implements Closeable {
             throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
         }
         checkPartition(r, rowIndex);
+        this.rowIndex = rowIndex;
         return r;
     }
 
     /**
-     * Moves to the next row group with rows the prefilter keeps: decodes the prefilter's columns of the group's
+     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the prefilter's columns of the group's
      * candidate rows (those the column index leaves), tests each, then fetches the pages that hold the kept rows.
      */
     private boolean nextKeptGroup() throws IOException {
         closeKeptPages();
-        while (++groupIndex < keptBlocks.size()) {
+        while ((groupIndex = claims.claim()) < keptBlocks.size()) {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;

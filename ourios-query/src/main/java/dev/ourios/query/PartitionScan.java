@@ -13,9 +13,14 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -24,6 +29,13 @@ import org.slf4j.LoggerFactory;
  * Reads one hour partition of a query: resolves its live set, opens every live file with the pushdown predicate,
  * checks and matches every row the pruning leaves (on the query's columns first, see {@link #prefilter}), and keeps
  * the partition's first rows in the query's order.
+ *
+ * <p>With more than one thread, a partition is read by that many workers: each takes the next unread file, and a
+ * worker that finds none left joins a file still being read, splitting its remaining row groups with the reader
+ * already on it ({@link LogFileReader#openPartner}). Every worker keeps its own first rows and counters; they are
+ * merged at the end, and since a hit's order key is (time, file ordinal, row position in the file) the result is
+ * the same, row for row, whichever worker read what. Helper threads are started only when there is a second
+ * file or a second kept row group to read.
  *
  * <p>A planned file can vanish before it is read: a compaction committed and GC collected its retired inputs
  * after the grace period. The partition is then re-resolved once and read again from scratch (its rows so far are
@@ -39,10 +51,16 @@ final class PartitionScan {
     private final RowMatcher matcher;
     private final ScanCounters counters;
     private final PlanHook hook;
+    private final int threads;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
 
-    PartitionScan(ObjectStore store, TableReader tables, Query query, ScanCounters counters, PlanHook hook) {
+    PartitionScan(ObjectStore store, TableReader tables, Query query, ScanCounters counters, PlanHook hook,
+            int threads) {
+        if (threads < 1) {
+            throw new IllegalArgumentException("a scan needs at least one thread, got " + threads);
+        }
+        this.threads = threads;
         this.store = store;
         this.tables = tables;
         this.query = query;
@@ -77,32 +95,165 @@ final class PartitionScan {
     }
 
     private List<Hit> read(PartitionSnapshot snapshot, long keep) throws IOException {
-        TopRows top = new TopRows(Hit.order(query.order()), keep);
-        List<ObjectInfo> live = snapshot.live(); // sorted by key: the file ordinal of the tie-break
-        for (int f = 0; f < live.size(); f++) {
-            readFile(snapshot.partition(), live.get(f).key(), f, top);
-        }
-        return top.sorted();
+        return new PartitionRead(snapshot.partition(), snapshot.live(), keep).run();
     }
 
-    private void readFile(PartitionKey partition, String key, int fileOrdinal, TopRows top) throws IOException {
-        RowPrefilter rows = prefilter(partition, store.describe(key));
-        LogFileReader reader = open(key, predicate, rows);
-        if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
-            // An older file without the promoted column: the service predicate would prune it whole.
-            counters.addAbandoned(reader);
-            reader.close();
-            reader = open(key, predicateWithoutService, rows);
+    /** A file being read whose kept row groups a worker with nothing else to do can share. */
+    private record OpenFile(LogFileReader reader, int ordinal) {
+    }
+
+    /** One read of a partition's live files by {@link #threads} workers (the calling thread is the first). */
+    private final class PartitionRead {
+        private final PartitionKey partition;
+        private final List<ObjectInfo> live; // sorted by key: the file ordinal of the tie-break
+        private final long keep;
+        private final AtomicInteger nextFile = new AtomicInteger();
+        private final ConcurrentLinkedQueue<OpenFile> shareable = new ConcurrentLinkedQueue<>();
+        private final AtomicReference<Throwable> failure = new AtomicReference<>();
+        private final List<Worker> workers = new ArrayList<>();
+        private final List<Thread> helpers = new ArrayList<>();
+
+        PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep) {
+            this.partition = partition;
+            this.live = live;
+            this.keep = keep;
         }
-        try (LogFileReader r = reader) {
-            long row = 0;
-            for (LogRecord rec = r.read(); rec != null; rec = r.read(), row++) {
-                if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
-                    top.add(new Hit(RowTime.of(rec), fileOrdinal, row, rec));
+
+        List<Hit> run() throws IOException {
+            Worker first = new Worker(true);
+            workers.add(first);
+            try {
+                first.work();
+            } catch (IOException | RuntimeException | Error e) {
+                fail(e);
+            } finally {
+                joinHelpers();
+                for (Worker w : workers) {
+                    counters.add(w.counters);
                 }
             }
-        } finally {
-            counters.addFile(reader);
+            Throwable t = failure.get();
+            if (t instanceof IOException io) {
+                throw io;
+            }
+            if (t instanceof RuntimeException re) {
+                throw re;
+            }
+            if (t instanceof Error err) {
+                throw err;
+            }
+            TopRows top = first.top;
+            for (int i = 1; i < workers.size(); i++) {
+                top.addAll(workers.get(i).top);
+            }
+            return top.sorted();
+        }
+
+        /** Starts the helpers once there is work for a second thread: another file, or another row group. */
+        private void startHelpersFor(int file, LogFileReader reader) {
+            if (threads == 1 || !helpers.isEmpty() || (file + 1 >= live.size() && reader.rowGroupsKept() < 2)) {
+                return;
+            }
+            for (int i = 1; i < threads; i++) {
+                Worker w = new Worker(false);
+                workers.add(w);
+                Thread t = new Thread(() -> {
+                    try {
+                        w.work();
+                    } catch (IOException | RuntimeException | Error e) {
+                        fail(e);
+                    }
+                }, "ourios-query-scan-" + i);
+                t.setDaemon(true);
+                helpers.add(t);
+                t.start();
+            }
+        }
+
+        private void joinHelpers() throws InterruptedIOException {
+            for (Thread t : helpers) {
+                try {
+                    t.join();
+                } catch (InterruptedException e) {
+                    Thread.currentThread().interrupt();
+                    fail(new InterruptedIOException("interrupted waiting for a scan thread of " + partition));
+                    return;
+                }
+            }
+        }
+
+        private void fail(Throwable t) {
+            if (!failure.compareAndSet(null, t)) {
+                failure.get().addSuppressed(t);
+            }
+        }
+
+        /** The hits and counters of one thread. */
+        private final class Worker {
+            final TopRows top = new TopRows(Hit.order(query.order()), keep);
+            final ScanCounters counters = new ScanCounters();
+            final boolean first;
+
+            Worker(boolean first) {
+                this.first = first;
+            }
+
+            void work() throws IOException {
+                while (failure.get() == null) {
+                    int f = nextFile.getAndIncrement();
+                    if (f < live.size()) {
+                        readFile(f);
+                        continue;
+                    }
+                    OpenFile open = shareable.peek();
+                    if (open == null) {
+                        return;
+                    }
+                    Optional<LogFileReader> partner = open.reader().openPartner();
+                    if (partner.isEmpty()) {
+                        shareable.remove(open); // every group taken: the next one, if any
+                        continue;
+                    }
+                    try (LogFileReader r = partner.get()) {
+                        drain(r, open.ordinal());
+                    } finally {
+                        counters.addBytes(partner.get());
+                    }
+                }
+            }
+
+            private void readFile(int fileOrdinal) throws IOException {
+                String key = live.get(fileOrdinal).key();
+                RowPrefilter rows = prefilter(partition, store.describe(key));
+                LogFileReader reader = open(key, predicate, rows);
+                if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
+                    // An older file without the promoted column: the service predicate would prune it whole.
+                    counters.addBytes(reader);
+                    reader.close();
+                    reader = open(key, predicateWithoutService, rows);
+                }
+                OpenFile open = new OpenFile(reader, fileOrdinal);
+                try (LogFileReader r = reader) {
+                    if (threads > 1 && r.hasUnclaimedGroups()) {
+                        shareable.add(open);
+                    }
+                    if (first) {
+                        startHelpersFor(fileOrdinal, r);
+                    }
+                    drain(r, fileOrdinal);
+                } finally {
+                    shareable.remove(open);
+                    counters.addFile(reader);
+                }
+            }
+
+            private void drain(LogFileReader r, int fileOrdinal) throws IOException {
+                for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
+                    if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
+                        top.add(new Hit(RowTime.of(rec), fileOrdinal, r.rowIndex(), rec));
+                    }
+                }
+            }
         }
     }
 

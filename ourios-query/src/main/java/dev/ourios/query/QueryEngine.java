@@ -26,6 +26,10 @@ import org.slf4j.LoggerFactory;
  * with row-group and page pruning), its matching rows sorted by effective time across files, and emitted; once
  * {@code limit} rows have been emitted from complete partitions no further partition is resolved. Hours never
  * overlap, so the concatenation of per-partition orders is the global order.
+ *
+ * <p>Each partition is read by up to {@code scanThreads} threads (files, and row groups of one file, shared out:
+ * {@link PartitionScan}); the result does not depend on the count. The default is the machine's processor count,
+ * at most {@link #MAX_DEFAULT_SCAN_THREADS}.
  */
 public final class QueryEngine {
     private static final Logger LOG = LoggerFactory.getLogger(QueryEngine.class);
@@ -35,14 +39,27 @@ public final class QueryEngine {
     private final TableReader tables;
     private final QueryMetrics metrics;
     private final PlanHook hook;
+    private final int scanThreads;
+
+    /** A query reads with at most this many threads unless told otherwise. */
+    public static final int MAX_DEFAULT_SCAN_THREADS = 4;
 
     public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider) {
-        this(store, layout, tables, meterProvider, PlanHook.NONE);
+        this(store, layout, tables, meterProvider, defaultScanThreads());
+    }
+
+    public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
+            int scanThreads) {
+        this(store, layout, tables, meterProvider, PlanHook.NONE, scanThreads);
     }
 
     /** Test seam: {@code hook} runs between resolving a partition and reading its files. */
     QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
-            PlanHook hook) {
+            PlanHook hook, int scanThreads) {
+        if (scanThreads < 1) {
+            throw new IllegalArgumentException("scanThreads must be at least 1, got " + scanThreads);
+        }
+        this.scanThreads = scanThreads;
         this.store = Objects.requireNonNull(store, "store");
         this.layout = Objects.requireNonNull(layout, "layout");
         this.tables = Objects.requireNonNull(tables, "tables");
@@ -57,7 +74,7 @@ public final class QueryEngine {
         try {
             long remaining = q.limit().orElse(Long.MAX_VALUE);
             if (remaining > 0) {
-                PartitionScan scan = new PartitionScan(store, tables, q, counters, hook);
+                PartitionScan scan = new PartitionScan(store, tables, q, counters, hook, scanThreads);
                 for (PartitionKey p : plan(q)) {
                     for (Hit h : scan.scan(p, remaining)) {
                         sink.accept(h.record());
@@ -79,6 +96,11 @@ public final class QueryEngine {
                     System.nanoTime() - start);
             throw e;
         }
+    }
+
+    /** The machine's processor count, at most {@link #MAX_DEFAULT_SCAN_THREADS}. */
+    public static int defaultScanThreads() {
+        return Math.max(1, Math.min(MAX_DEFAULT_SCAN_THREADS, Runtime.getRuntime().availableProcessors()));
     }
 
     /** Runs the query and collects its rows. */

@@ -2,7 +2,7 @@ package dev.ourios.query;
 
 import dev.ourios.parquet.LogFileReader;
 
-/** Mutable tallies of one query run (confined to the thread running it). */
+/** Mutable tallies of one query run, or of one scan thread's share of it (confined to one thread). */
 final class ScanCounters {
     long partitions;
     long files;
@@ -19,9 +19,19 @@ final class ScanCounters {
         bytesRead += r.bytesRead();
     }
 
-    /** A reader abandoned for a re-open: only its bytes were spent. */
-    void addAbandoned(LogFileReader r) {
+    /** A reader that only adds bytes: abandoned for a re-open, or a partner sharing a counted file's groups. */
+    void addBytes(LogFileReader r) {
         bytesRead += r.bytesRead();
+    }
+
+    /** Another thread's tallies. */
+    void add(ScanCounters other) {
+        partitions += other.partitions;
+        files += other.files;
+        rowGroupsTotal += other.rowGroupsTotal;
+        rowGroupsScanned += other.rowGroupsScanned;
+        bytesRead += other.bytesRead;
+        rows += other.rows;
     }
 
     QueryStats stats(long elapsedMs) {

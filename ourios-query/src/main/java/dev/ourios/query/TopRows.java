@@ -41,6 +41,13 @@ final class TopRows {
         }
     }
 
+    /** Adds another thread's kept hits (the first {@code keep} of both stay). */
+    void addAll(TopRows other) {
+        for (Hit h : other.all != null ? other.all : other.bounded) {
+            add(h);
+        }
+    }
+
     /** The kept hits, sorted. */
     List<Hit> sorted() {
         List<Hit> out = new ArrayList<>(all != null ? all : bounded);

@@ -46,7 +46,11 @@ final class TestStore {
     }
 
     QueryEngine engine(PlanHook hook) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), hook);
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), hook, QueryEngine.defaultScanThreads());
+    }
+
+    QueryEngine engine(int scanThreads) {
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), scanThreads);
     }
 
     LiveFiles liveFiles() {
