@@ -38,6 +38,13 @@ import org.apache.parquet.schema.Types;
  * is just {@code [u32 length][bytes]} per value; parquet-java's writer would add per-value statistics and buffer
  * growth for nothing (run row groups are small: they are the merge's read batches). The file is ordinary Parquet
  * written through {@link ParquetFileWriter}: parquet-java, DuckDB or {@code parquet-cli} can open it when debugging.
+ *
+ * <p>Row groups whose bytes do not compress (random bodies: the reference writer's shape) are stored UNCOMPRESSED
+ * (the codec is per column chunk, so each group says which): every {@link #SAMPLE_EVERY}th group, a
+ * {@link #SAMPLE_BYTES} slice from the middle of its page is compressed first, and that group and the next ones are
+ * compressed only if the slice shrank by more than 10 %. ZSTD on incompressible bytes costs as much CPU as on any
+ * other and gains nothing. The decision depends only on the run's bytes, so a run is still the same file whichever
+ * thread compressed what.
  */
 public final class RunFileWriter implements Closeable {
     static final MessageType SCHEMA = Types.buildMessage()
@@ -54,6 +61,13 @@ public final class RunFileWriter implements Closeable {
     private final long rowGroupBytes;
     private final List<byte[]> strings;
     private static final int INITIAL_PAGE_BYTES = 64 << 10;
+    /** The slice of a page compressed to decide whether to compress the page (pages under twice this always are). */
+    static final int SAMPLE_BYTES = 16 << 10;
+    /** Groups per decision: the first of every this many is sampled, and its decision holds for the others. */
+    static final int SAMPLE_EVERY = 8;
+    private byte[] sample = new byte[0];
+    private long groups;
+    private boolean compressing = true;
     private byte[] page = new byte[INITIAL_PAGE_BYTES];
     private byte[] compressed = new byte[0];
     /** Compresses row groups on helper threads, or null (compressed here, one group at a time). */
@@ -130,9 +144,13 @@ public final class RunFileWriter implements Closeable {
         // before it, and its arrays are dropped afterwards: several such pages out at once, each with its
         // compressed copy, would multiply the largest row's footprint (ResourceLimitsTest runs one under -Xmx192m).
         boolean oversized = pageFill > 2 * rowGroupBytes;
+        if (groups++ % SAMPLE_EVERY == 0) {
+            compressing = worthCompressing(page, pageFill);
+        }
+        boolean compress = compressing || pageFill <= 2 * SAMPLE_BYTES;
         if (compressors != null && !oversized) {
-            pending.add(new Pending(compressors.compress(page, pageFill, freeOutputs.poll()), page, pageRows,
-                    pageFill));
+            pending.add(new Pending(compress ? compressors.compress(page, pageFill, freeOutputs.poll()) : null, page,
+                    pageRows, pageFill));
             byte[] next = freePages.poll();
             page = next != null && next.length >= page.length ? next : new byte[page.length];
             pageFill = 0;
@@ -145,12 +163,16 @@ public final class RunFileWriter implements Closeable {
         while (!pending.isEmpty()) {
             writeOldest();
         }
-        int bound = (int) Zstd.compressBound(pageFill);
-        if (compressed.length < bound) {
-            compressed = new byte[bound];
+        if (compress) {
+            int bound = (int) Zstd.compressBound(pageFill);
+            if (compressed.length < bound) {
+                compressed = new byte[bound];
+            }
+            int size = zstd.compressByteArray(compressed, 0, compressed.length, page, 0, pageFill);
+            writeGroup(pageRows, pageFill, compressed, size, CompressionCodecName.ZSTD);
+        } else {
+            writeGroup(pageRows, pageFill, page, pageFill, CompressionCodecName.UNCOMPRESSED);
         }
-        int size = zstd.compressByteArray(compressed, 0, compressed.length, page, 0, pageFill);
-        writeGroup(pageRows, pageFill, compressed, size);
         pageFill = 0;
         pageRows = 0;
         if (oversized) {
@@ -161,23 +183,49 @@ public final class RunFileWriter implements Closeable {
         }
     }
 
-    /** Writes one row group: one PLAIN page of {@code rows} rows, {@code compressed[0, size)} ZSTD bytes. */
-    private void writeGroup(int rows, int rawBytes, byte[] compressed, int size) throws IOException {
+    /**
+     * Whether {@code page[0, length)} is worth compressing: its middle {@link #SAMPLE_BYTES}, compressed here, shrank
+     * by more than 10 % (pages up to twice the sample are always compressed).
+     */
+    private boolean worthCompressing(byte[] page, int length) {
+        if (length <= 2 * SAMPLE_BYTES) {
+            return true;
+        }
+        int bound = (int) Zstd.compressBound(SAMPLE_BYTES);
+        if (sample.length < bound) {
+            sample = new byte[bound];
+        }
+        int from = (length - SAMPLE_BYTES) / 2;
+        int size = zstd.compressByteArray(sample, 0, sample.length, page, from, SAMPLE_BYTES);
+        return size < SAMPLE_BYTES - SAMPLE_BYTES / 10;
+    }
+
+    /** Writes one row group: one PLAIN page of {@code rows} rows, {@code bytes[0, size)} in {@code codec}. */
+    private void writeGroup(int rows, int rawBytes, byte[] bytes, int size, CompressionCodecName codec)
+            throws IOException {
         writer.startBlock(rows);
-        writer.startColumn(COLUMN, rows, CompressionCodecName.ZSTD);
-        writer.writeDataPage(rows, rawBytes, BytesInput.from(compressed, 0, size), Encoding.RLE, Encoding.RLE,
+        writer.startColumn(COLUMN, rows, codec);
+        writer.writeDataPage(rows, rawBytes, BytesInput.from(bytes, 0, size), Encoding.RLE, Encoding.RLE,
                 Encoding.PLAIN);
         writer.endColumn();
         writer.endBlock();
     }
 
-    /** A row group out for compression: its page (returned to {@link #freePages} once written), rows and size. */
+    /**
+     * A row group out for compression (or stored as it is: {@code compressed} null): its page (returned to
+     * {@link #freePages} once written), rows and size.
+     */
     private record Pending(Future<RunCompressors.Compressed> compressed, byte[] page, int rows, int rawBytes) {
     }
 
     /** Writes the oldest compressed row group (groups are written in the order they were cut). */
     private void writeOldest() throws IOException {
         Pending p = pending.poll();
+        if (p.compressed() == null) {
+            writeGroup(p.rows(), p.rawBytes(), p.page(), p.rawBytes(), CompressionCodecName.UNCOMPRESSED);
+            freePages.add(p.page());
+            return;
+        }
         RunCompressors.Compressed c;
         try {
             c = p.compressed().get();
@@ -187,7 +235,7 @@ public final class RunFileWriter implements Closeable {
         } catch (ExecutionException e) {
             throw new IOException("compressing a sort run failed: " + e.getCause(), e.getCause());
         }
-        writeGroup(p.rows(), p.rawBytes(), c.bytes(), c.size());
+        writeGroup(p.rows(), p.rawBytes(), c.bytes(), c.size(), CompressionCodecName.ZSTD);
         freePages.add(p.page());
         freeOutputs.add(c.bytes()); // written: ParquetFileWriter copied the page to the output
     }
@@ -246,7 +294,9 @@ public final class RunFileWriter implements Closeable {
 
     public void abort() {
         for (Pending p : pending) {
-            p.compressed().cancel(true);
+            if (p.compressed() != null) {
+                p.compressed().cancel(true);
+            }
         }
         pending.clear();
         if (!done) {

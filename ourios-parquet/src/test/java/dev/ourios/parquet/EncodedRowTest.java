@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.store.LocalObjectStore;
@@ -197,6 +198,61 @@ class EncodedRowTest {
         }
         assertArrayEquals(Files.readAllBytes(dir.resolve("inline.parquet")),
                 Files.readAllBytes(dir.resolve("helpers.parquet")), "seed " + seed);
+        int i = 0;
+        try (RunFileReader r = RunFileReader.open(store, "helpers.parquet")) {
+            for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
+                for (byte[] b : batch) {
+                    assertArrayEquals(rows.get(i++), b, "seed " + seed);
+                }
+            }
+        }
+        assertEquals(rows.size(), i);
+    }
+
+    /**
+     * Incompressible stretches of a run (random bodies) are stored UNCOMPRESSED, compressible ones ZSTD; the rows come
+     * back the same, and a run compressed on helpers is still the same file as one compressed by the caller.
+     */
+    @Test
+    void sort_runs_store_incompressible_groups_uncompressed() throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("EncodedRowTest seed " + seed);
+        var store = new LocalObjectStore(dir);
+        Random rnd = new Random(seed);
+        List<byte[]> rows = new ArrayList<>();
+        for (int part = 0; part < 3; part++) {
+            for (int i = 0; i < 3000; i++) {
+                rows.add(part == 1 ? TestFiles.bytes(rnd, 3000 + rnd.nextInt(2000))
+                        : ("row " + i + " " + "abc ".repeat(50 + rnd.nextInt(50))).getBytes(StandardCharsets.UTF_8));
+            }
+        }
+        try (RunCompressors compressors = new RunCompressors(2, "test-zstd")) {
+            for (String name : List.of("inline.parquet", "helpers.parquet")) {
+                try (RunFileWriter w = new RunFileWriter(store.create(name), 300, 64 << 10, List.of(),
+                        name.startsWith("helpers") ? compressors : null)) {
+                    for (byte[] r : rows) {
+                        w.write(r, 0, r.length);
+                    }
+                    w.commit();
+                }
+            }
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("inline.parquet")),
+                Files.readAllBytes(dir.resolve("helpers.parquet")), "seed " + seed);
+        List<org.apache.parquet.hadoop.metadata.CompressionCodecName> codecs = new ArrayList<>();
+        try (var footer = org.apache.parquet.hadoop.ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(dir.resolve("helpers.parquet")))) {
+            footer.getFooter().getBlocks().forEach(b -> codecs.add(b.getColumns().get(0).getCodec()));
+        }
+        int firstRaw = codecs.indexOf(org.apache.parquet.hadoop.metadata.CompressionCodecName.UNCOMPRESSED);
+        int lastRaw = codecs.lastIndexOf(org.apache.parquet.hadoop.metadata.CompressionCodecName.UNCOMPRESSED);
+        assertTrue(firstRaw > 0 && lastRaw < codecs.size() - 1, codecs.toString());
+        // Only groups of the random stretch (and the few a sample decision carries across its edges) are raw.
+        long raw = codecs.stream()
+                .filter(c -> c == org.apache.parquet.hadoop.metadata.CompressionCodecName.UNCOMPRESSED).count();
+        assertTrue(raw > codecs.size() / 2, codecs.toString());
+        assertEquals(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD, codecs.get(0));
+        assertEquals(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD, codecs.get(codecs.size() - 1));
         int i = 0;
         try (RunFileReader r = RunFileReader.open(store, "helpers.parquet")) {
             for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
