@@ -25,7 +25,7 @@ import java.util.PriorityQueue;
  * so the rows may be added in any order (the input readers' batches arrive interleaved) and the output is the same.
  *
  * <p>Run formation: as soon as the buffer's footprint exceeds B, it is sorted and spilled to scratch as a Parquet
- * run (ZSTD 1, no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
+ * run (no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
  * buffer holds at most B plus one row. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
  * plus one input; an ingest file of 64 MiB decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m.)
  * Skip-spill: when nothing was spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over
@@ -40,6 +40,12 @@ import java.util.PriorityQueue;
  *
  * <p>Rows stay in {@link RowCodec} form from the moment they are added until the writer shreds them: the sink
  * receives bytes, not records.
+ *
+ * <p>Scratch space: runs are written raw (UNCOMPRESSED, about five times the bytes of the compressed Parquet input
+ * on OpenTelemetry-demo-shaped logs) while the raw runs of this sort fit in its raw allowance, a quarter of the
+ * scratch volume's usable space when the sort starts; runs beyond it, and intermediate runs, are ZSTD-compressed
+ * (level 1, incompressible stretches stored raw). Compressing and decompressing the runs cost a sixth of a
+ * spilling compaction's CPU (docs/benchmarks.md, session 8), so disk is spent where there is plenty of it.
  */
 public final class ExternalSorter implements AutoCloseable {
     /** Heap of one row read back from a run beyond its bytes: the array header and the batch list's slot. */
@@ -67,8 +73,22 @@ public final class ExternalSorter implements AutoCloseable {
     private long widestBuffered = 1;
     private int nextRun;
     private int rowsSpilled;
+    /** Bytes of raw runs this sort may write (see the class comment), and what it has written. */
+    private final long rawAllowanceBytes;
+    private long rawBytesWritten;
+    private int rawRuns;
 
-    public ExternalSorter(long budgetBytes, int fanIn, Path scratch, ResidencyGauge gauge) {
+    /** The fraction of the scratch volume's usable space one sort may fill with raw runs. */
+    static final int RAW_ALLOWANCE_DIVISOR = 4;
+
+    public ExternalSorter(long budgetBytes, int fanIn, Path scratch, ResidencyGauge gauge) throws IOException {
+        this(budgetBytes, fanIn, scratch, gauge,
+                Files.getFileStore(scratch).getUsableSpace() / RAW_ALLOWANCE_DIVISOR);
+    }
+
+    /** With an explicit raw-run allowance (tests: 0 compresses every run, Long.MAX_VALUE none). */
+    ExternalSorter(long budgetBytes, int fanIn, Path scratch, ResidencyGauge gauge, long rawAllowanceBytes) {
+        this.rawAllowanceBytes = rawAllowanceBytes;
         this.budgetBytes = budgetBytes;
         this.fanIn = fanIn;
         this.scratch = scratch;
@@ -117,6 +137,11 @@ public final class ExternalSorter implements AutoCloseable {
         return rowsSpilled;
     }
 
+    /** Runs written raw (UNCOMPRESSED) so far. */
+    int rawRuns() {
+        return rawRuns;
+    }
+
     /** Streams every row in sort order to {@code sink}. */
     public void drainTo(RowSink sink) throws IOException {
         if (runs.isEmpty()) {
@@ -149,7 +174,7 @@ public final class ExternalSorter implements AutoCloseable {
                 String merged = newRunName();
                 long wide = group.stream().mapToLong(widest::get).max().orElse(1);
                 long[] widestWritten = {1};
-                try (RunFileWriter w = runWriter(merged, wide, List.of())) {
+                try (RunFileWriter w = runWriter(merged, wide, List.of(), true)) {
                     merge(group, (buf, off, length, strings) -> {
                         inlined.reset();
                         int len = RowCodec.inline(buf, off, strings, inlined);
@@ -175,11 +200,17 @@ public final class ExternalSorter implements AutoCloseable {
         // The run's widest row sizes its row groups, the merge's reader batches (see batchRows).
         long wide = widestBuffered;
         widest.put(name, wide);
-        try (RunFileWriter w = runWriter(name, wide, buffer.table())) {
+        // The buffer's footprint bounds the raw run's bytes (its rows plus a length each, and the table).
+        boolean raw = rawBytesWritten + buffered <= rawAllowanceBytes;
+        try (RunFileWriter w = runWriter(name, wide, buffer.table(), !raw)) {
             for (int row : order) {
                 w.write(buffer.page(row), buffer.offset(row), buffer.length(row)); // rows keep their references
             }
             w.commit();
+        }
+        if (raw) {
+            rawRuns++;
+            rawBytesWritten += buffered;
         }
         rowsSpilled += buffer.rows();
         runs.add(name);
@@ -226,11 +257,12 @@ public final class ExternalSorter implements AutoCloseable {
      * Row groups of at most {@link #batchRows} rows, and cut once they hold {@code batch budget / fan-in} bytes (a
      * second bound, for intermediate runs whose inlined rows may be wider than their sources' widest).
      */
-    private RunFileWriter runWriter(String name, long widestRowBytes, List<byte[]> table) throws IOException {
+    private RunFileWriter runWriter(String name, long widestRowBytes, List<byte[]> table, boolean compression)
+            throws IOException {
         int effective = effectiveFanIn(batchBudgetBytes, fanIn, widestRowBytes);
         long rowGroupBytes = Math.max(1, batchBudgetBytes / effective);
         return new RunFileWriter(scratchStore.create(name), batchRows(batchBudgetBytes, fanIn, widestRowBytes),
-                rowGroupBytes, table, compressors);
+                rowGroupBytes, table, compressors, compression);
     }
 
     /** k-way merge by (service, time, origin). */

@@ -67,6 +67,8 @@ public final class RunFileWriter implements Closeable {
     static final int SAMPLE_EVERY = 8;
     private byte[] sample = new byte[0];
     private long groups;
+    /** False: every group is stored UNCOMPRESSED (the caller chose a raw run). */
+    private final boolean compression;
     private boolean compressing = true;
     private byte[] page = new byte[INITIAL_PAGE_BYTES];
     private byte[] compressed = new byte[0];
@@ -97,6 +99,16 @@ public final class RunFileWriter implements Closeable {
      */
     public RunFileWriter(AtomicOutput output, int rowGroupRows, long rowGroupBytes, List<byte[]> strings,
             RunCompressors compressors) throws IOException {
+        this(output, rowGroupRows, rowGroupBytes, strings, compressors, true);
+    }
+
+    /**
+     * As above; {@code compression} false stores every row group UNCOMPRESSED (a raw run: several times the bytes on
+     * disk of a compressed one, and no CPU spent compressing or decompressing it).
+     */
+    public RunFileWriter(AtomicOutput output, int rowGroupRows, long rowGroupBytes, List<byte[]> strings,
+            RunCompressors compressors, boolean compression) throws IOException {
+        this.compression = compression;
         this.output = output;
         this.compressors = compressors;
         this.strings = List.copyOf(strings);
@@ -144,10 +156,10 @@ public final class RunFileWriter implements Closeable {
         // before it, and its arrays are dropped afterwards: several such pages out at once, each with its
         // compressed copy, would multiply the largest row's footprint (ResourceLimitsTest runs one under -Xmx192m).
         boolean oversized = pageFill > 2 * rowGroupBytes;
-        if (groups++ % SAMPLE_EVERY == 0) {
+        if (compression && groups++ % SAMPLE_EVERY == 0) {
             compressing = worthCompressing(page, pageFill);
         }
-        boolean compress = compressing || pageFill <= 2 * SAMPLE_BYTES;
+        boolean compress = compression && (compressing || pageFill <= 2 * SAMPLE_BYTES);
         if (compressors != null && !oversized) {
             pending.add(new Pending(compress ? compressors.compress(page, pageFill, freeOutputs.poll()) : null, page,
                     pageRows, pageFill));

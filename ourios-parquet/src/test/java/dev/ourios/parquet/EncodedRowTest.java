@@ -253,15 +253,29 @@ class EncodedRowTest {
         assertTrue(raw > codecs.size() / 2, codecs.toString());
         assertEquals(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD, codecs.get(0));
         assertEquals(org.apache.parquet.hadoop.metadata.CompressionCodecName.ZSTD, codecs.get(codecs.size() - 1));
-        int i = 0;
-        try (RunFileReader r = RunFileReader.open(store, "helpers.parquet")) {
-            for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
-                for (byte[] b : batch) {
-                    assertArrayEquals(rows.get(i++), b, "seed " + seed);
+        // A run written without compression: every group raw, the same rows.
+        try (RunFileWriter w = new RunFileWriter(store.create("raw.parquet"), 300, 64 << 10, List.of(), null, false)) {
+            for (byte[] r : rows) {
+                w.write(r, 0, r.length);
+            }
+            w.commit();
+        }
+        try (var footer = org.apache.parquet.hadoop.ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(dir.resolve("raw.parquet")))) {
+            assertTrue(footer.getFooter().getBlocks().stream().allMatch(b -> b.getColumns().get(0).getCodec()
+                    == org.apache.parquet.hadoop.metadata.CompressionCodecName.UNCOMPRESSED));
+        }
+        for (String name : List.of("helpers.parquet", "raw.parquet")) {
+            int i = 0;
+            try (RunFileReader r = RunFileReader.open(store, name)) {
+                for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
+                    for (byte[] b : batch) {
+                        assertArrayEquals(rows.get(i++), b, name + ", seed " + seed);
+                    }
                 }
             }
+            assertEquals(rows.size(), i, name);
         }
-        assertEquals(rows.size(), i);
     }
 
     @Test
