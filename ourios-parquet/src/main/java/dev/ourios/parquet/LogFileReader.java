@@ -202,9 +202,19 @@ public final class LogFileReader implements Closeable {
         return Optional.of(open(store, key, options, allowColumnar, kept, claims));
     }
 
-    /** Whether kept row groups are left that neither this reader nor a partner has started. */
-    public boolean hasUnclaimedGroups() {
-        return probe != null && claims.anyLeft();
+    /**
+     * Compressed bytes of the kept row groups that neither this reader nor a partner has started (0 when this read
+     * cannot have partners, or none is left): what a partner opened now could share.
+     */
+    public long unclaimedBytes() {
+        if (probe == null) {
+            return 0;
+        }
+        long bytes = 0;
+        for (int g = claims.firstUnclaimed(); g < keptBlocks.size(); g++) {
+            bytes += keptBlocks.get(g).getCompressedSize();
+        }
+        return bytes;
     }
 
     /** The position in the file of the row {@link #read} returned last (see the class comment for the exception). */

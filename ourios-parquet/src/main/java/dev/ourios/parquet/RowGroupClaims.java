@@ -34,4 +34,9 @@ final class RowGroupClaims {
     boolean anyLeft() {
         return next.get() < groups;
     }
+
+    /** The first group nobody has claimed yet ({@code groups} when none is left). */
+    int firstUnclaimed() {
+        return Math.min(next.get(), groups);
+    }
 }

@@ -35,7 +35,8 @@ import org.slf4j.LoggerFactory;
  * already on it ({@link LogFileReader#openPartner}). Every worker keeps its own first rows and counters; they are
  * merged at the end, and since a hit's order key is (time, file ordinal, row position in the file) the result is
  * the same, row for row, whichever worker read what. Helper threads are started only when there is a second
- * file or a second kept row group to read.
+ * file to read or a file with at least {@link ScanThreads#minSharedBytes} of kept row groups, and a file is shared only
+ * while that much of it is left unread (a thread and a second reader cost more than a few small row groups).
  *
  * <p>A planned file can vanish before it is read: a compaction committed and GC collected its retired inputs
  * after the grace period. The partition is then re-resolved once and read again from scratch (its rows so far are
@@ -52,15 +53,14 @@ final class PartitionScan {
     private final ScanCounters counters;
     private final PlanHook hook;
     private final int threads;
+    private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
 
     PartitionScan(ObjectStore store, TableReader tables, Query query, ScanCounters counters, PlanHook hook,
-            int threads) {
-        if (threads < 1) {
-            throw new IllegalArgumentException("a scan needs at least one thread, got " + threads);
-        }
-        this.threads = threads;
+            ScanThreads scanThreads) {
+        this.threads = scanThreads.threads();
+        this.minSharedBytes = scanThreads.minSharedBytes();
         this.store = store;
         this.tables = tables;
         this.query = query;
@@ -151,7 +151,7 @@ final class PartitionScan {
 
         /** Starts the helpers once there is work for a second thread: another file, or another row group. */
         private void startHelpersFor(int file, LogFileReader reader) {
-            if (threads == 1 || !helpers.isEmpty() || (file + 1 >= live.size() && reader.rowGroupsKept() < 2)) {
+            if (threads == 1 || !helpers.isEmpty() || (file + 1 >= live.size() && !worthSharing(reader))) {
                 return;
             }
             for (int i = 1; i < threads; i++) {
@@ -182,6 +182,11 @@ final class PartitionScan {
             }
         }
 
+        /** Whether enough of a file being read is left unclaimed to give a second thread (see the class comment). */
+        private boolean worthSharing(LogFileReader reader) {
+            return reader.unclaimedBytes() >= minSharedBytes;
+        }
+
         private void fail(Throwable t) {
             if (!failure.compareAndSet(null, t)) {
                 failure.get().addSuppressed(t);
@@ -209,9 +214,10 @@ final class PartitionScan {
                     if (open == null) {
                         return;
                     }
-                    Optional<LogFileReader> partner = open.reader().openPartner();
+                    Optional<LogFileReader> partner = worthSharing(open.reader()) ? open.reader().openPartner()
+                            : Optional.empty();
                     if (partner.isEmpty()) {
-                        shareable.remove(open); // every group taken: the next one, if any
+                        shareable.remove(open); // (almost) every group taken: the next file, if any
                         continue;
                     }
                     try (LogFileReader r = partner.get()) {
@@ -234,7 +240,7 @@ final class PartitionScan {
                 }
                 OpenFile open = new OpenFile(reader, fileOrdinal);
                 try (LogFileReader r = reader) {
-                    if (threads > 1 && r.hasUnclaimedGroups()) {
+                    if (threads > 1 && worthSharing(r)) {
                         shareable.add(open);
                     }
                     if (first) {

@@ -39,7 +39,7 @@ public final class QueryEngine {
     private final TableReader tables;
     private final QueryMetrics metrics;
     private final PlanHook hook;
-    private final int scanThreads;
+    private final ScanThreads scanThreads;
 
     /** A query reads with at most this many threads unless told otherwise. */
     public static final int MAX_DEFAULT_SCAN_THREADS = 4;
@@ -50,15 +50,12 @@ public final class QueryEngine {
 
     public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
             int scanThreads) {
-        this(store, layout, tables, meterProvider, PlanHook.NONE, scanThreads);
+        this(store, layout, tables, meterProvider, PlanHook.NONE, ScanThreads.of(scanThreads));
     }
 
     /** Test seam: {@code hook} runs between resolving a partition and reading its files. */
     QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
-            PlanHook hook, int scanThreads) {
-        if (scanThreads < 1) {
-            throw new IllegalArgumentException("scanThreads must be at least 1, got " + scanThreads);
-        }
+            PlanHook hook, ScanThreads scanThreads) {
         this.scanThreads = scanThreads;
         this.store = Objects.requireNonNull(store, "store");
         this.layout = Objects.requireNonNull(layout, "layout");

@@ -10,6 +10,7 @@ import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.parquet.PartitionMismatchException;
 import dev.ourios.parquet.WriterOptions;
+import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -64,7 +65,9 @@ class ParallelScanTest {
         }
 
         QueryEngine one = ts.engine(1);
-        List<QueryEngine> more = List.of(ts.engine(2), ts.engine(3));
+        // Files shared whatever is left of them (2 and 3 threads), and the default threshold (2 threads).
+        List<QueryEngine> more = List.of(ts.engine(2), ts.engine(3),
+                new QueryEngine(ts.store, ts.layout, ts.tables, MeterProvider.noop(), 2));
         for (int i = 0; i < 40; i++) {
             Query q = randomQuery(rnd, gen, all);
             QueryResult expected = one.collect(q);

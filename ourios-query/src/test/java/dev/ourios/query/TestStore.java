@@ -46,11 +46,14 @@ final class TestStore {
     }
 
     QueryEngine engine(PlanHook hook) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), hook, QueryEngine.defaultScanThreads());
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), hook,
+                ScanThreads.of(QueryEngine.defaultScanThreads()));
     }
 
+    /** An engine with {@code scanThreads} that shares a file between threads however little of it is left. */
     QueryEngine engine(int scanThreads) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), scanThreads);
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), PlanHook.NONE,
+                new ScanThreads(scanThreads, 0));
     }
 
     LiveFiles liveFiles() {
