@@ -15,15 +15,26 @@ import java.util.List;
 /**
  * One query, in-process and warm, against two live sets of the same rows (before and after compaction),
  * alternating A and B for {@code iterations} rounds after {@code warmups}. Latency is measured around
- * {@link QueryEngine#run}; the stats (row groups, bytes) come from the engine's own counters.
+ * {@link QueryEngine#run} (every row decoded and handed to a sink) or, for a count, {@link QueryEngine#count}; the
+ * stats (row groups, bytes) come from the engine's own counters.
  */
 final class QueryContest {
     private final int warmups;
     private final int iterations;
+    private final boolean count;
 
     QueryContest(int warmups, int iterations) {
+        this(warmups, iterations, false);
+    }
+
+    QueryContest(int warmups, int iterations, boolean count) {
         this.warmups = warmups;
         this.iterations = iterations;
+        this.count = count;
+    }
+
+    private QueryStats once(QueryEngine engine, Query q) throws IOException {
+        return count ? engine.count(q) : engine.run(q, r -> { });
     }
 
     record Side(Samples millis, QueryStats stats) {
@@ -39,8 +50,8 @@ final class QueryContest {
         QueryEngine a = engine(before);
         QueryEngine b = engine(after);
         for (int i = 0; i < warmups; i++) {
-            a.run(q, r -> { });
-            b.run(q, r -> { });
+            once(a, q);
+            once(b, q);
         }
         List<Double> ta = new ArrayList<>();
         List<Double> tb = new ArrayList<>();
@@ -51,7 +62,7 @@ final class QueryContest {
             for (int k = 0; k < 2; k++) {
                 boolean isA = (k == 0) == aFirst;
                 long t0 = System.nanoTime();
-                QueryStats s = (isA ? a : b).run(q, r -> { });
+                QueryStats s = once(isA ? a : b, q);
                 double ms = (System.nanoTime() - t0) / 1e6;
                 if (isA) {
                     ta.add(ms);

@@ -55,6 +55,10 @@ public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--json", description = "Rows as JSON lines")
     boolean json;
 
+    @Option(names = "--count", description = "Print only the number of matching rows (--limit does not apply); "
+            + "rows are decided on the query's columns and never decoded whole")
+    boolean count;
+
     @Override
     public Integer call() throws Exception {
         Query q = build();
@@ -64,16 +68,7 @@ public final class QueryCommand implements Callable<Integer> {
                     telemetry.meterProvider());
             QueryStats st;
             try {
-                st = engine.run(q, r -> {
-                    if (json) {
-                        out.jsonLine(RecordJson.of(r));
-                    } else {
-                        out.out().printf("%s  %-16s %-5s %s%n", RecordJson.time(r.effectiveTime()),
-                                r.serviceName() == null ? "-" : r.serviceName(),
-                                r.severityText() == null ? String.valueOf(r.severityNumber()) : r.severityText(),
-                                line(r));
-                    }
-                });
+                st = count ? count(engine, q, out) : rows(engine, q, out);
             } catch (java.io.IOException e) {
                 throw new JobFailedException("query failed: " + e.getMessage(), e);
             }
@@ -89,6 +84,27 @@ public final class QueryCommand implements Callable<Integer> {
             }
         }
         return 0;
+    }
+
+    /** Prints the matching rows, one line each (JSON lines with --json). */
+    private QueryStats rows(QueryEngine engine, Query q, Output out) throws java.io.IOException {
+        return engine.run(q, r -> {
+            if (json) {
+                out.jsonLine(RecordJson.of(r));
+            } else {
+                out.out().printf("%s  %-16s %-5s %s%n", RecordJson.time(r.effectiveTime()),
+                        r.serviceName() == null ? "-" : r.serviceName(),
+                        r.severityText() == null ? String.valueOf(r.severityNumber()) : r.severityText(),
+                        line(r));
+            }
+        });
+    }
+
+    /** Prints the number of matching rows ({@code {"count":N}} with --json). */
+    private QueryStats count(QueryEngine engine, Query q, Output out) throws java.io.IOException {
+        QueryStats st = engine.count(q);
+        out.out().println(json ? "{\"count\":" + st.rows() + "}" : String.valueOf(st.rows()));
+        return st;
     }
 
     private static String line(dev.ourios.core.LogRecord r) {

@@ -65,6 +65,14 @@ class CliEndToEndTest {
                 "row_groups_pruned", "bytes_read", "rows", "elapsed_ms")) {
             assertTrue(stats.has(field), field + " in " + stats);
         }
+        // The same window counted: no row printed, the limit ignored, the count on its own line.
+        var c = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--from", "2026-11-01T10:00:00Z",
+                "--to", "2026-11-01T12:00:00Z", "--count", "--limit", "5");
+        assertEquals(0, c.exit(), c.err());
+        assertEquals(List.of("3600"), c.outLines());
+        var cj = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--count", "--json");
+        assertEquals(0, cj.exit(), cj.err());
+        assertEquals(3600, JSON.readTree(cj.outLines().get(0)).get("count").asLong(), cj.out());
 
         var f = CliProcess.run(dir, "files", "--store", store, "--tenant", "acme");
         assertEquals(0, f.exit(), f.err());

@@ -87,6 +87,8 @@ public final class LogFileReader implements Closeable {
     private int keptCount;
     private int keptNext;
     private PageReadStore keptPages;
+    /** Counting (see {@link #countRest}): kept rows are counted, their pages never fetched. */
+    private boolean countOnly;
     private final int rowGroupsTotal;
     private final int rowGroupsKept;
     private final List<BlockMetaData> keptBlocks;
@@ -217,6 +219,35 @@ public final class LogFileReader implements Closeable {
         return bytes;
     }
 
+    /**
+     * Counts the rows {@link #read} would still return (of the row groups this reader claims) and ends the read.
+     * A late-materializing read decides each row on the prefilter's columns and fetches nothing else; other reads
+     * decode the rows and count them. The partition and prefilter checks run on every row either way.
+     */
+    public long countRest() throws IOException {
+        long n = 0;
+        if (pending != null) {
+            pending = null;
+            n++;
+        }
+        if (probe == null) {
+            while (read() != null) {
+                n++;
+            }
+            return n;
+        }
+        countOnly = true;
+        n += keptCount - keptNext; // the rest of a group whose pages were fetched for read()
+        keptNext = keptCount;
+        while (!finished && nextKeptGroup()) {
+            n += keptCount;
+            keptNext = keptCount;
+        }
+        finished = true;
+        closeKeptPages();
+        return n;
+    }
+
     /** The position in the file of the row {@link #read} returned last (see the class comment for the exception). */
     public long rowIndex() {
         return rowIndex;
@@ -340,6 +371,9 @@ public final class LogFileReader implements Closeable {
             }
             if (keptCount == 0) {
                 continue;
+            }
+            if (countOnly) {
+                return true; // the caller counts the kept rows; their other columns are not needed
             }
             try {
                 boolean span = keptCount < block.getRowCount() && prefetchColumns(block);

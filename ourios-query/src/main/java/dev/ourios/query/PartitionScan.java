@@ -73,12 +73,32 @@ final class PartitionScan {
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
     List<Hit> scan(PartitionKey partition, long keep) throws IOException {
+        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), keep, false)
+                .run().hits());
+    }
+
+    /**
+     * The number of the partition's matching rows. Without a body substring no row is decoded beyond the query's
+     * columns (each row is still checked for the tenant and the partition).
+     */
+    long count(PartitionKey partition) throws IOException {
+        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
+                .run().count());
+    }
+
+    @FunctionalInterface
+    private interface SnapshotRead<T> {
+        T read(PartitionSnapshot snapshot) throws IOException;
+    }
+
+    /** Reads the partition's live set, re-resolving it once if a planned file vanished (see the class comment). */
+    private <T> T attempt(PartitionKey partition, SnapshotRead<T> read) throws IOException {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
             PartitionSnapshot snapshot = tables.snapshot(partition);
             hook.planned(snapshot, attempt);
             try {
-                return read(snapshot, keep);
+                return read.read(snapshot);
             } catch (IOException e) {
                 Optional<NoSuchObjectException> gone = vanished(e);
                 if (gone.isEmpty()) {
@@ -94,10 +114,6 @@ final class PartitionScan {
         }
     }
 
-    private List<Hit> read(PartitionSnapshot snapshot, long keep) throws IOException {
-        return new PartitionRead(snapshot.partition(), snapshot.live(), keep).run();
-    }
-
     /** A file being read whose kept row groups a worker with nothing else to do can share. */
     private record OpenFile(LogFileReader reader, int ordinal) {
     }
@@ -107,19 +123,26 @@ final class PartitionScan {
         private final PartitionKey partition;
         private final List<ObjectInfo> live; // sorted by key: the file ordinal of the tie-break
         private final long keep;
+        /** Count the matching rows rather than keep them (see {@link #count}). */
+        private final boolean counting;
         private final AtomicInteger nextFile = new AtomicInteger();
         private final ConcurrentLinkedQueue<OpenFile> shareable = new ConcurrentLinkedQueue<>();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final List<Worker> workers = new ArrayList<>();
         private final List<Thread> helpers = new ArrayList<>();
 
-        PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep) {
+        PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep, boolean counting) {
             this.partition = partition;
             this.live = live;
             this.keep = keep;
+            this.counting = counting;
         }
 
-        List<Hit> run() throws IOException {
+        /** What the workers found: the first {@code keep} hits in order, or (counting) only their number. */
+        record Outcome(List<Hit> hits, long count) {
+        }
+
+        Outcome run() throws IOException {
             Worker first = new Worker(true);
             workers.add(first);
             try {
@@ -142,11 +165,15 @@ final class PartitionScan {
             if (t instanceof Error err) {
                 throw err;
             }
+            long count = 0;
             TopRows top = first.top;
-            for (int i = 1; i < workers.size(); i++) {
-                top.addAll(workers.get(i).top);
+            for (Worker w : workers) {
+                count += w.counted;
+                if (w != first) {
+                    top.addAll(w.top);
+                }
             }
-            return top.sorted();
+            return new Outcome(counting ? List.of() : top.sorted(), count);
         }
 
         /** Starts the helpers once there is work for a second thread: another file, or another row group. */
@@ -198,6 +225,7 @@ final class PartitionScan {
             final TopRows top = new TopRows(Hit.order(query.order()), keep);
             final ScanCounters counters = new ScanCounters();
             final boolean first;
+            long counted;
 
             Worker(boolean first) {
                 this.first = first;
@@ -254,9 +282,17 @@ final class PartitionScan {
             }
 
             private void drain(LogFileReader r, int fileOrdinal) throws IOException {
+                if (counting && query.bodyContains().isEmpty()) {
+                    counted += r.countRest(); // the prefilter decides every row: nothing else is decoded
+                    return;
+                }
                 for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
                     if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
-                        top.add(new Hit(RowTime.of(rec), fileOrdinal, r.rowIndex(), rec));
+                        if (counting) {
+                            counted++;
+                        } else {
+                            top.add(new Hit(RowTime.of(rec), fileOrdinal, r.rowIndex(), rec));
+                        }
                     }
                 }
             }

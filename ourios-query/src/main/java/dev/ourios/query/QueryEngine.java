@@ -66,23 +66,48 @@ public final class QueryEngine {
 
     /** Streams the rows to {@code sink} in the query's order and returns what the query cost. */
     public QueryStats run(Query q, Consumer<LogRecord> sink) throws IOException {
+        return measured(q, (scan, counters) -> {
+            long remaining = q.limit().orElse(Long.MAX_VALUE);
+            if (remaining == 0) {
+                return;
+            }
+            for (PartitionKey p : plan(q)) {
+                for (Hit h : scan.scan(p, remaining)) {
+                    sink.accept(h.record());
+                    counters.rows++;
+                    remaining--;
+                }
+                if (remaining == 0) {
+                    break;
+                }
+            }
+        });
+    }
+
+    /**
+     * Counts the tenant's rows matching {@code q} (its limit and order do not apply). Rows are decided on the query's
+     * columns only, so no row is decoded whole unless the query has a body substring; every row the pruning leaves
+     * is still checked for the tenant and the partition. The stats' {@code rows} is the count.
+     */
+    public QueryStats count(Query q) throws IOException {
+        return measured(q, (scan, counters) -> {
+            for (PartitionKey p : plan(q)) {
+                counters.rows += scan.count(p);
+            }
+        });
+    }
+
+    @FunctionalInterface
+    private interface ScanBody {
+        void run(PartitionScan scan, ScanCounters counters) throws IOException;
+    }
+
+    /** Runs {@code body} over a fresh scan, timing it and recording the metrics of its success or failure. */
+    private QueryStats measured(Query q, ScanBody body) throws IOException {
         long start = System.nanoTime();
         ScanCounters counters = new ScanCounters();
         try {
-            long remaining = q.limit().orElse(Long.MAX_VALUE);
-            if (remaining > 0) {
-                PartitionScan scan = new PartitionScan(store, tables, q, counters, hook, scanThreads);
-                for (PartitionKey p : plan(q)) {
-                    for (Hit h : scan.scan(p, remaining)) {
-                        sink.accept(h.record());
-                        counters.rows++;
-                        remaining--;
-                    }
-                    if (remaining == 0) {
-                        break;
-                    }
-                }
-            }
+            body.run(new PartitionScan(store, tables, q, counters, hook, scanThreads), counters);
             long elapsed = System.nanoTime() - start;
             QueryStats stats = counters.stats(elapsed / 1_000_000);
             metrics.record(stats, elapsed);

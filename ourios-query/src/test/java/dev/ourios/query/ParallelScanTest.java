@@ -75,6 +75,21 @@ class ParallelScanTest {
             if (q.limit().isEmpty()) {
                 assertEquals(counted(matching), counted(expected.rows()), "one thread, " + q);
             }
+            // A count ignores the limit; without one it sees the same files and groups as the rows' read, and reads
+            // no more bytes.
+            for (QueryEngine engine : List.of(one, more.get(0), more.get(2))) {
+                QueryStats c = engine.count(q);
+                String what = "count, " + q + " (seed " + seed + ")";
+                assertEquals(matching.size(), c.rows(), what);
+                if (q.limit().isPresent()) {
+                    continue; // the rows' read stopped at the partition that filled the limit
+                }
+                assertEquals(expected.stats().files(), c.files(), what);
+                assertEquals(expected.stats().rowGroupsScanned(), c.rowGroupsScanned(), what);
+                if (q.bodyContains().isEmpty() && engine == one) {
+                    assertTrue(c.bytesRead() <= expected.stats().bytesRead(), what);
+                }
+            }
             for (QueryEngine engine : more) {
                 QueryResult got = engine.collect(q);
                 String what = q + " (seed " + seed + ")";
@@ -105,6 +120,9 @@ class ParallelScanTest {
             QueryEngine engine = ts.engine(threads);
             PartitionMismatchException e = assertThrows(PartitionMismatchException.class,
                     () -> engine.collect(Query.tenant("t").severityMin(1)));
+            assertTrue(e.getMessage().contains(TestStore.name(out)), e.getMessage());
+            // Counting decodes only the query's columns, but still checks every row's partition.
+            e = assertThrows(PartitionMismatchException.class, () -> engine.count(Query.tenant("t").severityMin(1)));
             assertTrue(e.getMessage().contains(TestStore.name(out)), e.getMessage());
         }
     }
