@@ -176,7 +176,7 @@ final class PartitionScan {
             return new Outcome(counting ? List.of() : top.sorted(), count);
         }
 
-        /** Starts the helpers once there is work for a second thread: another file, or another row group. */
+        /** Starts the helpers once there is work for a second thread: another file, or enough of this one. */
         private void startHelpersFor(int file, LogFileReader reader) {
             if (threads == 1 || !helpers.isEmpty() || (file + 1 >= live.size() && !worthSharing(reader))) {
                 return;
