@@ -105,20 +105,7 @@ public final class ExternalSorter implements AutoCloseable {
      * the row's encoded length.
      */
     public int add(LogRecord r, long origin) throws IOException {
-        return add(r, origin, null);
-    }
-
-    /**
-     * {@link #add(LogRecord, long)}, showing {@code tap} the encoded row first (the read-side checksum hashes it
-     * there). The bytes and the table view stay as they are after the buffer is spilled and cleared (pages are
-     * dropped, never rewritten; see {@link RowBuffer#view()}), so a tap could also keep them.
-     */
-    public int add(LogRecord r, long origin, RowSink tap) throws IOException {
         int bytes = buffer.add(r, origin);
-        if (tap != null) {
-            int row = buffer.rows() - 1;
-            tap.accept(buffer.page(row), buffer.offset(row), bytes, buffer.view());
-        }
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
         gauge.add(now - buffered);

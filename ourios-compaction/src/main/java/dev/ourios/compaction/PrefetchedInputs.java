@@ -11,6 +11,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Supplier;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -29,6 +30,10 @@ import org.apache.parquet.schema.MessageType;
  * first in plan order is the one thrown. What waits in the queue is bounded by {@link #QUEUE_BYTES} (or one batch,
  * if a row is larger); that bound is outside the sort budget, like the checksum helper's (docs/architecture.md,
  * heap planning).
+ *
+ * <p>With a checksum supplier, each reader also hashes the re-projected rows it reads into a {@link RowChecksum} of
+ * its own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that
+ * decode, rather than on the compacting thread that run formation waits for.
  */
 final class PrefetchedInputs implements AutoCloseable {
     /**
@@ -51,15 +56,27 @@ final class PrefetchedInputs implements AutoCloseable {
     private final List<Thread> readers = new ArrayList<>();
     /** Each input's file schema, by plan ordinal; each is set before its input's first batch is queued. */
     private final MessageType[] schemas;
+    /** Each reader's checksum of the rows it read, or none. */
+    private final List<RowChecksum> checksums = new ArrayList<>();
     private volatile boolean closed;
 
     PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName) {
+        this(store, plan, readerThreads, threadName, null);
+    }
+
+    /** {@code checksum}: makes each reader's {@link RowChecksum} (see the class comment); null: no checksum. */
+    PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
+            Supplier<RowChecksum> checksum) {
         this.inputs = plan.inputs().size();
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
         for (int k = 0; k < n; k++) {
             int first = k;
-            Thread t = new Thread(() -> readEvery(store, plan, first, n), threadName + "-" + k);
+            RowChecksum sum = checksum != null ? checksum.get() : null;
+            if (sum != null) {
+                checksums.add(sum);
+            }
+            Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);
             t.start();
@@ -104,8 +121,21 @@ final class PrefetchedInputs implements AutoCloseable {
         return List.copyOf(Arrays.asList(schemas));
     }
 
+    /**
+     * The checksum of every row read, the readers' added up; call after {@link #forEach} returned normally (each
+     * reader's last row was hashed before its last batch was queued, and that batch has been taken).
+     */
+    RowChecksum readChecksum() {
+        if (checksums.isEmpty()) {
+            throw new IllegalStateException("BUG: the inputs were read without a checksum");
+        }
+        RowChecksum total = new RowChecksum();
+        checksums.forEach(total::addAll);
+        return total;
+    }
+
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
-    private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride) {
+    private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
         ServiceNameProjector projector = new ServiceNameProjector();
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
@@ -118,7 +148,11 @@ final class PrefetchedInputs implements AutoCloseable {
                         if (closed) {
                             return;
                         }
-                        batch.add(row, projector.project(row));
+                        LogRecord projected = projector.project(row);
+                        if (sum != null) {
+                            sum.add(projected);
+                        }
+                        batch.add(row, projected);
                         if (batch.sources.size() >= BATCH_ROWS || batch.bytes >= BATCH_BYTES) {
                             queue.put(batch, batch.bytes);
                             batch = new Batch(input, batch.firstRow + batch.sources.size());

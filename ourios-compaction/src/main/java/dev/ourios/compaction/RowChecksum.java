@@ -69,6 +69,13 @@ public final class RowChecksum {
         return rows;
     }
 
+    /** Adds another stream's rows (the sums commute: rows hashed on several threads add up to the same value). */
+    void addAll(RowChecksum other) {
+        rows += other.rows;
+        sumA += other.sumA;
+        sumB += other.sumB;
+    }
+
     /** {@code <rows>:<32 hex digits>}, the form recorded in the manifest's commit record. */
     public String value() {
         return rows + ":" + String.format("%016x%016x", sumA, sumB);

@@ -56,18 +56,19 @@ public final class SortedRewriter implements PartitionRewriter {
         Files.createDirectories(scratchRoot);
         Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
         ResidencyGauge gauge = new ResidencyGauge();
-        // Read side: the rows as encoded from the validated records, hashed on this thread (it waits for the input
-        // reader anyway); the hash equals that of the records (RowChecksumTest), and from here on every step that
-        // could lose, repeat or alter a row (sort, spill, merge, write) is between the two checksums.
-        RowChecksum in = new RowChecksum(checksums);
+        // Read side: the validated, re-projected records, hashed by the input readers as they decode them (the
+        // compacting thread, which run formation waits for, does not); from there on every step that could lose,
+        // repeat or alter a row (encode, sort, spill, merge, write) is between the two checksums, and a record
+        // hashes as its encoded row does (RowChecksumTest).
+        RowChecksum in;
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader")) {
-                inputs.forEach((source, projected, origin) -> sorter.add(projected, origin,
-                        (buf, offset, length, strings) -> in.add(buf, offset, strings)));
+                    "ourios-input-reader", () -> new RowChecksum(checksums))) {
+                inputs.forEach((source, projected, origin) -> sorter.add(projected, origin));
                 union = LogSchema.union(inputs.fileSchemas());
+                in = inputs.readChecksum();
             }
             String outputName = uuids.next() + FileNames.COMPACTED;
             String outputKey = plan.partition().dataPrefix() + outputName;

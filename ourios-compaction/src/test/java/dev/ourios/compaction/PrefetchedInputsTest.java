@@ -56,17 +56,24 @@ class PrefetchedInputsTest {
         Map<Long, LogRecord> seen = new TreeMap<>();
         long[] lastOrigin = new long[inputs.size()];
         Arrays.fill(lastOrigin, -1);
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
+        RowChecksum handed = new RowChecksum();
+        String readersSum;
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", RowChecksum::new)) {
             p.forEach((source, projected, origin) -> {
                 int input = (int) (origin >>> 40);
                 assertTrue(origin > lastOrigin[input], "each input's rows arrive in row order, seed " + seed);
                 lastOrigin[input] = origin;
                 assertNull(seen.put(origin, source), "one row per origin, seed " + seed);
                 assertEquals(source.effectiveTime(), projected.effectiveTime());
+                handed.add(projected);
             });
             assertEquals(4, p.fileSchemas().size());
+            readersSum = p.readChecksum().value();
         }
         assertEquals(expected, seen, "seed " + seed);
+        // The readers' checksums, added up, are the checksum of every row handed over (and of the rows read).
+        assertEquals(handed.value(), readersSum, "seed " + seed);
+        assertEquals(RowChecksum.of(expected.values()), readersSum, "seed " + seed);
 
         // Inputs 1 and 2 missing (one on each reader): inputs 0's rows all arrive, then input 1's error, naming
         // the file, whichever reader fails first.
