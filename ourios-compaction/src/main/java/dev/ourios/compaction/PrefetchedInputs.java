@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.ReadOptions;
@@ -7,7 +8,6 @@ import dev.ourios.parquet.RowCodec;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
-import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -109,7 +109,7 @@ final class PrefetchedInputs implements AutoCloseable {
             }
         }
         if (firstFailure < inputs) {
-            rethrow(failures[firstFailure]);
+            Failures.rethrow(failures[firstFailure]);
         }
     }
 
@@ -172,19 +172,6 @@ final class PrefetchedInputs implements AutoCloseable {
         } catch (InterruptedIOException e) {
             // closed: nobody is waiting
         }
-    }
-
-    private static void rethrow(Throwable t) throws IOException {
-        if (t instanceof IOException io) {
-            throw io;
-        }
-        if (t instanceof RuntimeException re) {
-            throw re;
-        }
-        if (t instanceof Error err) {
-            throw err;
-        }
-        throw new UncheckedIOException(new IOException(t));
     }
 
     /** Stops the readers if the caller gave up early (an error elsewhere); never blocks for long. */

@@ -194,7 +194,8 @@ public final class LogFileReader implements Closeable {
      * materialize late (its groups are not read by index) or no group is left unclaimed. The partner reuses this
      * reader's footer, pruning and options (it reads no footer, dictionary or bloom filter again: only its groups'
      * column and offset indexes and pages); it may be opened from another thread and used there, while this one is
-     * read.
+     * read. Its {@link #fileSchema} and {@link #rowGroupsTotal} are the file's; its footer, and so {@link #rowCount},
+     * holds only the kept row groups.
      */
     public Optional<LogFileReader> openPartner() throws IOException {
         if (probe == null || !claims.anyLeft()) {

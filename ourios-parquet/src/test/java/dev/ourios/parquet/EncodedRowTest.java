@@ -184,7 +184,16 @@ class EncodedRowTest {
             rows.add(rnd.nextInt(500) == 0 ? TestFiles.bytes(rnd, 70_000)
                     : ("row " + i + " " + "x".repeat(rnd.nextInt(200))).getBytes(StandardCharsets.UTF_8));
         }
-        List<byte[]> table = List.of("t".getBytes());
+        writeInlineAndOnHelpers(store, rows, List.of("t".getBytes()), seed);
+        assertRunHolds(store, "helpers.parquet", rows, seed);
+    }
+
+    /**
+     * Writes {@code rows} as a run compressed by the caller ({@code inline.parquet}) and one compressed on helper
+     * threads ({@code helpers.parquet}), and requires the two files to be the same bytes.
+     */
+    private void writeInlineAndOnHelpers(LocalObjectStore store, List<byte[]> rows, List<byte[]> table, long seed)
+            throws Exception {
         try (RunCompressors compressors = new RunCompressors(2, "test-zstd")) {
             for (String name : List.of("inline.parquet", "helpers.parquet")) {
                 try (RunFileWriter w = new RunFileWriter(store.create(name), 300, 64 << 10, table,
@@ -198,15 +207,20 @@ class EncodedRowTest {
         }
         assertArrayEquals(Files.readAllBytes(dir.resolve("inline.parquet")),
                 Files.readAllBytes(dir.resolve("helpers.parquet")), "seed " + seed);
+    }
+
+    /** The run {@code name} gives back exactly {@code rows}, in order. */
+    private static void assertRunHolds(LocalObjectStore store, String name, List<byte[]> rows, long seed)
+            throws Exception {
         int i = 0;
-        try (RunFileReader r = RunFileReader.open(store, "helpers.parquet")) {
+        try (RunFileReader r = RunFileReader.open(store, name)) {
             for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
                 for (byte[] b : batch) {
-                    assertArrayEquals(rows.get(i++), b, "seed " + seed);
+                    assertArrayEquals(rows.get(i++), b, name + ", seed " + seed);
                 }
             }
         }
-        assertEquals(rows.size(), i);
+        assertEquals(rows.size(), i, name);
     }
 
     /**
@@ -226,19 +240,7 @@ class EncodedRowTest {
                         : ("row " + i + " " + "abc ".repeat(50 + rnd.nextInt(50))).getBytes(StandardCharsets.UTF_8));
             }
         }
-        try (RunCompressors compressors = new RunCompressors(2, "test-zstd")) {
-            for (String name : List.of("inline.parquet", "helpers.parquet")) {
-                try (RunFileWriter w = new RunFileWriter(store.create(name), 300, 64 << 10, List.of(),
-                        name.startsWith("helpers") ? compressors : null)) {
-                    for (byte[] r : rows) {
-                        w.write(r, 0, r.length);
-                    }
-                    w.commit();
-                }
-            }
-        }
-        assertArrayEquals(Files.readAllBytes(dir.resolve("inline.parquet")),
-                Files.readAllBytes(dir.resolve("helpers.parquet")), "seed " + seed);
+        writeInlineAndOnHelpers(store, rows, List.of(), seed);
         List<org.apache.parquet.hadoop.metadata.CompressionCodecName> codecs = new ArrayList<>();
         try (var footer = org.apache.parquet.hadoop.ParquetFileReader.open(
                 new org.apache.parquet.io.LocalInputFile(dir.resolve("helpers.parquet")))) {
@@ -265,17 +267,8 @@ class EncodedRowTest {
             assertTrue(footer.getFooter().getBlocks().stream().allMatch(b -> b.getColumns().get(0).getCodec()
                     == org.apache.parquet.hadoop.metadata.CompressionCodecName.UNCOMPRESSED));
         }
-        for (String name : List.of("helpers.parquet", "raw.parquet")) {
-            int i = 0;
-            try (RunFileReader r = RunFileReader.open(store, name)) {
-                for (List<byte[]> batch = r.nextBatch(); batch != null; batch = r.nextBatch()) {
-                    for (byte[] b : batch) {
-                        assertArrayEquals(rows.get(i++), b, name + ", seed " + seed);
-                    }
-                }
-            }
-            assertEquals(rows.size(), i, name);
-        }
+        assertRunHolds(store, "helpers.parquet", rows, seed);
+        assertRunHolds(store, "raw.parquet", rows, seed);
     }
 
     @Test

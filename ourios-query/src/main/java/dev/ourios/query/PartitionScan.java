@@ -1,6 +1,7 @@
 package dev.ourios.query;
 
 import dev.ourios.core.Columns;
+import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogFileReader;
@@ -155,15 +156,8 @@ final class PartitionScan {
                     counters.add(w.counters);
                 }
             }
-            Throwable t = failure.get();
-            if (t instanceof IOException io) {
-                throw io;
-            }
-            if (t instanceof RuntimeException re) {
-                throw re;
-            }
-            if (t instanceof Error err) {
-                throw err;
+            if (failure.get() != null) {
+                Failures.rethrow(failure.get());
             }
             long count = 0;
             TopRows top = first.top;
