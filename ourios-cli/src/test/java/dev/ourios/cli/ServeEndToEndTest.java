@@ -133,6 +133,11 @@ class ServeEndToEndTest {
         JsonNode body = JSON.readTree(r.body());
         assertEquals(expected, body.get("rows").size(), "rows of hour " + from);
         assertEquals(expected, body.get("stats").get("rows").asLong());
+        HttpResponse<String> c = serve.post("/v1/query", "acme",
+                "{\"from\":\"" + from + "\",\"to\":\"" + to + "\",\"count\":true,\"limit\":1}");
+        assertEquals(200, c.statusCode(), c.body());
+        assertEquals(expected, JSON.readTree(c.body()).get("count").asLong(), "count of hour " + from + ": " + c.body());
+        assertFalse(JSON.readTree(c.body()).has("rows"), c.body());
         java.time.Instant previous = java.time.Instant.MIN;
         for (JsonNode row : body.get("rows")) {
             java.time.Instant t = java.time.Instant.parse(row.get("time").asText()); // the effective time

@@ -154,11 +154,18 @@ final class HttpApi {
 
     private int query(HttpExchange ex, long start) throws IOException {
         String tenant = tenant(ex);
-        Query q = QueryRequest.parse(tenant, body(ex), config.maxRows());
-        List<Map<String, Object>> rows = new ArrayList<>();
-        QueryStats st = engine.run(q, r -> rows.add(RecordJson.of(r)));
+        QueryRequest.Parsed request = QueryRequest.parseRequest(tenant, body(ex), config.maxRows());
+        Query q = request.query();
         Map<String, Object> response = new LinkedHashMap<>();
-        response.put("rows", rows);
+        QueryStats st;
+        if (request.count()) {
+            st = engine.count(q);
+            response.put("count", st.rows());
+        } else {
+            List<Map<String, Object>> rows = new ArrayList<>();
+            st = engine.run(q, r -> rows.add(RecordJson.of(r)));
+            response.put("rows", rows);
+        }
         response.put("stats", JSON.readTree(st.toJson()).get("stats")); // the same object as `query --stats`
         send(ex, 200, response);
         Map<String, Object> a = attributes(ex, 200, start);

@@ -22,7 +22,7 @@ import java.util.Set;
  */
 final class QueryRequest {
     static final Set<String> FIELDS = Set.of("from", "to", "service", "template_id", "severity_min", "trace_id",
-            "contains", "limit", "order");
+            "contains", "limit", "order", "count");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -30,15 +30,25 @@ final class QueryRequest {
     private QueryRequest() {
     }
 
+    /** A parsed request: the query, and whether only its matching rows' number is asked for ({@code "count"}). */
+    record Parsed(Query query, boolean count) {
+    }
+
+    /** {@link #parseRequest}'s query. */
+    static Query parse(String tenant, byte[] body, int maxRows) {
+        return parseRequest(tenant, body, maxRows).query();
+    }
+
     /**
      * @param tenant  from the {@code X-Ourios-Tenant} header, already checked
      * @param body    the request body; empty = no filters
      * @param maxRows the default limit and the largest one accepted
      */
-    static Query parse(String tenant, byte[] body, int maxRows) {
+    static Parsed parseRequest(String tenant, byte[] body, int maxRows) {
         JsonNode root = read(body);
         Query q = Query.tenant(tenant);
         long limit = maxRows;
+        boolean count = false;
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
@@ -59,6 +69,7 @@ final class QueryRequest {
                     case "trace_id" -> q = q.traceId(traceId(v));
                     case "contains" -> q = q.bodyContains(text(f, v));
                     case "limit" -> limit = integer(f, v, 0, maxRows);
+                    case "count" -> count = bool(f, v);
                     default -> q = q.order(order(v));
                 }
             } catch (BadRequest ex) {
@@ -67,7 +78,14 @@ final class QueryRequest {
                 throw BadRequest.field(f, ex.getMessage());
             }
         }
-        return q.limit(limit);
+        return new Parsed(q.limit(limit), count);
+    }
+
+    private static boolean bool(String f, JsonNode v) {
+        if (!v.isBoolean()) {
+            throw BadRequest.field(f, "expected true or false");
+        }
+        return v.asBoolean();
     }
 
     private static JsonNode read(byte[] body) {

@@ -51,6 +51,17 @@ class QueryRequestTest {
     }
 
     @Test
+    void count_asks_for_the_number_of_rows_only() {
+        QueryRequest.Parsed counted = QueryRequest.parseRequest("acme",
+                "{\"severity_min\":17,\"count\":true}".getBytes(StandardCharsets.UTF_8), 1000);
+        assertTrue(counted.count());
+        assertEquals(17, counted.query().severityMin().getAsInt());
+        assertEquals(false, QueryRequest.parseRequest("acme", "{}".getBytes(StandardCharsets.UTF_8), 1000).count());
+        assertEquals("count", refused("{\"count\":1}").fieldName());
+        assertTrue(refused("{\"count\":\"yes\"}").getMessage().contains("true or false"));
+    }
+
+    @Test
     void bad_bodies_are_400s_naming_the_field() {
         assertEquals(null, refused("{\"limit\":").fieldName());
         assertTrue(refused("{\"limit\":").getMessage().startsWith("malformed JSON body"));
