@@ -24,7 +24,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
-import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -39,6 +39,8 @@ import picocli.CommandLine.Option;
 public final class DemoCommand implements Callable<Integer> {
     static final List<String> TENANTS = List.of("acme", "globex");
     static final String SERVICE = "currency";
+    /** The severity number of ERROR: the demo counts ERROR and worse rows. */
+    static final int ERROR = 17;
 
     @Option(names = "--store", paramLabel = "DIR", defaultValue = "./ourios-data",
             description = "Local store directory (default ${DEFAULT-VALUE})")
@@ -79,13 +81,14 @@ public final class DemoCommand implements Callable<Integer> {
         Instant from = first.hourStart().plus(20, ChronoUnit.MINUTES);
         Query query = Query.tenant(tenant).service(SERVICE).window(from, from.plus(1, ChronoUnit.MINUTES))
                 .order(Query.Order.OLDEST_FIRST);
+        Query errors = Query.tenant(tenant).severityMin(ERROR);
 
-        Snapshot before = measure(store, layout, query);
+        Snapshot before = measure(store, layout, query, errors);
         CompactionOptions options = CompactionOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"),
                 "ourios-scratch"));
         SweepReport report = Compactor.sweepRunner(store, options, Clock.systemUTC(), MeterProvider.noop())
                 .sweep(PartitionFilter.all(), r -> out.progress("compact", 1, 1));
-        Snapshot after = measure(store, layout, query);
+        Snapshot after = measure(store, layout, query, errors);
 
         long committed = report.count(PartitionResult.Result.COMMITTED);
         long bytesIn = report.partitions().stream().mapToLong(PartitionResult::bytesIn).sum();
@@ -112,19 +115,23 @@ public final class DemoCommand implements Callable<Integer> {
                 Units.formatBytes(after.stats.bytesRead()));
         w.printf("%-34s %11.1f ms %11.1f ms%n", "query latency (median of 7, warm)", before.latencyMs,
                 after.latencyMs);
+        row(w, "ERROR+ rows counted, all hours", before.count.rows(), after.count.rows());
+        w.printf("%-34s %11.1f ms %11.1f ms%n", "count latency (median of 7, warm)", before.countMs, after.countMs);
         if (after.latencyMs > 0) {
             w.printf("%nSame answer (%d rows) reading %d file(s) instead of %d: %.1fx faster.%n", after.stats.rows(),
                     after.stats.files(), before.stats.files(), before.latencyMs / after.latencyMs);
         }
         w.printf("Try: ./ourios query --store %s --tenant %s --service %s --from %s --to %s --stats%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
+        w.printf("     ./ourios query --store %s --tenant %s --severity-min %d --count%n", dir, tenant, ERROR);
         w.printf("Or as a service: ./ourios serve --store %s   then in another shell:%n"
                 + "  curl -s -X POST localhost:4319/v1/query -H 'X-Ourios-Tenant: %s' "
                 + "-d '{\"service\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"limit\":5}'%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
-        if (before.stats.rows() != after.stats.rows()) {
+        if (before.stats.rows() != after.stats.rows() || before.count.rows() != after.count.rows()) {
             throw new JobFailedException("BUG: the query returned " + before.stats.rows() + " rows before and "
-                    + after.stats.rows() + " after compaction");
+                    + after.stats.rows() + " after compaction; the count " + before.count.rows() + " and "
+                    + after.count.rows());
         }
         return report.hasErrors() ? 1 : 0;
     }
@@ -133,10 +140,38 @@ public final class DemoCommand implements Callable<Integer> {
         w.printf("%-34s %14d %14d%n", label, a, b);
     }
 
-    private record Snapshot(long files, long bytes, long rowGroups, QueryStats stats, double latencyMs) {
+    private record Snapshot(long files, long bytes, long rowGroups, QueryStats stats, double latencyMs,
+            QueryStats count, double countMs) {
     }
 
-    private static Snapshot measure(ObjectStore store, TableLayout layout, Query query) throws IOException {
+    @FunctionalInterface
+    private interface Run {
+        QueryStats run() throws IOException;
+    }
+
+    /** A query's last stats and its median latency over 7 runs, after warming the JIT (at least 5 runs and 2 s). */
+    private record Timed(QueryStats stats, double medianMs) {
+        static Timed of(Run query) throws IOException {
+            // With fewer warm-up runs (one), the compacted side's single row group was still being read by
+            // interpreted code and measured 6x slower than once warm.
+            long warmUntil = System.nanoTime() + 2_000_000_000L;
+            for (int i = 0; i < 5 || System.nanoTime() < warmUntil; i++) {
+                query.run();
+            }
+            QueryStats stats = null;
+            double[] times = new double[7];
+            for (int i = 0; i < times.length; i++) {
+                long t0 = System.nanoTime();
+                stats = query.run();
+                times[i] = (System.nanoTime() - t0) / 1e6;
+            }
+            Arrays.sort(times);
+            return new Timed(stats, times[times.length / 2]);
+        }
+    }
+
+    private static Snapshot measure(ObjectStore store, TableLayout layout, Query query, Query count)
+            throws IOException {
         TableReader reader = new TableReader(store, new ManifestCodec());
         long files = 0;
         long bytes = 0;
@@ -149,20 +184,8 @@ public final class DemoCommand implements Callable<Integer> {
             }
         }
         QueryEngine engine = new QueryEngine(store, layout, reader, MeterProvider.noop());
-        QueryStats stats = null;
-        List<Double> times = new ArrayList<>();
-        // Warm the JIT first: at least 5 runs and 2 s. With fewer (one warm-up run), the compacted side's single
-        // row group was still being read by interpreted code and measured 6x slower than once warm.
-        long warmUntil = System.nanoTime() + 2_000_000_000L;
-        for (int i = 0; i < 5 || System.nanoTime() < warmUntil; i++) {
-            engine.run(query, r -> { });
-        }
-        for (int i = 0; i < 7; i++) {
-            long t0 = System.nanoTime();
-            stats = engine.run(query, r -> { });
-            times.add((System.nanoTime() - t0) / 1e6);
-        }
-        double[] sorted = times.stream().mapToDouble(Double::doubleValue).sorted().toArray();
-        return new Snapshot(files, bytes, groups, stats, sorted[sorted.length / 2]);
+        Timed rows = Timed.of(() -> engine.run(query, r -> { }));
+        Timed counted = Timed.of(() -> engine.count(count));
+        return new Snapshot(files, bytes, groups, rows.stats(), rows.medianMs(), counted.stats(), counted.medianMs());
     }
 }
