@@ -34,11 +34,6 @@ final class QueryRequest {
     record Parsed(Query query, boolean count) {
     }
 
-    /** {@link #parseRequest}'s query. */
-    static Query parse(String tenant, byte[] body, int maxRows) {
-        return parseRequest(tenant, body, maxRows).query();
-    }
-
     /**
      * @param tenant  from the {@code X-Ourios-Tenant} header, already checked
      * @param body    the request body; empty = no filters

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** The body of POST /v1/query: every filter of `ourios query`, strictly checked, errors naming the field. */
 class QueryRequestTest {
     private static Query parse(String json) {
-        return QueryRequest.parse("acme", json.getBytes(StandardCharsets.UTF_8), 1000);
+        return QueryRequest.parseRequest("acme", json.getBytes(StandardCharsets.UTF_8), 1000).query();
     }
 
     private static BadRequest refused(String json) {
