@@ -185,7 +185,7 @@ final class ConcurrencyRound {
     }
 
     private void queryLoop() throws Exception {
-        VanishCountingStore probed = new VanishCountingStore(store);
+        VanishCountingStore probed = new VanishCountingStore(store, Duration.ofMillis(2));
         QueryEngine engine = new QueryEngine(probed, new TableLayout(probed),
                 new TableReader(probed, new ManifestCodec()), MeterProvider.noop());
         TableReader reader = new TableReader(store, new ManifestCodec());
