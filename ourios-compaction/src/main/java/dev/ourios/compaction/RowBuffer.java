@@ -60,10 +60,13 @@ final class RowBuffer implements RowStrings {
     private Table view = new Table(new String[64], new byte[64][]);
     private int tableSize;
     private final Map<String, Integer> stringIds = new HashMap<>();
+    /** In front of {@link #stringIds}: what {@link #intern} returned for recent instances (-1 included). */
+    private final InstanceMemo internedInstances = new InstanceMemo();
     private long tableBytes;
     private final long tableCapBytes;
     /** The sort's service ids (every distinct service of the buffer, uncapped: the sort needs all of them). */
     private final Map<String, Integer> serviceSortIds = new HashMap<>();
+    private final InstanceMemo serviceInstances = new InstanceMemo();
     private final List<byte[]> serviceUtf8 = new ArrayList<>();
     private long serviceBytes;
     private final RowCodec.Output enc = new RowCodec.Output(4096);
@@ -249,8 +252,10 @@ final class RowBuffer implements RowStrings {
         view = new Table(new String[64], new byte[64][]); // the old arrays stay as earlier views saw them
         tableSize = 0;
         stringIds.clear();
+        internedInstances.clear();
         tableBytes = 0;
         serviceSortIds.clear();
+        serviceInstances.clear();
         serviceUtf8.clear();
         serviceBytes = 0;
     }
@@ -313,6 +318,10 @@ final class RowBuffer implements RowStrings {
         if (s == null) {
             return NULL;
         }
+        int known = serviceInstances.get(s);
+        if (known != InstanceMemo.ABSENT) {
+            return known;
+        }
         Integer id = serviceSortIds.get(s);
         if (id == null) {
             id = serviceUtf8.size();
@@ -322,6 +331,7 @@ final class RowBuffer implements RowStrings {
             // The String (kept as the map key) + its UTF-16 array (upper bound) + UTF-8 array + entry + list slot.
             serviceBytes += 40 + 2L * s.length() + 16 + bytes.length + 64;
         }
+        serviceInstances.put(s, id);
         return id;
     }
 
@@ -329,6 +339,17 @@ final class RowBuffer implements RowStrings {
 
     @Override
     public int intern(String s) {
+        int known = internedInstances.get(s);
+        if (known != InstanceMemo.ABSENT) {
+            return known;
+        }
+        int id = lookUpOrAdd(s);
+        // -1 (full) is final too: the table only grows until clear(), so a value it once refused it refuses again.
+        internedInstances.put(s, id);
+        return id;
+    }
+
+    private int lookUpOrAdd(String s) {
         Integer id = stringIds.get(s);
         if (id != null) {
             return id;

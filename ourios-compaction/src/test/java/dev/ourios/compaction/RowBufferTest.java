@@ -93,4 +93,43 @@ class RowBufferTest {
         b.clear();
         assertEquals(0, b.rows());
     }
+
+    /**
+     * The instance memo in front of the string table changes no id: a seeded stream of values (equal values as
+     * distinct instances, hash-colliding values, values too big for the capped table) interned by a buffer gets the
+     * ids a plain first-come table with the same cap gives, before and after a clear().
+     */
+    @Test
+    void interning_through_the_instance_memo_gives_the_table_ids() {
+        long seed = new Random().nextLong();
+        System.out.println("RowBufferTest interning seed " + seed);
+        Random rnd = new Random(seed);
+        long cap = 4_000;
+        RowBuffer b = new RowBuffer(cap);
+        List<String> pool = new ArrayList<>(List.of("Aa", "BB", "AaAa", "BBBB", "AaBB")); // equal hash codes
+        for (int i = 0; i < 40; i++) {
+            pool.add("value-" + i + "-" + "x".repeat(rnd.nextInt(300)));
+        }
+        for (int round = 0; round < 2; round++) {
+            java.util.Map<String, Integer> expected = new java.util.HashMap<>();
+            long used = 0;
+            for (int i = 0; i < 5_000; i++) {
+                String value = pool.get(rnd.nextInt(pool.size()));
+                String instance = rnd.nextBoolean() ? value : new String(value); // equal, maybe another instance
+                Integer id = expected.get(instance);
+                if (id == null) {
+                    long cost = 40 + 2L * value.length() + 16 + value.length() + 72; // RowBuffer's entry cost
+                    id = used + cost > cap ? -1 : expected.size();
+                    if (id >= 0) {
+                        expected.put(value, id);
+                        used += cost;
+                    }
+                }
+                assertEquals((int) id, b.intern(instance), "seed " + seed + ", round " + round + ", lookup " + i
+                        + " of " + value.substring(0, Math.min(12, value.length())));
+            }
+            assertTrue(expected.size() < pool.size(), "the cap must refuse some values (seed " + seed + ")");
+            b.clear();
+        }
+    }
 }
