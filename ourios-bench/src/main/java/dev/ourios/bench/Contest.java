@@ -28,10 +28,11 @@ public final class Contest {
     /**
      * Per contender (in the given order): its samples and its last outcome. {@code processCpuSeconds} is the CPU
      * time of the whole JVM over each run (every thread: helpers, GC, JIT, and DuckDB's native threads, which run
-     * in this process), so work moved to another core still shows.
+     * in this process), so work moved to another core still shows. {@code peakRssMiB}: the largest of the runs'
+     * process peak resident sets ({@link PeakRss}; -1 where unknown).
      */
     public record Result(Contender contender, Samples seconds, Samples cpuSeconds, Samples processCpuSeconds,
-            Outcome last) {
+            Outcome last, long peakRssMiB) {
     }
 
     private static long processCpuNanos() {
@@ -50,6 +51,7 @@ public final class Contest {
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, List<Double>> processCpu = new LinkedHashMap<>();
         Map<String, Outcome> last = new LinkedHashMap<>();
+        Map<String, Long> peakRss = new LinkedHashMap<>();
         contenders.forEach(c -> times.put(c.name(), new ArrayList<>()));
         contenders.forEach(c -> cpu.put(c.name(), new ArrayList<>()));
         contenders.forEach(c -> processCpu.put(c.name(), new ArrayList<>()));
@@ -57,9 +59,12 @@ public final class Contest {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get((round + i) % contenders.size());
                 System.gc();
+                boolean rss = PeakRss.reset();
                 long p0 = processCpuNanos();
                 Outcome o = c.run(f);
                 double pcpu = (processCpuNanos() - p0) / 1e9;
+                long runRss = rss ? PeakRss.mib() : -1;
+                peakRss.merge(c.name(), runRss, Math::max);
                 if (o.rowsOut() != f.rows()) {
                     throw new IllegalStateException(c.name() + " wrote " + o.rowsOut() + " rows, input has "
                             + f.rows());
@@ -68,14 +73,15 @@ public final class Contest {
                 cpu.get(c.name()).add(o.cpuSeconds());
                 processCpu.get(c.name()).add(pcpu);
                 last.put(c.name(), o);
-                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s, process cpu %.3f s)",
-                        round + 1, c.name(), o.seconds(), f.mib() / o.seconds(), o.cpuSeconds(), pcpu));
+                log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s, process cpu %.3f s, "
+                        + "peak RSS %d MiB)", round + 1, c.name(), o.seconds(), f.mib() / o.seconds(), o.cpuSeconds(),
+                        pcpu, runRss));
             }
         }
         Map<String, Result> out = new LinkedHashMap<>();
         for (Contender c : contenders) {
             out.put(c.name(), new Result(c, new Samples(times.get(c.name())), new Samples(cpu.get(c.name())),
-                    new Samples(processCpu.get(c.name())), last.get(c.name())));
+                    new Samples(processCpu.get(c.name())), last.get(c.name()), peakRss.getOrDefault(c.name(), -1L)));
         }
         return out;
     }

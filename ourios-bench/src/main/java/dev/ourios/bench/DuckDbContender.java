@@ -15,19 +15,30 @@ import java.util.stream.Collectors;
  * parquet, COMPRESSION zstd)} over the same input files, in this JVM, with {@code threads} worker threads. Extension
  * auto-install/auto-load are off so no run touches the network; DuckDB spills to {@code scratch} if it must. The
  * output's row count and row groups are read back after the timed statement.
+ *
+ * <p>By default DuckDB may use 80 % of the machine's memory, and sorts in memory what fits there (3.7 GiB of peak
+ * RSS for a 127 MiB partition, docs/benchmarks.md, session 9); with {@code memoryLimitMiB > 0} it is held to that
+ * ({@code SET memory_limit}) and spills beyond it, as our compaction does beyond its sort budget: the
+ * same-memory comparison.
  */
 public final class DuckDbContender implements Contender {
     private final int threads;
     private final Path scratch;
+    private final long memoryLimitMiB;
 
     public DuckDbContender(int threads, Path scratch) {
+        this(threads, scratch, 0);
+    }
+
+    public DuckDbContender(int threads, Path scratch, long memoryLimitMiB) {
         this.threads = threads;
         this.scratch = scratch;
+        this.memoryLimitMiB = memoryLimitMiB;
     }
 
     @Override
     public String name() {
-        return "duckdb-" + threads + "t";
+        return "duckdb-" + threads + "t" + (memoryLimitMiB > 0 ? "-" + memoryLimitMiB + "mib" : "");
     }
 
     public static Connection connect() throws SQLException {
@@ -50,6 +61,9 @@ public final class DuckDbContender implements Contender {
         try (Connection c = connect(); Statement s = c.createStatement()) {
             s.execute("SET threads=" + threads);
             s.execute("SET temp_directory='" + scratch.resolve("duckdb-tmp") + "'");
+            if (memoryLimitMiB > 0) {
+                s.execute("SET memory_limit='" + memoryLimitMiB + "MiB'");
+            }
             String sql = "COPY (SELECT * FROM read_parquet(" + list(f) + ") ORDER BY \"resource.service.name\" "
                     + "NULLS FIRST, effective_time_unix_nano) TO '" + out + "' (FORMAT parquet, COMPRESSION zstd)";
             long t0 = System.nanoTime();
