@@ -54,7 +54,7 @@ public final class D2Suite implements Suite {
         report.note("Time is the rewrite only (read, validate, sort, write, checksum both sides, atomic publish); "
                 + "the manifest commit is not included. DuckDB: `SET threads=2`, same files, output ZSTD.");
         report.note("duckdb-2t-" + SAME_MEMORY_MIB + "mib: the same COPY with `SET memory_limit='" + SAME_MEMORY_MIB
-                + "MiB'` (the memory our compaction is proven within); peak RSS MiB: the whole JVM process's largest "
+                + "MiB'` (twice the -Xmx512m our compaction is proven within; at 512 MiB see the line above); peak RSS MiB: the whole JVM process's largest "
                 + "peak resident set over the timed runs (Linux VmHWM, reset before each run): DuckDB's native memory "
                 + "plus the heap as earlier runs grew it, so for our contenders it shows the -Xmx of the run, not "
                 + "their need (that is the memory and scaling suites' -Xmx512m).");

@@ -46,7 +46,7 @@ public final class GcCommand implements Callable<Integer> {
                     Clock.systemUTC());
             GcReport report = gc.run(scope.toFilter());
             for (PartitionGcResult p : report.partitions()) {
-                if (p.deletedKeys().isEmpty() && p.errors().isEmpty()) {
+                if (p.deletedKeys().isEmpty() && p.errors().isEmpty() && p.abortedUploads().isEmpty()) {
                     continue;
                 }
                 if (json) {
@@ -55,11 +55,15 @@ public final class GcCommand implements Callable<Integer> {
                     o.put("partition", p.partition().hourLabel());
                     o.put(dryRun ? "would_delete" : "deleted", p.deletedKeys());
                     o.put("bytes", p.bytesReclaimed());
+                    o.put(dryRun ? "would_abort_uploads" : "aborted_uploads", p.abortedUploads());
                     o.put("errors", p.errors());
                     out.jsonLine(o);
                 } else {
                     for (String k : p.deletedKeys()) {
                         out.out().println((dryRun ? "would delete " : "deleted ") + s.describe(k));
+                    }
+                    for (String u : p.abortedUploads()) {
+                        out.out().println((dryRun ? "would abort incomplete upload " : "aborted incomplete upload ") + u);
                     }
                 }
                 for (String e : p.errors()) {
@@ -68,10 +72,13 @@ public final class GcCommand implements Callable<Integer> {
             }
             if (json) {
                 out.jsonLine(Map.of("summary", Map.of("dry_run", dryRun, "deleted", report.deletedKeys().size(),
-                        "bytes", report.bytesReclaimed(), "errors", report.errors().size())));
+                        "bytes", report.bytesReclaimed(), "aborted_uploads", report.abortedUploads().size(),
+                        "errors", report.errors().size())));
             } else {
-                out.out().printf("gc%s: %d objects, %s%s%n", dryRun ? " (dry run)" : "", report.deletedKeys().size(),
+                int uploads = report.abortedUploads().size();
+                out.out().printf("gc%s: %d objects, %s%s%s%n", dryRun ? " (dry run)" : "", report.deletedKeys().size(),
                         Units.formatBytes(report.bytesReclaimed()),
+                        uploads == 0 ? "" : ", " + uploads + " incomplete upload(s)",
                         report.errors().isEmpty() ? "" : ", " + report.errors().size() + " partition(s) skipped");
             }
             return report.errors().isEmpty() ? 0 : 1;

@@ -5,13 +5,20 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.store.IncompleteUpload;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.s3.S3Config;
 import dev.ourios.store.s3.S3Credentials;
 import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.store.s3.S3ProxyServer;
+import dev.ourios.table.GarbageCollector;
+import dev.ourios.table.GcOptions;
+import dev.ourios.table.GcReport;
+import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.BufferedReader;
 import java.io.InputStreamReader;
@@ -20,6 +27,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -95,8 +103,27 @@ class S3MultipartKillTest {
                 assertEquals(before.generation() + 1, committed.generation());
                 assertEquals(1, committed.live().size());
                 assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
+
+                // GC aborts the killed child's upload once it is older than the grace, and only then.
+                List<IncompleteUpload> listed = store.incompleteUploads(p.dataPrefix());
+                assertEquals(pending, listed.stream().map(u -> PREFIX + "/" + u.key() + "#" + u.uploadId()).toList());
+                assertEquals(List.of(), gc(store, Duration.ofHours(1), false).abortedUploads(), "within the grace");
+                GcReport dry = gc(store, Duration.ZERO, true);
+                assertEquals(1, dry.abortedUploads().size(), dry.toString());
+                assertEquals(pending, inProgressUploads(server), "a dry run aborts nothing");
+                GcReport real = gc(store, Duration.ZERO, false);
+                assertEquals(dry.abortedUploads(), real.abortedUploads());
+                assertEquals(List.of(), real.errors());
+                assertEquals(List.of(), inProgressUploads(server), "the upload is aborted");
+                assertEquals(List.of(), gc(store, Duration.ZERO, false).abortedUploads(), "idempotent");
+                assertEquals(rowsBefore, TestStores.identities(TestStores.liveRows(store, p)));
             }
         }
+    }
+
+    private static GcReport gc(S3ObjectStore store, Duration grace, boolean dryRun) throws Exception {
+        return new GarbageCollector(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
+                new GcOptions(grace, dryRun), Clock.systemUTC()).run(PartitionFilter.all());
     }
 
     /** Starts the child compactor and SIGKILLs it on its MULTIPART line; returns that line. */

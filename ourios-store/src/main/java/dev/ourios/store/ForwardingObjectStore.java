@@ -62,6 +62,16 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public List<IncompleteUpload> incompleteUploads(String dirPrefix) throws IOException {
+        return delegate.incompleteUploads(dirPrefix);
+    }
+
+    @Override
+    public void abortUpload(IncompleteUpload upload) throws IOException {
+        delegate.abortUpload(upload);
+    }
+
+    @Override
     public String describe(String key) {
         return delegate.describe(key);
     }

@@ -54,6 +54,20 @@ public interface ObjectStore extends AutoCloseable {
      */
     boolean putIfAbsent(String key, byte[] content) throws IOException;
 
+    /**
+     * Incomplete uploads of keys under {@code dirPrefix}, at any depth (see {@link IncompleteUpload}). Stores
+     * whose writes cannot be left half-done by a dying writer (the local file system: a temp file, which GC finds
+     * by listing) have none.
+     */
+    default List<IncompleteUpload> incompleteUploads(String dirPrefix) throws IOException {
+        return List.of();
+    }
+
+    /** Aborts an incomplete upload, dropping its parts; aborting one already gone succeeds (idempotent). */
+    default void abortUpload(IncompleteUpload upload) throws IOException {
+        throw new UnsupportedOperationException(getClass().getSimpleName() + " has no incomplete uploads");
+    }
+
     /** Deletes an object; deleting an absent object succeeds (idempotent). */
     void delete(String key) throws IOException;
 

@@ -1,6 +1,7 @@
 package dev.ourios.table;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.store.IncompleteUpload;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -39,8 +40,9 @@ public final class GarbageCollector {
         List<PartitionGcResult> results = new ArrayList<>();
         layout.forEachPartition(filter, p -> results.add(collect(p)));
         GcReport report = new GcReport(options.dryRun(), results);
-        LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} error(s)", options.dryRun() ? " (dry run)" : "",
-                results.size(), report.deletedKeys().size(), report.bytesReclaimed(), report.errors().size());
+        LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
+                options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
+                report.bytesReclaimed(), report.abortedUploads().size(), report.errors().size());
         return report;
     }
 
@@ -76,6 +78,46 @@ public final class GarbageCollector {
             deleted.add(key);
             bytes += c.object().size();
         }
-        return new PartitionGcResult(partition, deleted, bytes, errors);
+        List<String> aborted = abortStaleUploads(partition, now, errors);
+        return new PartitionGcResult(partition, deleted, bytes, errors, aborted);
+    }
+
+    /**
+     * Aborts the partition's incomplete uploads begun more than the grace ago: a compactor killed mid-upload
+     * leaves one (its parts are stored and billed until aborted; docs/operations.md). The grace protects an upload
+     * still being written: a compaction's upload lives for minutes, and aborting one that is somehow still running
+     * only fails that compaction, which the next sweep redoes.
+     */
+    private List<String> abortStaleUploads(PartitionKey partition, Instant now, List<String> errors) {
+        List<IncompleteUpload> uploads;
+        try {
+            uploads = store.incompleteUploads(partition.dataPrefix());
+        } catch (IOException e) {
+            errors.add("could not list incomplete uploads of " + store.describe(partition.dataPrefix()) + ": "
+                    + e.getMessage());
+            LOG.warn("gc could not list incomplete uploads of {}", store.describe(partition.dataPrefix()), e);
+            return List.of();
+        }
+        Instant cutoff = now.minus(options.grace());
+        List<String> aborted = new ArrayList<>();
+        for (IncompleteUpload u : uploads) {
+            if (!u.initiated().isBefore(cutoff)) {
+                continue;
+            }
+            String what = u.key() + " (upload " + u.uploadId() + ")";
+            if (!options.dryRun()) {
+                try {
+                    store.abortUpload(u);
+                } catch (IOException e) {
+                    errors.add("could not abort incomplete upload " + u.uploadId() + " of " + store.describe(u.key())
+                            + ": " + e.getMessage());
+                    LOG.warn("gc could not abort incomplete upload {} of {}", u.uploadId(), store.describe(u.key()), e);
+                    continue;
+                }
+            }
+            LOG.debug("gc {} incomplete upload {}", options.dryRun() ? "would abort" : "aborted", what);
+            aborted.add(what);
+        }
+        return aborted;
     }
 }

@@ -16,6 +16,11 @@ public record GcReport(boolean dryRun, List<PartitionGcResult> partitions) {
         return partitions.stream().mapToLong(PartitionGcResult::bytesReclaimed).sum();
     }
 
+    /** Incomplete uploads aborted (or, in a dry run, that would be), as {@code key (upload id)}. */
+    public List<String> abortedUploads() {
+        return partitions.stream().flatMap(p -> p.abortedUploads().stream()).toList();
+    }
+
     public List<String> errors() {
         return partitions.stream().flatMap(p -> p.errors().stream()).toList();
     }

@@ -1,6 +1,7 @@
 package dev.ourios.store.s3;
 
 import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.IncompleteUpload;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
@@ -26,8 +27,11 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.CommonPrefix;
 import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.HeadObjectResponse;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsResponse;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Response;
+import software.amazon.awssdk.services.s3.model.MultipartUpload;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
@@ -259,6 +263,52 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
             throw errors.translate(e, "DELETE", describe(key));
         } catch (SdkException e) {
             throw errors.translate(e, "DELETE", describe(key));
+        }
+    }
+
+    @Override
+    public List<IncompleteUpload> incompleteUploads(String dirPrefix) throws IOException {
+        String prefix = config.keyPrefix() + S3Keys.requireDir(dirPrefix);
+        List<IncompleteUpload> out = new ArrayList<>();
+        String keyMarker = null;
+        String uploadIdMarker = null;
+        try {
+            while (true) {
+                ListMultipartUploadsRequest.Builder req = ListMultipartUploadsRequest.builder()
+                        .bucket(config.bucket()).prefix(prefix).maxUploads(listPageSize);
+                if (keyMarker != null) {
+                    req.keyMarker(keyMarker).uploadIdMarker(uploadIdMarker);
+                }
+                ListMultipartUploadsResponse page = client.listMultipartUploads(req.build());
+                for (MultipartUpload u : page.uploads()) {
+                    out.add(new IncompleteUpload(u.key().substring(config.keyPrefix().length()), u.uploadId(),
+                            u.initiated()));
+                }
+                if (!Boolean.TRUE.equals(page.isTruncated())) {
+                    break;
+                }
+                keyMarker = page.nextKeyMarker();
+                uploadIdMarker = page.nextUploadIdMarker();
+            }
+        } catch (SdkException e) {
+            throw errors.translate(e, "LIST multipart uploads of", describe(dirPrefix));
+        }
+        out.sort(Comparator.comparing(IncompleteUpload::key).thenComparing(IncompleteUpload::uploadId));
+        return out;
+    }
+
+    @Override
+    public void abortUpload(IncompleteUpload upload) throws IOException {
+        String s3Key = s3Key(upload.key());
+        try {
+            client.abortMultipartUpload(b -> b.bucket(config.bucket()).key(s3Key).uploadId(upload.uploadId()));
+        } catch (S3Exception e) {
+            if (e.statusCode() == 404 && "NoSuchUpload".equals(errorCode(e))) {
+                return; // completed or aborted since it was listed
+            }
+            throw errors.translate(e, "abort multipart upload " + upload.uploadId() + " of", describe(upload.key()));
+        } catch (SdkException e) {
+            throw errors.translate(e, "abort multipart upload " + upload.uploadId() + " of", describe(upload.key()));
         }
     }
 

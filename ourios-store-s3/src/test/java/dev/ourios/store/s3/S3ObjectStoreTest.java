@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.IncompleteUpload;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.store.StoreException;
@@ -14,6 +15,7 @@ import java.io.InputStream;
 import java.net.InetAddress;
 import java.net.ServerSocket;
 import java.net.URI;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -22,6 +24,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
+import software.amazon.awssdk.services.s3.S3Client;
 
 /** S3-specific behaviour against s3proxy: request accounting, pagination and error messages. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -122,6 +125,36 @@ class S3ObjectStoreTest {
                 out.commit();
             }
             assertEquals(8, store.counters().snapshot().puts());
+        }
+    }
+
+    /**
+     * Uploads begun and never completed (a writer SIGKILLed between parts) are listed under a prefix, at any depth,
+     * in pages of two, and aborted; aborting one already gone succeeds.
+     */
+    @Test
+    void incompleteUploadsAreListedAndAborted() throws IOException {
+        S3Config config = server.config(BUCKET, "uploads");
+        try (S3Client raw = S3ClientFactory.create(config, new RequestCounters());
+                S3ObjectStore store = new S3ObjectStore(config, 2)) {
+            List<String> begun = new ArrayList<>();
+            for (int i = 0; i < 5; i++) {
+                String key = String.format("d/hour=%02d/f.parquet", i);
+                String id = raw.createMultipartUpload(b -> b.bucket(BUCKET).key(config.keyPrefix() + key)).uploadId();
+                begun.add(key + "#" + id);
+            }
+            raw.createMultipartUpload(b -> b.bucket(BUCKET).key(config.keyPrefix() + "elsewhere/f.parquet"));
+            Instant listedAt = Instant.now();
+            List<IncompleteUpload> listed = store.incompleteUploads("d/");
+            assertEquals(begun, listed.stream().map(u -> u.key() + "#" + u.uploadId()).toList());
+            assertTrue(listed.stream().noneMatch(u -> u.initiated().isAfter(listedAt.plusSeconds(5))),
+                    listed.toString());
+            for (IncompleteUpload u : listed) {
+                store.abortUpload(u);
+            }
+            store.abortUpload(listed.get(0));
+            assertEquals(List.of(), store.incompleteUploads("d/"));
+            assertEquals(1, store.incompleteUploads("elsewhere/").size(), "other prefixes are left alone");
         }
     }
 
