@@ -10,8 +10,9 @@ import java.util.Map;
 /**
  * D2, compaction throughput: one partition of 32 inputs compacted into one file by our sorted rewrite, by our
  * unsorted rewrite (what sorting costs) and by DuckDB's sorted COPY with 2 threads (what a user would run instead),
- * as it comes and held to {@link #SAME_MEMORY_MIB} MiB, alternating, on two shapes: OpenTelemetry-demo rows (~512 MiB at full size, compressible) and the reference's
- * 32 × 4,800 rows × 4 KiB incompressible bodies (~485 MiB).
+ * as it comes and held to {@link #SAME_MEMORY_MIB} MiB, alternating, on two shapes: OpenTelemetry-demo rows
+ * (~512 MiB at full size, compressible) and the reference's 32 × 4,800 rows × 4 KiB incompressible bodies
+ * (~485 MiB).
  */
 public final class D2Suite implements Suite {
     static final long DEMO_FULL_BYTES = 512L << 20;

@@ -62,8 +62,9 @@ public final class GcCommand implements Callable<Integer> {
                     for (String k : p.deletedKeys()) {
                         out.out().println((dryRun ? "would delete " : "deleted ") + s.describe(k));
                     }
+                    String verb = dryRun ? "would abort" : "aborted";
                     for (String u : p.abortedUploads()) {
-                        out.out().println((dryRun ? "would abort incomplete upload " : "aborted incomplete upload ") + u);
+                        out.out().println(verb + " incomplete upload " + u);
                     }
                 }
                 for (String e : p.errors()) {

@@ -111,7 +111,8 @@ public final class GarbageCollector {
                 } catch (IOException e) {
                     errors.add("could not abort incomplete upload " + u.uploadId() + " of " + store.describe(u.key())
                             + ": " + e.getMessage());
-                    LOG.warn("gc could not abort incomplete upload {} of {}", u.uploadId(), store.describe(u.key()), e);
+                    LOG.warn("gc could not abort incomplete upload {} of {}", u.uploadId(), store.describe(u.key()),
+                            e);
                     continue;
                 }
             }

@@ -290,6 +290,13 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
                 keyMarker = page.nextKeyMarker();
                 uploadIdMarker = page.nextUploadIdMarker();
             }
+        } catch (S3Exception e) {
+            if (e.statusCode() == 501 || "NotImplemented".equals(errorCode(e))) {
+                // A server without ListMultipartUploads: nothing GC can see (a lifecycle rule still can).
+                LOG.debug("{} does not list multipart uploads: {}", describe(dirPrefix), e.getMessage());
+                return List.of();
+            }
+            throw errors.translate(e, "LIST multipart uploads of", describe(dirPrefix));
         } catch (SdkException e) {
             throw errors.translate(e, "LIST multipart uploads of", describe(dirPrefix));
         }
