@@ -66,6 +66,7 @@ final class RowBuffer implements RowStrings {
     private final long tableCapBytes;
     /** The sort's service ids (every distinct service of the buffer, uncapped: the sort needs all of them). */
     private final Map<String, Integer> serviceSortIds = new HashMap<>();
+    /** In front of {@link #serviceSortIds}, likewise. */
     private final InstanceMemo serviceInstances = new InstanceMemo();
     private final List<byte[]> serviceUtf8 = new ArrayList<>();
     private long serviceBytes;

@@ -11,7 +11,9 @@ import dev.ourios.parquet.RowCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
 
@@ -111,7 +113,7 @@ class RowBufferTest {
             pool.add("value-" + i + "-" + "x".repeat(rnd.nextInt(300)));
         }
         for (int round = 0; round < 2; round++) {
-            java.util.Map<String, Integer> expected = new java.util.HashMap<>();
+            Map<String, Integer> expected = new HashMap<>();
             long used = 0;
             for (int i = 0; i < 5_000; i++) {
                 String value = pool.get(rnd.nextInt(pool.size()));

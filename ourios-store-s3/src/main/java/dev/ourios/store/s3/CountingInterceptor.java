@@ -11,6 +11,7 @@ import software.amazon.awssdk.services.s3.model.DeleteObjectRequest;
 import software.amazon.awssdk.services.s3.model.GetObjectRequest;
 import software.amazon.awssdk.services.s3.model.HeadBucketRequest;
 import software.amazon.awssdk.services.s3.model.HeadObjectRequest;
+import software.amazon.awssdk.services.s3.model.ListMultipartUploadsRequest;
 import software.amazon.awssdk.services.s3.model.ListObjectsV2Request;
 import software.amazon.awssdk.services.s3.model.PutObjectRequest;
 import software.amazon.awssdk.services.s3.model.UploadPartRequest;
@@ -29,7 +30,7 @@ final class CountingInterceptor implements ExecutionInterceptor {
     @Override
     public void beforeTransmission(Context.BeforeTransmission context, ExecutionAttributes attributes) {
         SdkRequest r = context.request();
-        if (r instanceof ListObjectsV2Request) {
+        if (r instanceof ListObjectsV2Request || r instanceof ListMultipartUploadsRequest) {
             counters.list();
         } else if (r instanceof GetObjectRequest) {
             counters.get();

@@ -307,15 +307,16 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
     @Override
     public void abortUpload(IncompleteUpload upload) throws IOException {
         String s3Key = s3Key(upload.key());
+        String operation = "abort multipart upload " + upload.uploadId() + " of";
         try {
             client.abortMultipartUpload(b -> b.bucket(config.bucket()).key(s3Key).uploadId(upload.uploadId()));
         } catch (S3Exception e) {
             if (e.statusCode() == 404 && "NoSuchUpload".equals(errorCode(e))) {
                 return; // completed or aborted since it was listed
             }
-            throw errors.translate(e, "abort multipart upload " + upload.uploadId() + " of", describe(upload.key()));
+            throw errors.translate(e, operation, describe(upload.key()));
         } catch (SdkException e) {
-            throw errors.translate(e, "abort multipart upload " + upload.uploadId() + " of", describe(upload.key()));
+            throw errors.translate(e, operation, describe(upload.key()));
         }
     }
 
