@@ -22,13 +22,17 @@ final class ChunkWriteStore implements ColumnWriteStore {
     private final Map<ColumnDescriptor, ChunkWriter> byColumn = new HashMap<>();
     private final long pageSize;
     private final int pageRows;
+    /** Pages out for compression on helper threads, or null when the page writers compress them inline. */
+    private final PrecompressedPages precompressed;
 
-    ChunkWriteStore(MessageType schema, PageWriteStore pages, ParquetProperties props) {
+    ChunkWriteStore(MessageType schema, PageWriteStore pages, PrecompressedPages precompressed,
+            ParquetProperties props) {
+        this.precompressed = precompressed;
         List<ColumnDescriptor> columns = schema.getColumns();
         this.chunks = new ChunkWriter[columns.size()];
         for (int i = 0; i < chunks.length; i++) {
             ColumnDescriptor c = columns.get(i);
-            chunks[i] = new ChunkWriter(c, pages.getPageWriter(c), props.isDictionaryEnabled(c),
+            chunks[i] = new ChunkWriter(c, pages.getPageWriter(c), precompressed, props.isDictionaryEnabled(c),
                     props.getDictionaryPageSizeThreshold(), props.getStatisticsEnabled(c));
             byColumn.put(c, chunks[i]);
         }
@@ -57,12 +61,23 @@ final class ChunkWriteStore implements ColumnWriteStore {
     @Override
     public void flush() {
         for (ChunkWriter c : chunks) {
-            c.finishChunk();
+            c.writePage();
+        }
+        writeOutstandingPages();
+        for (ChunkWriter c : chunks) {
+            c.writeDictionary();
         }
     }
 
+    /**
+     * The open pages plus the compressed pages written, once every page out for compression is in: the size must be
+     * what inline compression would give, because it decides where row groups end (and so the file's bytes). The row
+     * group writer calls it with the column-writer helpers idle (it has waited for them), so reading this slice's
+     * pages from its thread is safe: the helpers' last work happens-before that wait returns.
+     */
     @Override
     public long getBufferedSize() {
+        writeOutstandingPages();
         long total = 0;
         for (ChunkWriter c : chunks) {
             total += c.bufferedBytes();
@@ -82,5 +97,11 @@ final class ChunkWriteStore implements ColumnWriteStore {
 
     @Override
     public void close() {
+    }
+
+    private void writeOutstandingPages() {
+        if (precompressed != null) {
+            precompressed.writeAll();
+        }
     }
 }

@@ -52,6 +52,8 @@ final class ChunkWriter implements ColumnWriter {
 
     private final ColumnDescriptor column;
     private final PageWriter pages;
+    /** Where data pages go to be compressed off this thread, or null to hand them to {@link #pages} at once. */
+    private final PrecompressedPages precompressed;
     private final PrimitiveType type;
     private final PrimitiveTypeName kind;
     private final boolean binary;
@@ -90,10 +92,11 @@ final class ChunkWriter implements ColumnWriter {
     private int lastId = -1;
     private PageBytes page = new PageBytes(1024);
 
-    ChunkWriter(ColumnDescriptor column, PageWriter pages, boolean dictionary, int dictionaryLimit,
-            boolean statistics) {
+    ChunkWriter(ColumnDescriptor column, PageWriter pages, PrecompressedPages precompressed, boolean dictionary,
+            int dictionaryLimit, boolean statistics) {
         this.column = column;
         this.pages = pages;
+        this.precompressed = precompressed;
         this.type = column.getPrimitiveType();
         this.kind = type.getPrimitiveTypeName();
         this.binary = kind == PrimitiveTypeName.BINARY || kind == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
@@ -273,7 +276,7 @@ final class ChunkWriter implements ColumnWriter {
         return (dictionary ? 4L * values : rawBytes) + (entries >>> 2);
     }
 
-    /** Bytes buffered: the open page plus the compressed pages written. */
+    /** Bytes buffered: the open page plus the compressed pages handed to the page writer. */
     long bufferedBytes() {
         return pageBytes() + pages.getMemSize();
     }
@@ -308,9 +311,13 @@ final class ChunkWriter implements ColumnWriter {
             if (!dictionaryPage && binary) {
                 body = BytesInput.concat(body, BytesInput.from(valueBytes.array(), 0, valueBytes.size()));
             }
-            pages.writePage(body, entries, pageRows, stats,
-                    SizeStatistics.noopBuilder(type, maxRep, maxDef).build(), GeospatialStatistics.noopBuilder().build(),
-                    rl, dl, valuesEncoding);
+            SizeStatistics sizes = SizeStatistics.noopBuilder(type, maxRep, maxDef).build();
+            if (precompressed != null) {
+                precompressed.add(pages, body, entries, pageRows, stats, sizes, rl, dl, valuesEncoding);
+            } else {
+                pages.writePage(body, entries, pageRows, stats, sizes, GeospatialStatistics.noopBuilder().build(), rl,
+                        dl, valuesEncoding);
+            }
         } catch (IOException e) {
             throw new UncheckedIOException(column + ": cannot write a page", e);
         }
@@ -445,9 +452,12 @@ final class ChunkWriter implements ColumnWriter {
         }
     }
 
-    /** Writes the open page, then the dictionary page if any page used it: the end of the chunk. */
-    void finishChunk() {
-        writePage();
+    /**
+     * Writes the dictionary page if any page used the dictionary: the chunk's end, after its last {@link #writePage}
+     * (and, with pages compressed off this thread, once they all reached the page writer, as inline). The dictionary
+     * page itself is compressed inline.
+     */
+    void writeDictionary() {
         if (dictionaryUsed) {
             try {
                 pages.writeDictionaryPage(new DictionaryPage(table.plainBytes(kind), table.size(),

@@ -54,6 +54,8 @@ final class RowGroupWriter {
      * the other or for the caller between batches, few enough to stay small ({@code IN_FLIGHT * BATCH_BYTES}).
      */
     static final int IN_FLIGHT = 3;
+    /** Pages each slice may have out for compression at once (each at most a page's size, raw and compressed). */
+    static final int PAGES_OUT = 4;
 
     private final ParquetFileWriter file;
     private final ParquetProperties props;
@@ -62,6 +64,8 @@ final class RowGroupWriter {
     private final Slice[] slices;
     /** One single-thread executor per slice (so each slice sees its batches in order), or null with one thread. */
     private final ExecutorService[] helpers;
+    /** Helpers compressing both slices' data pages, or null (with one thread, or parquet-java's column writers). */
+    private final PageCompressors pageCompressors;
     private Batch batch = new Batch();
     /** Batches the helpers may still be shredding, oldest first, with both slices' futures. */
     private final ArrayDeque<Shredding> inFlight = new ArrayDeque<>();
@@ -85,8 +89,10 @@ final class RowGroupWriter {
         this.rowGroupRows = props.getRowGroupRowCountLimit();
         int n = schema.getFieldCount();
         int cut = Math.min(n, schema.getFieldIndex(Columns.TRACE_ID));
-        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan, ownPages),
-                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan, ownPages)};
+        this.pageCompressors = threads > 1 && ownPages
+                ? new PageCompressors(SLICES, codecConf, "ourios-page-compressor") : null;
+        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan, ownPages, pageCompressors),
+                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan, ownPages, pageCompressors)};
         if (threads > 1) {
             this.helpers = new ExecutorService[SLICES];
             for (int i = 0; i < SLICES; i++) {
@@ -163,6 +169,11 @@ final class RowGroupWriter {
             for (ExecutorService h : helpers) {
                 h.shutdownNow();
             }
+        }
+        if (pageCompressors != null) {
+            // After the helpers: nothing is out after a finished file, and after a failure the interrupted helpers
+            // stop waiting for pages (the queues are theirs; they are not touched from here).
+            pageCompressors.close();
         }
         for (Slice s : slices) {
             s.codecs.release(); // the slices' compressors (pooled codec resources)
@@ -340,7 +351,10 @@ final class RowGroupWriter {
         final int to;
         final MessageType schema;
         final CodecFactory codecs;
+        /** The page stores' compressor: ZSTD inline, or the pages compressed by the page compressors. */
         final BytesInputCompressor compressor;
+        /** This slice's pages out for compression, or null when they are compressed inline. */
+        final PrecompressedPages precompressed;
         final LogWriteSupport support;
         final BloomPlan bloomPlan;
         /** Pages encoded by {@link ChunkWriteStore} rather than parquet-java's column writers. */
@@ -350,14 +364,17 @@ final class RowGroupWriter {
         ColumnShredder shredder;
 
         Slice(MessageType full, int from, int to, ParquetConfiguration codecConf, LogSchema logSchema,
-                BloomPlan bloomPlan, boolean ownPages) {
+                BloomPlan bloomPlan, boolean ownPages, PageCompressors pageCompressors) {
             this.bloomPlan = bloomPlan;
             this.ownPages = ownPages;
             this.from = from;
             this.to = to;
             this.schema = new MessageType(full.getName(), full.getFields().subList(from, to));
             this.codecs = new CodecFactory(codecConf, 0);
-            this.compressor = codecs.getCompressor(CompressionCodecName.ZSTD);
+            BytesInputCompressor zstd = codecs.getCompressor(CompressionCodecName.ZSTD);
+            this.precompressed = pageCompressors != null ? new PrecompressedPages(pageCompressors, zstd, PAGES_OUT)
+                    : null;
+            this.compressor = precompressed != null ? precompressed.compressor() : zstd;
             this.support = new LogWriteSupport(logSchema);
         }
 
@@ -368,7 +385,7 @@ final class RowGroupWriter {
         void startGroup(ParquetProperties props, int ordinal) {
             pages = new ColumnChunkPageWriteStore(compressor, schema, props.getAllocator(),
                     props.getColumnIndexTruncateLength(), props.getPageWriteChecksumEnabled(), null, ordinal);
-            columns = ownPages ? new ChunkWriteStore(schema, pages, props)
+            columns = ownPages ? new ChunkWriteStore(schema, pages, precompressed, props)
                     : props.newColumnWriteStore(schema, pages, pages);
             shredder = new ColumnShredder(columns, schema, from, bloomPlan);
             support.prepareForWrite(shredder);

@@ -1,0 +1,152 @@
+package dev.ourios.parquet;
+
+import java.io.IOException;
+import java.io.InterruptedIOException;
+import java.io.UncheckedIOException;
+import java.util.ArrayDeque;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.PageWriter;
+import org.apache.parquet.column.statistics.SizeStatistics;
+import org.apache.parquet.column.statistics.Statistics;
+import org.apache.parquet.column.statistics.geospatial.GeospatialStatistics;
+import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+
+/**
+ * One column slice's data pages out for compression on {@link PageCompressors}, in the order its {@link ChunkWriter}s
+ * wrote them, handed to their parquet-java page writers in that same order once compressed. The page writer still
+ * writes the header, checksum, statistics and indexes; it asks the slice's compressor for the page's bytes, and that
+ * compressor ({@link #compressor}) answers with the bytes compressed on the helper. So every page writer sees the
+ * same calls, in the same order, with the same bytes as with inline compression: the file does not change.
+ *
+ * <p>At most {@code limit} pages are out at once (the oldest is waited for beyond that), so a slice holds at most
+ * {@code limit} uncompressed pages and their compressed copies. A page that is already compressed is handed over
+ * whenever the slice writes another ({@link #writeDone}); {@link #writeAll} waits for them all (a chunk's end, and
+ * before the slice's buffered size is read: that size counts compressed pages, and it decides where row groups end).
+ */
+final class PrecompressedPages {
+    private final PageCompressors helpers;
+    private final int limit;
+    private final ArrayDeque<Pending> out = new ArrayDeque<>();
+    private final PassThrough compressor;
+
+    private record Pending(PageWriter writer, byte[] page, Future<BytesInput> compressed, int valueCount,
+            int rowCount, Statistics<?> stats, SizeStatistics sizes, Encoding rl, Encoding dl, Encoding values) {
+    }
+
+    PrecompressedPages(PageCompressors helpers, BytesInputCompressor inline, int limit) {
+        this.helpers = helpers;
+        this.limit = limit;
+        this.compressor = new PassThrough(inline);
+    }
+
+    /** The compressor for the slice's page store: a page's bytes from the helper, anything else (dictionaries) inline. */
+    BytesInputCompressor compressor() {
+        return compressor;
+    }
+
+    /** Sends a data page out for compression; its page writer gets it once it is compressed. */
+    void add(PageWriter writer, BytesInput body, int valueCount, int rowCount, Statistics<?> stats,
+            SizeStatistics sizes, Encoding rl, Encoding dl, Encoding values) throws IOException {
+        byte[] page = body.toByteArray(); // the chunk writer reuses its buffers for the next page
+        out.add(new Pending(writer, page, helpers.compress(page), valueCount, rowCount, stats, sizes, rl, dl,
+                values));
+        while (out.size() > limit) {
+            writeOldest();
+        }
+        writeDone();
+    }
+
+    /** Hands over the oldest pages as long as they are compressed, without waiting. */
+    void writeDone() {
+        while (!out.isEmpty() && out.peek().compressed().isDone()) {
+            writeOldest();
+        }
+    }
+
+    /** Waits for every page out and hands them over. */
+    void writeAll() {
+        while (!out.isEmpty()) {
+            writeOldest();
+        }
+    }
+
+    /** Stops waiting for the pages out (the file is being discarded). */
+    void abandon() {
+        for (Pending p : out) {
+            p.compressed().cancel(true);
+        }
+        out.clear();
+    }
+
+    private void writeOldest() {
+        Pending p = out.poll();
+        try {
+            BytesInput raw = BytesInput.from(p.page());
+            compressor.expect(raw, await(p.compressed()));
+            p.writer().writePage(raw, p.valueCount(), p.rowCount(), p.stats(), p.sizes(),
+                    GeospatialStatistics.noopBuilder().build(), p.rl(), p.dl(), p.values());
+        } catch (IOException e) {
+            abandon();
+            throw new UncheckedIOException("cannot write a compressed page", e);
+        } finally {
+            compressor.expect(null, null);
+        }
+    }
+
+    private static BytesInput await(Future<BytesInput> compressed) throws IOException {
+        try {
+            return compressed.get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a page's compression");
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof IOException io) {
+                throw io;
+            }
+            if (e.getCause() instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new IllegalStateException("page compression failed", e.getCause());
+        }
+    }
+
+    /** Answers the page writer's compress call for the page being handed over; compresses anything else inline. */
+    private static final class PassThrough implements BytesInputCompressor {
+        private final BytesInputCompressor inline;
+        private BytesInput raw;
+        private BytesInput compressed;
+
+        PassThrough(BytesInputCompressor inline) {
+            this.inline = inline;
+        }
+
+        void expect(BytesInput raw, BytesInput compressed) {
+            this.raw = raw;
+            this.compressed = compressed;
+        }
+
+        @Override
+        public BytesInput compress(BytesInput bytes) throws IOException {
+            if (bytes == raw) {
+                BytesInput c = compressed;
+                expect(null, null);
+                return c;
+            }
+            return inline.compress(bytes);
+        }
+
+        @Override
+        public CompressionCodecName getCodecName() {
+            return inline.getCodecName();
+        }
+
+        @Override
+        public void release() {
+            inline.release();
+        }
+    }
+}
