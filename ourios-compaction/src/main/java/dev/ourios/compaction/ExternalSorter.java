@@ -8,14 +8,20 @@ import dev.ourios.parquet.RunFileReader;
 import dev.ourios.parquet.RunFileWriter;
 import dev.ourios.store.LocalObjectStore;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.PriorityQueue;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 
 /**
  * External merge sort of one partition's rows under a decoded-row budget B (RFC 0036 §3.2, STORAGE.md §5).
@@ -26,7 +32,9 @@ import java.util.PriorityQueue;
  *
  * <p>Run formation: as soon as the buffer's footprint exceeds B, it is sorted and spilled to scratch as a Parquet
  * run (no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
- * buffer holds at most B plus one row. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
+ * buffer holds at most B plus one row. A run is written on the compacting thread but published (fsynced and
+ * renamed) on a helper, so the next rows go into the buffer while the disk catches up; the merge starts once every
+ * run is published, and a run that failed to publish fails the sort at the next spill or before the merge. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
  * plus one input; an ingest file of 64 MiB decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m.)
  * Skip-spill: when nothing was spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over
  * the runs by the same key, at most {@code fanIn} runs at once; beyond that, consecutive groups of {@code fanIn}
@@ -67,6 +75,14 @@ public final class ExternalSorter implements AutoCloseable {
     /** Compress run row groups on both cores while a spill holds up run formation (threads start at first use). */
     private final RunCompressors compressors = new RunCompressors(SPILL_COMPRESSORS, "ourios-spill-zstd");
     private final List<String> runs = new ArrayList<>();
+    /**
+     * Formation runs being published (synced and renamed) on {@link #publisher}, oldest first. A spill stops the
+     * input readers (their queue fills while the compacting thread sorts and writes the run), and the run file's
+     * fsync was the largest part of that pause; the run's rows are in the file before it is synced, so the buffer
+     * is free for the next rows at once, and only the merge needs the runs published.
+     */
+    private final ArrayDeque<Future<?>> publishing = new ArrayDeque<>();
+    private ExecutorService publisher;
     /** The widest row (its bytes plus {@link #ROW_OVERHEAD}) of each run, which sizes that run's batches. */
     private final Map<String, Long> widest = new HashMap<>();
     private long buffered;
@@ -144,6 +160,7 @@ public final class ExternalSorter implements AutoCloseable {
         if (buffer.rows() > 0) {
             spillBuffer();
         }
+        awaitPublished();
         gauge.startMerge();
         long widestRow = widest.values().stream().mapToLong(Long::longValue).max().orElse(1);
         int fanIn = effectiveFanIn(batchBudgetBytes, this.fanIn, widestRow);
@@ -182,6 +199,7 @@ public final class ExternalSorter implements AutoCloseable {
     }
 
     private void spillBuffer() throws IOException {
+        throwPublishFailures();
         int[] order = buffer.sortedOrder();
         String name = newRunName();
         // The run's widest row sizes its row groups, the merge's reader batches (see batchRows).
@@ -189,12 +207,20 @@ public final class ExternalSorter implements AutoCloseable {
         widest.put(name, wide);
         // The buffer's footprint bounds the raw run's bytes (its rows plus a length each, and the table).
         boolean raw = rawBytesWritten + buffered <= rawAllowanceBytes;
-        try (RunFileWriter w = runWriter(name, wide, buffer.table(), !raw)) {
+        RunFileWriter w = runWriter(name, wide, buffer.table(), !raw);
+        try {
             for (int row : order) {
                 w.write(buffer.page(row), buffer.offset(row), buffer.length(row)); // rows keep their references
             }
-            w.commit();
+            w.finish();
+        } catch (IOException | RuntimeException e) {
+            w.abort();
+            throw e;
         }
+        publishing.add(publisher().submit(() -> {
+            w.publish();
+            return null;
+        }));
         if (raw) {
             rawRuns++;
             rawBytesWritten += buffered;
@@ -209,6 +235,53 @@ public final class ExternalSorter implements AutoCloseable {
         widestBuffered = 1;
         gauge.release(buffered);
         buffered = 0;
+    }
+
+    private ExecutorService publisher() {
+        if (publisher == null) {
+            publisher = Executors.newSingleThreadExecutor(r -> {
+                Thread t = new Thread(r, "ourios-run-publisher");
+                t.setDaemon(true);
+                return t;
+            });
+        }
+        return publisher;
+    }
+
+    /** Throws the failure of a run published since the last spill, if any, without waiting for the others. */
+    private void throwPublishFailures() throws IOException {
+        while (!publishing.isEmpty() && publishing.peek().isDone()) {
+            awaitOldestPublish();
+        }
+    }
+
+    private void awaitOldestPublish() throws IOException {
+        try {
+            publishing.poll().get();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for a sort run to be published");
+        } catch (ExecutionException e) {
+            throw e.getCause() instanceof IOException io ? io
+                    : new IOException("could not publish a sort run: " + e.getCause(), e.getCause());
+        }
+    }
+
+    /** Waits until every formation run is published; the first failure is thrown (after all have ended). */
+    private void awaitPublished() throws IOException {
+        IOException failure = null;
+        while (!publishing.isEmpty()) {
+            try {
+                awaitOldestPublish();
+            } catch (InterruptedIOException e) {
+                throw e;
+            } catch (IOException e) {
+                failure = failure == null ? e : failure;
+            }
+        }
+        if (failure != null) {
+            throw failure;
+        }
     }
 
     private String newRunName() {
@@ -367,6 +440,16 @@ public final class ExternalSorter implements AutoCloseable {
     /** Removes every run and the scratch directory. */
     @Override
     public void close() throws IOException {
+        if (publisher != null) {
+            publisher.shutdown();
+            try {
+                awaitPublished(); // nothing may rename a run into the directory while it is removed
+            } catch (IOException e) {
+                // the sort failed already (or is abandoned): the runs are removed below either way
+            } finally {
+                publisher.shutdownNow();
+            }
+        }
         compressors.close();
         buffer.clear();
         try (var files = Files.list(scratch)) {

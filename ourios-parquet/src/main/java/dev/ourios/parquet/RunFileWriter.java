@@ -83,6 +83,8 @@ public final class RunFileWriter implements Closeable {
     private int pageRows;
     private long rows;
     private boolean done;
+    /** The footer is written: no more rows; {@link #publish} is what is left. */
+    private boolean finished;
 
     /**
      * Row groups hold at most {@code rowGroupRows} rows (the merge's batch) and about {@code rowGroupBytes};
@@ -127,7 +129,7 @@ public final class RunFileWriter implements Closeable {
     }
 
     public void write(byte[] buf, int offset, int length) throws IOException {
-        if (done) {
+        if (done || finished) {
             throw new IOException("run already committed or aborted");
         }
         try {
@@ -284,8 +286,17 @@ public final class RunFileWriter implements Closeable {
 
     /** Finishes and publishes the run. */
     public void commit() throws IOException {
-        if (done) {
-            throw new IOException("run already committed or aborted");
+        finish();
+        publish();
+    }
+
+    /**
+     * Writes what is left of the run and its footer: the run is complete, but not yet published (durable under its
+     * name). The rows' arrays handed to {@link #write} are no longer read.
+     */
+    public void finish() throws IOException {
+        if (done || finished) {
+            throw new IOException("run already finished, committed or aborted");
         }
         try {
             if (pageRows > 0) {
@@ -295,11 +306,27 @@ public final class RunFileWriter implements Closeable {
                 writeOldest();
             }
             writer.end(Map.of(STRINGS_KEY, encodeTable(strings)));
-            done = true;
+            finished = true;
             zstd.close();
-            output.commit();
         } catch (IOException | RuntimeException e) {
             abort();
+            throw e;
+        }
+    }
+
+    /**
+     * Publishes a {@link #finish finished} run: syncs it and moves it under its name. Touches nothing the writing
+     * thread still uses, so it may run on another thread (a sorter publishes runs in the background).
+     */
+    public void publish() throws IOException {
+        if (!finished || done) {
+            throw new IOException("run not finished, or already committed or aborted");
+        }
+        done = true;
+        try {
+            output.commit();
+        } catch (IOException | RuntimeException e) {
+            output.abort();
             throw e;
         }
     }
@@ -313,7 +340,9 @@ public final class RunFileWriter implements Closeable {
         pending.clear();
         if (!done) {
             done = true;
-            zstd.close();
+            if (!finished) {
+                zstd.close();
+            }
         }
         output.abort();
     }

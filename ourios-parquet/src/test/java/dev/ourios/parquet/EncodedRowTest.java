@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.store.LocalObjectStore;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -269,6 +270,45 @@ class EncodedRowTest {
         }
         assertRunHolds(store, "helpers.parquet", rows, seed);
         assertRunHolds(store, "raw.parquet", rows, seed);
+    }
+
+    @Test
+    void a_finished_run_is_published_from_another_thread_and_not_visible_before() throws Exception {
+        var store = new LocalObjectStore(dir);
+        long seed = System.nanoTime();
+        System.out.println("EncodedRowTest seed " + seed);
+        Random rnd = new Random(seed);
+        List<byte[]> rows = new ArrayList<>();
+        for (int i = 0; i < 1000 + rnd.nextInt(2000); i++) {
+            rows.add(TestFiles.bytes(rnd, rnd.nextInt(400)));
+        }
+        RunFileWriter w = new RunFileWriter(store.create("bg.parquet"), 300, 64 << 10, List.of(), null, false);
+        for (byte[] r : rows) {
+            w.write(r, 0, r.length);
+        }
+        w.finish();
+        assertThrows(IOException.class, () -> w.write(rows.get(0), 0, 1), "no rows after the footer");
+        assertTrue(store.stat("bg.parquet").isEmpty(), "finished is not published");
+        var publisher = java.util.concurrent.Executors.newSingleThreadExecutor();
+        try {
+            publisher.submit(() -> {
+                w.publish();
+                return null;
+            }).get();
+        } finally {
+            publisher.shutdown();
+        }
+        assertThrows(IOException.class, w::publish, "published once");
+        assertRunHolds(store, "bg.parquet", rows, seed);
+        // Abandoned between finish and publish: nothing is left behind.
+        RunFileWriter dropped = new RunFileWriter(store.create("dropped.parquet"), 300, 64 << 10, List.of(), null,
+                false);
+        dropped.write(rows.get(0), 0, rows.get(0).length);
+        dropped.finish();
+        dropped.close();
+        try (var left = Files.list(dir)) {
+            assertEquals(List.of("bg.parquet"), left.map(p -> p.getFileName().toString()).sorted().toList());
+        }
     }
 
     @Test
