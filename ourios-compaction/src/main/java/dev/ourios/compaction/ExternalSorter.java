@@ -32,10 +32,11 @@ import java.util.concurrent.Future;
  *
  * <p>Run formation: as soon as the buffer's footprint exceeds B, it is sorted and spilled to scratch as a Parquet
  * run (no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
- * buffer holds at most B plus one row. A run is written on the compacting thread but published (fsynced and
- * renamed) on a helper, so the next rows go into the buffer while the disk catches up; the merge starts once every
- * run is published, and a run that failed to publish fails the sort at the next spill or before the merge. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
+ * buffer holds at most B plus one row. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
  * plus one input; an ingest file of 64 MiB decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m.)
+ * A run is written on the compacting thread but published (fsynced and renamed) on a helper, so the next rows go
+ * into the buffer while the disk catches up; the merge starts once every run is published, and a run that failed
+ * to publish fails the sort at the next spill or before the merge.
  * Skip-spill: when nothing was spilled, the buffer is sorted in place and streamed out. Merge: a k-way merge over
  * the runs by the same key, at most {@code fanIn} runs at once; beyond that, consecutive groups of {@code fanIn}
  * runs merge into intermediate runs first. Which rows share a run does not matter to a total order, so both paths

@@ -23,7 +23,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 
 /**
  * One column chunk of a compacted file's row group, encoded here into data pages V1 and handed to parquet-java's page
- * writer (which compresses them, writes the headers and builds the column and offset indexes). It replaces
+ * writer (which compresses them, or takes them compressed on a helper ({@link PrecompressedPages}), writes the headers
+ * and builds the column and offset indexes). It replaces
  * parquet-java's {@code ColumnWriterV1} and values writers, which cost most of the column-writer threads: a
  * dictionary lookup that hashed every value, a fallback check, a statistics update comparing every value with the
  * page's min and max byte by byte, and a level encoder call per value (docs/benchmarks.md, session 6).

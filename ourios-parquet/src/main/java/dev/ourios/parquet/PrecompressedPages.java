@@ -43,7 +43,7 @@ final class PrecompressedPages {
         this.compressor = new PassThrough(inline);
     }
 
-    /** The compressor for the slice's page store: a page's bytes from the helper, anything else (dictionaries) inline. */
+    /** The slice's page-store compressor: a page's bytes from the helper, anything else (dictionaries) inline. */
     BytesInputCompressor compressor() {
         return compressor;
     }

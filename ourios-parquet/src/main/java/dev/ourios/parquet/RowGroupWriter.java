@@ -42,7 +42,9 @@ import org.apache.parquet.schema.MessageType;
  * size is checked or a group is flushed. The size is checked at parquet-java's row counts
  * (from 100 rows, then halfway to where the group should fill), which depend only on earlier checks, and a column's
  * pages depend only on its slice's rows, so the bytes written are the same with one thread or two, from records or
- * from encoded rows, run after run (but not with another cut: see docs/architecture.md).
+ * from encoded rows, run after run (but not with another cut: see docs/architecture.md). With two threads and our
+ * own pages, data pages are also compressed on two more helpers ({@link PageCompressors}, {@link PrecompressedPages}),
+ * which changes no byte either.
  * Encoded rows are copied into the batch (the caller may reuse its buffer); records are immutable and kept.
  */
 final class RowGroupWriter {
@@ -91,8 +93,9 @@ final class RowGroupWriter {
         int cut = Math.min(n, schema.getFieldIndex(Columns.TRACE_ID));
         this.pageCompressors = threads > 1 && ownPages
                 ? new PageCompressors(SLICES, codecConf, "ourios-page-compressor") : null;
-        this.slices = new Slice[] {new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan, ownPages, pageCompressors),
-                new Slice(schema, cut, n, codecConf, logSchema, bloomPlan, ownPages, pageCompressors)};
+        this.slices = new Slice[] {
+            new Slice(schema, 0, cut, codecConf, logSchema, bloomPlan, ownPages, pageCompressors),
+            new Slice(schema, cut, n, codecConf, logSchema, bloomPlan, ownPages, pageCompressors)};
         if (threads > 1) {
             this.helpers = new ExecutorService[SLICES];
             for (int i = 0; i < SLICES; i++) {

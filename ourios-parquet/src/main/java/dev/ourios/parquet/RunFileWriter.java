@@ -130,7 +130,7 @@ public final class RunFileWriter implements Closeable {
 
     public void write(byte[] buf, int offset, int length) throws IOException {
         if (done || finished) {
-            throw new IOException("run already committed or aborted");
+            throw new IOException("run already finished, committed or aborted");
         }
         try {
             if (pageFill + 4 + length > page.length) {
