@@ -1,13 +1,7 @@
 package dev.ourios.parquet;
 
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 import org.apache.parquet.bytes.BytesInput;
-import org.apache.parquet.compression.CompressionCodecFactory.BytesInputCompressor;
 import org.apache.parquet.conf.ParquetConfiguration;
 import org.apache.parquet.hadoop.CodecFactory;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
@@ -15,49 +9,28 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 /**
  * Helper threads that ZSTD-compress a compacted file's data pages while the column writers shred the next rows.
  * Compression was ~40 % of the column-writer threads' time, done inline when a page filled, so the slower of the two
- * column slices held up the other slice and the compacting thread (docs/benchmarks.md, session 10); a page handed
- * here is compressed by whichever helper is free. Each thread has its own parquet-java compressor (they are not
+ * column slices held up the other slice and the compacting thread (docs/benchmarks.md, sessions 9 and 10); a page
+ * handed here is compressed by whichever helper is free. Each thread has its own parquet-java compressor (they are not
  * thread-safe), made from the same configuration as the writer's own, so a page's compressed bytes are the same
  * whichever thread compressed it, and the same as inline compression.
  */
 final class PageCompressors implements AutoCloseable {
-    private final ExecutorService pool;
-    private final ThreadLocal<BytesInputCompressor> compressors;
-    private final List<CodecFactory> factories = new ArrayList<>();
+    private final PerThreadPool<CodecFactory> pool;
 
     PageCompressors(int threads, ParquetConfiguration codecConf, String threadName) {
-        this.compressors = ThreadLocal.withInitial(() -> {
-            CodecFactory f = new CodecFactory(codecConf, 0);
-            synchronized (factories) {
-                factories.add(f);
-            }
-            return f.getCompressor(CompressionCodecName.ZSTD);
-        });
-        int[] n = {0};
-        this.pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, threadName + "-" + n[0]++);
-            t.setDaemon(true);
-            return t;
-        });
+        this.pool = new PerThreadPool<>(threads, threadName, () -> new CodecFactory(codecConf, 0),
+                CodecFactory::release);
     }
 
     /** Compresses {@code page} on a helper; the caller must not change the array until the result is in. */
     Future<BytesInput> compress(byte[] page) {
         // The compressor's result is a view of its reused output buffer: copied before the next page overwrites it.
-        return pool.submit(() -> BytesInput.from(compressors.get().compress(BytesInput.from(page)).toByteArray()));
+        return pool.submit(codecs -> BytesInput.from(
+                codecs.getCompressor(CompressionCodecName.ZSTD).compress(BytesInput.from(page)).toByteArray()));
     }
 
     @Override
     public void close() {
-        pool.shutdownNow();
-        try {
-            pool.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        synchronized (factories) {
-            factories.forEach(CodecFactory::release);
-            factories.clear();
-        }
+        pool.close();
     }
 }

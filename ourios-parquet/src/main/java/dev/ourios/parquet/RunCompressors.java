@@ -2,12 +2,7 @@ package dev.ourios.parquet;
 
 import com.github.luben.zstd.Zstd;
 import com.github.luben.zstd.ZstdCompressCtx;
-import java.util.ArrayList;
-import java.util.List;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.concurrent.TimeUnit;
 
 /**
  * Helper threads that ZSTD-compress the row groups of sort runs ({@link RunFileWriter}) while the caller fills the
@@ -22,27 +17,16 @@ public final class RunCompressors implements AutoCloseable {
     record Compressed(byte[] bytes, int size) {
     }
 
-    private final ExecutorService pool;
-    private final ThreadLocal<ZstdCompressCtx> contexts;
-    private final List<ZstdCompressCtx> all = new ArrayList<>();
+    private final PerThreadPool<ZstdCompressCtx> pool;
     private final int threads;
 
     public RunCompressors(int threads, String threadName) {
         this.threads = threads;
-        this.contexts = ThreadLocal.withInitial(() -> {
+        this.pool = new PerThreadPool<>(threads, threadName, () -> {
             ZstdCompressCtx c = new ZstdCompressCtx();
             c.setLevel(WriterOptions.SPILL_ZSTD_LEVEL);
-            synchronized (all) {
-                all.add(c);
-            }
             return c;
-        });
-        int[] n = {0};
-        this.pool = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, threadName + "-" + n[0]++);
-            t.setDaemon(true);
-            return t;
-        });
+        }, ZstdCompressCtx::close);
     }
 
     int threads() {
@@ -54,25 +38,16 @@ public final class RunCompressors implements AutoCloseable {
      * the caller must not touch either array until the result is in.
      */
     Future<Compressed> compress(byte[] page, int length, byte[] out) {
-        return pool.submit(() -> {
+        return pool.submit(context -> {
             int bound = (int) Zstd.compressBound(length);
             byte[] target = out != null && out.length >= bound ? out : new byte[bound];
-            int size = contexts.get().compressByteArray(target, 0, target.length, page, 0, length);
+            int size = context.compressByteArray(target, 0, target.length, page, 0, length);
             return new Compressed(target, size);
         });
     }
 
     @Override
     public void close() {
-        pool.shutdownNow();
-        try {
-            pool.awaitTermination(10, TimeUnit.SECONDS);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
-        synchronized (all) {
-            all.forEach(ZstdCompressCtx::close);
-            all.clear();
-        }
+        pool.close();
     }
 }
