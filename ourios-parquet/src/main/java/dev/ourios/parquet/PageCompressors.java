@@ -22,11 +22,13 @@ final class PageCompressors implements AutoCloseable {
                 CodecFactory::release);
     }
 
-    /** Compresses {@code page} on a helper; the caller must not change the array until the result is in. */
-    Future<BytesInput> compress(byte[] page) {
+    /**
+     * Compresses {@code page[0, length)} on a helper; the caller must not change the array until the result is in.
+     */
+    Future<BytesInput> compress(byte[] page, int length) {
         // The compressor's result is a view of its reused output buffer: copied before the next page overwrites it.
-        return pool.submit(codecs -> BytesInput.from(
-                codecs.getCompressor(CompressionCodecName.ZSTD).compress(BytesInput.from(page)).toByteArray()));
+        return pool.submit(codecs -> BytesInput.from(codecs.getCompressor(CompressionCodecName.ZSTD)
+                .compress(BytesInput.from(page, 0, length)).toByteArray()));
     }
 
     @Override

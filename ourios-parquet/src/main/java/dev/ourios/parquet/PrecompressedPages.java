@@ -2,6 +2,7 @@ package dev.ourios.parquet;
 
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayDeque;
 import java.util.concurrent.ExecutionException;
@@ -31,9 +32,20 @@ final class PrecompressedPages {
     private final PageCompressors helpers;
     private final int limit;
     private final ArrayDeque<Pending> out = new ArrayDeque<>();
+    /**
+     * Arrays of pages handed over, for the next pages' copies: pages reach 1 MiB, and under -Xmx512m (1 MiB G1
+     * regions) an array of 512 KiB or more is a humongous allocation, so a new array per page is avoided.
+     */
+    private final ArrayDeque<byte[]> spare = new ArrayDeque<>();
     private final PassThrough compressor;
 
-    private record Pending(PageWriter writer, byte[] page, Future<BytesInput> compressed, int valueCount,
+    /**
+     * Arrays larger than this are not kept for reuse (pages are at most 1 MiB unless one value is larger); with the
+     * pages out, a slice holds at most {@code limit} page arrays.
+     */
+    private static final int KEEP_ARRAY_BYTES = 2 << 20;
+
+    private record Pending(PageWriter writer, byte[] page, int length, Future<BytesInput> compressed, int valueCount,
             int rowCount, Statistics<?> stats, SizeStatistics sizes, Encoding rl, Encoding dl, Encoding values) {
     }
 
@@ -51,9 +63,14 @@ final class PrecompressedPages {
     /** Sends a data page out for compression; its page writer gets it once it is compressed. */
     void add(PageWriter writer, BytesInput body, int valueCount, int rowCount, Statistics<?> stats,
             SizeStatistics sizes, Encoding rl, Encoding dl, Encoding values) throws IOException {
-        byte[] page = body.toByteArray(); // the chunk writer reuses its buffers for the next page
-        out.add(new Pending(writer, page, helpers.compress(page), valueCount, rowCount, stats, sizes, rl, dl,
-                values));
+        int length = Math.toIntExact(body.size());
+        byte[] page = spare.poll();
+        if (page == null || page.length < length) {
+            page = new byte[length]; // a smaller spare is dropped: the spares drift to the slice's larger pages
+        }
+        body.writeAllTo(new Fill(page)); // a copy: the chunk writer reuses its buffers for the next page
+        out.add(new Pending(writer, page, length, helpers.compress(page, length), valueCount, rowCount, stats, sizes,
+                rl, dl, values));
         while (out.size() > limit) {
             writeOldest();
         }
@@ -61,7 +78,7 @@ final class PrecompressedPages {
     }
 
     /** Hands over the oldest pages as long as they are compressed, without waiting. */
-    void writeDone() {
+    private void writeDone() {
         while (!out.isEmpty() && out.peek().compressed().isDone()) {
             writeOldest();
         }
@@ -74,8 +91,8 @@ final class PrecompressedPages {
         }
     }
 
-    /** Stops waiting for the pages out (the file is being discarded). */
-    void abandon() {
+    /** Stops waiting for the pages out (a page could not be written: the file is being discarded). */
+    private void abandon() {
         for (Pending p : out) {
             p.compressed().cancel(true);
         }
@@ -85,10 +102,14 @@ final class PrecompressedPages {
     private void writeOldest() {
         Pending p = out.poll();
         try {
-            BytesInput raw = BytesInput.from(p.page());
+            BytesInput raw = BytesInput.from(p.page(), 0, p.length());
             compressor.expect(raw, await(p.compressed()));
             p.writer().writePage(raw, p.valueCount(), p.rowCount(), p.stats(), p.sizes(),
                     GeospatialStatistics.noopBuilder().build(), p.rl(), p.dl(), p.values());
+            // The helper is done with the array and the page writer copied the page: the array is free again.
+            if (p.page().length <= KEEP_ARRAY_BYTES && spare.size() + out.size() < limit) {
+                spare.push(p.page());
+            }
         } catch (IOException e) {
             abandon();
             throw new UncheckedIOException("cannot write a compressed page", e);
@@ -111,6 +132,27 @@ final class PrecompressedPages {
                 throw re;
             }
             throw new IllegalStateException("page compression failed", e.getCause());
+        }
+    }
+
+    /** Copies a page into an array at least its size. */
+    private static final class Fill extends OutputStream {
+        private final byte[] target;
+        private int at;
+
+        Fill(byte[] target) {
+            this.target = target;
+        }
+
+        @Override
+        public void write(int b) {
+            target[at++] = (byte) b;
+        }
+
+        @Override
+        public void write(byte[] b, int off, int len) {
+            System.arraycopy(b, off, target, at, len);
+            at += len;
         }
     }
 
