@@ -122,7 +122,18 @@ public final class ExternalSorter implements AutoCloseable {
      * the row's encoded length.
      */
     public int add(LogRecord r, long origin) throws IOException {
-        int bytes = buffer.add(r, origin);
+        return added(buffer.add(r, origin));
+    }
+
+    /**
+     * Appends one encoded row (already validated and re-projected, its origin included) whose references are to
+     * {@code strings}, as {@link #add(LogRecord, long)} does.
+     */
+    int add(byte[] buf, int offset, InputStrings strings) throws IOException {
+        return added(buffer.add(buf, offset, strings));
+    }
+
+    private int added(int bytes) throws IOException {
         widestBuffered = Math.max(widestBuffered, bytes + ROW_OVERHEAD);
         long now = buffer.footprint();
         gauge.add(now - buffered);

@@ -12,6 +12,7 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.function.Supplier;
+import java.util.function.UnaryOperator;
 import org.apache.parquet.schema.MessageType;
 
 /**
@@ -34,6 +35,13 @@ import org.apache.parquet.schema.MessageType;
  * <p>With a checksum supplier, each reader also hashes the re-projected rows it reads into a {@link RowChecksum} of
  * its own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that
  * decode, rather than on the compacting thread that run formation waits for.
+ *
+ * <p>{@link Mode#ENCODED} hands over encoded rows instead ({@link #forEachEncoded}): each reader encodes the
+ * re-projected rows straight from the pages ({@link LogFileReader#readProjected}) with references into a string
+ * table of its own ({@link ReaderStrings}, at most {@link #READER_TABLE_BYTES}, outside the sort budget like the
+ * queue), whose new entries travel with the batch; the compacting thread only copies each row into the run buffer.
+ * Building a record per row, re-projecting it and encoding it on the compacting thread was most of run formation's
+ * CPU (docs/benchmarks.md, session 11). The checksum then hashes the encoded rows, as the write side does.
  */
 final class PrefetchedInputs implements AutoCloseable {
     /**
@@ -44,6 +52,27 @@ final class PrefetchedInputs implements AutoCloseable {
     static final long QUEUE_BYTES = 2L << 20;
     private static final int BATCH_ROWS = 1024;
     private static final long BATCH_BYTES = 1L << 20;
+    /**
+     * An encoded batch's bytes: well under half of G1's smallest region (1 MiB), so its array is never a humongous
+     * object; a longer row grows it.
+     */
+    private static final int ENCODED_BATCH_BYTES = 192 << 10;
+    /** A reader's string table (encoded mode): far more than the distinct low-cardinality values of real logs. */
+    static final long READER_TABLE_BYTES = 4L << 20;
+
+    /** What the readers hand over. */
+    enum Mode {
+        /** Each row as read and re-projected ({@link #forEach}). */
+        RECORDS,
+        /** Each re-projected row encoded ({@link #forEachEncoded}). */
+        ENCODED
+    }
+
+    /** Receives each encoded row: {@code buf[offset]}, whose references are to {@code strings}. */
+    @FunctionalInterface
+    interface EncodedRowHandler {
+        void accept(byte[] buf, int offset, InputStrings strings) throws IOException;
+    }
 
     /** Receives each row: as read, re-projected, and its place in the partition. */
     @FunctionalInterface
@@ -52,6 +81,9 @@ final class PrefetchedInputs implements AutoCloseable {
     }
 
     private final int inputs;
+    private final Mode mode;
+    /** Encoded mode: each reader's string table as the compacting thread knows it. */
+    private final InputStrings[] readerStrings;
     private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
     /** Each input's file schema, by plan ordinal; each is set before its input's first batch is queued. */
@@ -67,15 +99,23 @@ final class PrefetchedInputs implements AutoCloseable {
     /** {@code checksum}: makes each reader's {@link RowChecksum} (see the class comment); null: no checksum. */
     PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
             Supplier<RowChecksum> checksum) {
+        this(store, plan, readerThreads, threadName, checksum, Mode.RECORDS);
+    }
+
+    PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
+            Supplier<RowChecksum> checksum, Mode mode) {
         this.inputs = plan.inputs().size();
+        this.mode = mode;
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
+        this.readerStrings = new InputStrings[n];
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
             if (sum != null) {
                 checksums.add(sum);
             }
+            readerStrings[k] = new InputStrings();
             Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);
@@ -88,15 +128,39 @@ final class PrefetchedInputs implements AutoCloseable {
      * first failing input (in plan order) once every input before it is done.
      */
     void forEach(RowHandler handler) throws IOException {
+        if (mode != Mode.RECORDS) {
+            throw new IllegalStateException("BUG: these inputs are read as encoded rows");
+        }
+        drain(b -> {
+            for (int i = 0; i < b.rows; i++) {
+                handler.accept(b.sources.get(i), b.projected.get(i), RowCodec.origin(b.input, b.firstRow + i));
+            }
+        });
+    }
+
+    /** {@link #forEach}, for {@link Mode#ENCODED}: every row encoded, its origin included. */
+    void forEachEncoded(EncodedRowHandler handler) throws IOException {
+        if (mode != Mode.ENCODED) {
+            throw new IllegalStateException("BUG: these inputs are read as records");
+        }
+        drain(b -> {
+            InputStrings strings = readerStrings[b.reader];
+            strings.append(b.entries);
+            byte[] buf = b.encoded.array();
+            for (int i = 0; i < b.rows; i++) {
+                handler.accept(buf, b.offsets[i], strings);
+            }
+        });
+    }
+
+    private void drain(BatchHandler handler) throws IOException {
         boolean[] ended = new boolean[inputs];
         Throwable[] failures = new Throwable[inputs];
         int firstFailure = inputs;
         int firstOpen = 0; // every input before it has ended
         while (firstOpen < inputs && firstFailure >= firstOpen) {
             Batch b = queue.take();
-            for (int i = 0; i < b.sources.size(); i++) {
-                handler.accept(b.sources.get(i), b.projected.get(i), RowCodec.origin(b.input, b.firstRow + i));
-            }
+            handler.accept(b);
             if (b.failure != null) {
                 failures[b.input] = b.failure;
                 firstFailure = Math.min(firstFailure, b.input);
@@ -111,6 +175,11 @@ final class PrefetchedInputs implements AutoCloseable {
         if (firstFailure < inputs) {
             Failures.rethrow(failures[firstFailure]);
         }
+    }
+
+    @FunctionalInterface
+    private interface BatchHandler {
+        void accept(Batch b) throws IOException;
     }
 
     /**
@@ -137,25 +206,44 @@ final class PrefetchedInputs implements AutoCloseable {
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
     private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
         ServiceNameProjector projector = new ServiceNameProjector();
+        UnaryOperator<String> serviceOf = projector::serviceOf;
+        ReaderStrings table = mode == Mode.ENCODED ? new ReaderStrings(READER_TABLE_BYTES) : null;
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
-                Batch batch = new Batch(input, 0);
+                Batch batch = new Batch(first, input, 0, mode);
                 try (LogFileReader r = LogFileReader.open(store, plan.inputs().get(input).key(),
                         ReadOptions.partition(plan.partition()))) {
                     schemas[input] = r.fileSchema();
-                    LogRecord row;
-                    while ((row = r.read()) != null) {
+                    while (true) {
                         if (closed) {
                             return;
                         }
-                        LogRecord projected = projector.project(row);
-                        if (sum != null) {
-                            sum.add(projected);
+                        if (table != null) {
+                            RowCodec.Output out = batch.encoded;
+                            int at = out.size();
+                            int weight = r.readProjected(RowCodec.origin(input, batch.firstRow + batch.rows),
+                                    serviceOf, table, out);
+                            if (weight < 0) {
+                                break;
+                            }
+                            if (sum != null) {
+                                sum.add(out.array(), at, table);
+                            }
+                            batch.addEncoded(at);
+                        } else {
+                            LogRecord row = r.read();
+                            if (row == null) {
+                                break;
+                            }
+                            LogRecord projected = projector.project(row);
+                            if (sum != null) {
+                                sum.add(projected);
+                            }
+                            batch.add(row, projected);
                         }
-                        batch.add(row, projected);
-                        if (batch.sources.size() >= BATCH_ROWS || batch.bytes >= BATCH_BYTES) {
-                            queue.put(batch, batch.bytes);
-                            batch = new Batch(input, batch.firstRow + batch.sources.size());
+                        if (batch.full()) {
+                            put(batch, table);
+                            batch = new Batch(first, input, batch.firstRow + batch.rows, mode);
                         }
                     }
                 } catch (InterruptedIOException e) {
@@ -163,15 +251,23 @@ final class PrefetchedInputs implements AutoCloseable {
                 } catch (IOException | RuntimeException | Error e) {
                     batch.failure = e; // this reader stops at this input: nothing after it is read
                     batch.inputDone = true;
-                    queue.put(batch, batch.bytes);
+                    put(batch, table);
                     return;
                 }
                 batch.inputDone = true;
-                queue.put(batch, batch.bytes);
+                put(batch, table);
             }
         } catch (InterruptedIOException e) {
             // closed: nobody is waiting
         }
+    }
+
+    /** Queues {@code batch} with the reader table's entries its rows may be the first to reference. */
+    private void put(Batch batch, ReaderStrings table) throws InterruptedIOException {
+        if (table != null) {
+            batch.entries = table.takeNew();
+        }
+        queue.put(batch, batch.bytes);
     }
 
     /** Stops the readers if the caller gave up early (an error elsewhere); never blocks for long. */
@@ -193,24 +289,52 @@ final class PrefetchedInputs implements AutoCloseable {
     }
 
     private static final class Batch {
+        /** The reader (its first input) that read it. */
+        final int reader;
         final int input;
         /** The row ordinal (in its input) of the batch's first row. */
         final long firstRow;
-        final List<LogRecord> sources = new ArrayList<>();
-        final List<LogRecord> projected = new ArrayList<>();
+        int rows;
+        // Records mode.
+        final List<LogRecord> sources;
+        final List<LogRecord> projected;
+        // Encoded mode: the rows, where each starts, and the reader table's entries new with this batch.
+        final RowCodec.Output encoded;
+        int[] offsets;
+        ReaderStrings.Entries entries = ReaderStrings.Entries.NONE;
         long bytes;
         boolean inputDone;
         Throwable failure;
 
-        Batch(int input, long firstRow) {
+        Batch(int reader, int input, long firstRow, Mode mode) {
+            this.reader = reader;
             this.input = input;
             this.firstRow = firstRow;
+            boolean records = mode == Mode.RECORDS;
+            this.sources = records ? new ArrayList<>() : null;
+            this.projected = records ? new ArrayList<>() : null;
+            this.encoded = records ? null : new RowCodec.Output(ENCODED_BATCH_BYTES + (16 << 10));
+            this.offsets = records ? null : new int[BATCH_ROWS];
         }
 
         void add(LogRecord source, LogRecord projectedRow) {
             sources.add(source);
             projected.add(projectedRow);
             bytes += source.roughHeapBytes();
+            rows++;
+        }
+
+        void addEncoded(int offset) {
+            if (rows == offsets.length) {
+                offsets = Arrays.copyOf(offsets, rows * 2);
+            }
+            offsets[rows++] = offset;
+            bytes = 16 + encoded.array().length + 4L * offsets.length;
+        }
+
+        boolean full() {
+            return rows >= BATCH_ROWS || (encoded != null ? encoded.size() >= ENCODED_BATCH_BYTES
+                    : bytes >= BATCH_BYTES);
         }
     }
 }

@@ -3,6 +3,9 @@ package dev.ourios.compaction;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.RowCodec;
 import dev.ourios.parquet.RowStrings;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -36,6 +39,9 @@ final class RowBuffer implements RowStrings {
      */
     static final int KEY_BYTES = 48;
     private static final int NULL = -1;
+    private static final VarHandle INTS = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle LONGS = MethodHandles.byteArrayViewVarHandle(long[].class,
+            ByteOrder.LITTLE_ENDIAN);
 
     private final List<byte[]> pages = new ArrayList<>();
     /** Allocated page bytes (array headers included), kept as rows are added: the sorter asks after every row. */
@@ -71,6 +77,7 @@ final class RowBuffer implements RowStrings {
     private final List<byte[]> serviceUtf8 = new ArrayList<>();
     private long serviceBytes;
     private final RowCodec.Output enc = new RowCodec.Output(4096);
+    private int generation;
 
     /**
      * {@code tableCapBytes} bounds the row table: once it holds that much, further new values are stored inline.
@@ -110,7 +117,36 @@ final class RowBuffer implements RowStrings {
      */
     int add(LogRecord r, long origin) {
         enc.reset();
-        RowCodec.encode(r, origin, this, enc);
+        int weight = RowCodec.encode(r, origin, this, enc);
+        append(serviceSortId(r.serviceName()), r.effectiveTime(), origin);
+        return weight;
+    }
+
+    /**
+     * Appends the encoded row at {@code buf[offset]} (origin included), whose references are to {@code source}: a
+     * copy with references into this buffer's table ({@link RowCodec#translate}), each source entry looked up here
+     * once per buffer. Returns what the row will weigh in a spill run, as {@link #add(LogRecord, long)} does.
+     */
+    int add(byte[] buf, int offset, InputStrings source) {
+        source.bind(this);
+        enc.reset();
+        int weight = RowCodec.translate(buf, offset, source, source, enc);
+        int n = (int) INTS.get(buf, offset); // the service field: its length, or a null / reference marker
+        int service;
+        if (n == -1) {
+            service = NULL;
+        } else if (n < -1) {
+            service = source.sortIdOf(-2 - n);
+        } else {
+            service = serviceSortId(new String(buf, offset + 4, n, StandardCharsets.UTF_8));
+        }
+        int tail = offset + 4 + Math.max(0, n);
+        append(service, (long) LONGS.get(buf, tail), (long) LONGS.get(buf, tail + 8));
+        return weight;
+    }
+
+    /** Copies the row in {@link #enc} into the pages and records its key. */
+    private void append(int serviceId, long time, long origin) {
         byte[] row = enc.array();
         int len = enc.size();
         if (page == null || pageFill + len > page.length) {
@@ -128,14 +164,18 @@ final class RowBuffer implements RowStrings {
             locations = Arrays.copyOf(locations, cap);
             lengths = Arrays.copyOf(lengths, cap);
         }
-        serviceIds[rows] = serviceSortId(r.serviceName());
-        times[rows] = r.effectiveTime();
+        serviceIds[rows] = serviceId;
+        times[rows] = time;
         origins[rows] = origin;
         locations[rows] = ((long) (pages.size() - 1) << 32) | pageFill;
         lengths[rows] = len;
         pageFill += len;
         rows++;
-        return len;
+    }
+
+    /** How many times the buffer was cleared: ids it handed out before belong to an earlier generation. */
+    int generation() {
+        return generation;
     }
 
     /**
@@ -239,6 +279,7 @@ final class RowBuffer implements RowStrings {
     }
 
     void clear() {
+        generation++;
         pages.clear();
         pageBytes = 0;
         page = null;
@@ -315,7 +356,7 @@ final class RowBuffer implements RowStrings {
         }
     }
 
-    private int serviceSortId(String s) {
+    int serviceSortId(String s) {
         if (s == null) {
             return NULL;
         }

@@ -16,11 +16,15 @@ final class ServiceNameProjector {
     private String lastService;
 
     LogRecord project(LogRecord r) {
-        String json = r.resourceAttributes();
+        return r.reprojected(serviceOf(r.resourceAttributes()));
+    }
+
+    /** The service name the resource attributes {@code json} carry, or null. */
+    String serviceOf(String json) {
         if (json != lastJson) {
             lastService = cache.get(json).orElse(null);
             lastJson = json;
         }
-        return r.reprojected(lastService);
+        return lastService;
     }
 }

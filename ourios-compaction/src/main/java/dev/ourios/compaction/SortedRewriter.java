@@ -56,17 +56,16 @@ public final class SortedRewriter implements PartitionRewriter {
         Files.createDirectories(scratchRoot);
         Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
         ResidencyGauge gauge = new ResidencyGauge();
-        // Read side: the validated, re-projected records, hashed by the input readers as they decode them (the
+        // Read side: the validated, re-projected rows, hashed by the input readers as they encode them (the
         // compacting thread, which run formation waits for, does not); from there on every step that could lose,
-        // repeat or alter a row (encode, sort, spill, merge, write) is between the two checksums, and a record
-        // hashes as its encoded row does (RowChecksumTest).
+        // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
         RowChecksum in;
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader", () -> new RowChecksum(checksums))) {
-                inputs.forEach((source, projected, origin) -> sorter.add(projected, origin));
+                    "ourios-input-reader", () -> new RowChecksum(checksums), PrefetchedInputs.Mode.ENCODED)) {
+                inputs.forEachEncoded(sorter::add);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
             }

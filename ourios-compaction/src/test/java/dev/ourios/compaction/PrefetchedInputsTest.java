@@ -90,6 +90,62 @@ class PrefetchedInputsTest {
         before.forEach((origin, row) -> assertEquals(expected.get(origin), row, "seed " + seed));
     }
 
+    @Test
+    void encoded_rows_are_the_reprojected_rows_with_their_origins_and_then_the_first_failure() throws Exception {
+        long seed = new Random().nextLong();
+        System.out.println("PrefetchedInputsTest encoded seed " + seed);
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 4, 2_500 + new Random(seed).nextInt(500),
+                seed));
+        CompactionPlan plan = plan(store, gen, 4);
+        List<ObjectInfo> inputs = plan.inputs();
+        TreeMap<Long, LogRecord> expected = new TreeMap<>();
+        ServiceNameProjector projector = new ServiceNameProjector();
+        for (int i = 0; i < inputs.size(); i++) {
+            try (LogFileReader r = LogFileReader.open(store, inputs.get(i).key(),
+                    ReadOptions.partition(plan.partition()))) {
+                LogRecord row;
+                long ordinal = 0;
+                while ((row = r.read()) != null) {
+                    expected.put(RowCodec.origin(i, ordinal++), projector.project(row));
+                }
+            }
+        }
+        Map<Long, LogRecord> seen = new TreeMap<>();
+        long[] lastOrigin = new long[inputs.size()];
+        Arrays.fill(lastOrigin, -1);
+        RowChecksum handed = new RowChecksum();
+        String readersSum;
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", RowChecksum::new,
+                PrefetchedInputs.Mode.ENCODED)) {
+            p.forEachEncoded((buf, offset, strings) -> {
+                long origin = RowCodec.originOf(buf, offset);
+                int input = (int) (origin >>> 40);
+                assertTrue(origin > lastOrigin[input], "each input's rows arrive in row order, seed " + seed);
+                lastOrigin[input] = origin;
+                assertNull(seen.put(origin, RowCodec.decode(buf, offset, strings)), "one row per origin, seed " + seed);
+                handed.add(buf, offset, strings);
+            });
+            readersSum = p.readChecksum().value();
+        }
+        assertEquals(expected, seen, "seed " + seed);
+        assertEquals(handed.value(), readersSum, "seed " + seed);
+        assertEquals(RowChecksum.of(expected.values()), readersSum, "seed " + seed);
+
+        store.delete(inputs.get(2).key());
+        store.delete(inputs.get(1).key());
+        TreeMap<Long, LogRecord> before = new TreeMap<>();
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", null,
+                PrefetchedInputs.Mode.ENCODED)) {
+            IOException e = assertThrows(IOException.class, () -> p.forEachEncoded((buf, offset, strings) ->
+                    before.put(RowCodec.originOf(buf, offset), RowCodec.decode(buf, offset, strings))));
+            assertTrue(e.getMessage().contains(inputs.get(1).key()), e.getMessage());
+        }
+        assertEquals(new TreeMap<>(expected.headMap(RowCodec.origin(1, 0))),
+                new TreeMap<>(before.headMap(RowCodec.origin(1, 0))), "seed " + seed);
+        before.forEach((origin, row) -> assertEquals(expected.get(origin), row, "seed " + seed));
+    }
+
     /** Lands {@code files} ingest files of the generator's first hour and plans them as one compaction. */
     private static CompactionPlan plan(LocalObjectStore store, LogGenerator gen, int files) throws IOException {
         PartitionKey partition = gen.partition("acme", 0);

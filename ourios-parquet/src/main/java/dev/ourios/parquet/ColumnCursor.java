@@ -225,6 +225,66 @@ final class ColumnCursor {
         return new String(data, off, length(value), StandardCharsets.UTF_8);
     }
 
+    /**
+     * Appends the value to {@code out} as a {@link RowCodec} bytes field, straight from the page or the dictionary
+     * (no array per value).
+     */
+    void copyBytesTo(RowCodec.Output out) {
+        if (dictionaryEncoded) {
+            byte[] d = dictBytes[ids[value]];
+            out.bytes(d, 0, d.length);
+            return;
+        }
+        out.bytes(data, offsets[value], length(value));
+    }
+
+    /**
+     * Appends the value to {@code out} as a {@link RowCodec} string field: the bytes {@code string()} would encode
+     * back to. ASCII values (nearly all) are copied as they are; other values go through a String, so malformed
+     * UTF-8 comes out replaced exactly as when the value is read as a String and encoded again.
+     */
+    void copyStringTo(RowCodec.Output out) {
+        if (dictionaryEncoded) {
+            int id = ids[value];
+            byte[] d = dictBytes[id];
+            if (isAscii(d, 0, d.length)) {
+                out.bytes(d, 0, d.length);
+            } else {
+                out.string(string());
+            }
+            return;
+        }
+        int off = offsets[value];
+        int len = length(value);
+        if (isAscii(data, off, len)) {
+            out.bytes(data, off, len);
+        } else {
+            out.string(new String(data, off, len, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The value's length in bytes (a byte-array column). */
+    int byteLength() {
+        return dictionaryEncoded ? dictBytes[ids[value]].length : length(value);
+    }
+
+    private static boolean isAscii(byte[] b, int off, int len) {
+        int end = off + len;
+        int i = off;
+        // Eight bytes at a time: a byte is non-ASCII when its top bit is set.
+        for (; i + 8 <= end; i += 8) {
+            if (((long) I64.get(b, i) & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < end; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
     private int length(int v) {
         if (type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
             return typeLength;

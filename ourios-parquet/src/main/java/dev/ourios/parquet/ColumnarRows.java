@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
@@ -45,6 +47,13 @@ final class ColumnarRows {
     /** Whether a row reads a list column ({@code params}, {@code separators}) or an extra column. */
     private final boolean lists;
     private final boolean extraColumns;
+    /** Each kind's field, or null when the file has no such column (extras: see {@link #extrasByName}). */
+    private final Field[] byKind = new Field[Kind.values().length];
+    /** The extra columns in the order a record's extras map holds them (by name). */
+    private final Field[] extrasByName;
+    // The row encodeNext wrote last (for the caller's partition check).
+    private String lastTenant;
+    private long lastEffectiveTime;
 
     ColumnarRows(MessageType requested) {
         this(requested, false);
@@ -75,6 +84,13 @@ final class ColumnarRows {
         this.extraColumns = plan.stream().anyMatch(f -> EXTRAS.contains(f.kind));
         this.leaves = needed.toArray(new ColumnDescriptor[0]);
         this.cursors = new ColumnCursor[leaves.length];
+        for (Field f : fields) {
+            if (!EXTRAS.contains(f.kind)) {
+                byKind[f.kind.ordinal()] = f;
+            }
+        }
+        this.extrasByName = plan.stream().filter(f -> EXTRAS.contains(f.kind))
+                .sorted((a, b) -> a.name.compareTo(b.name)).toArray(Field[]::new);
     }
 
     /**
@@ -159,6 +175,241 @@ final class ColumnarRows {
             r.resourceAttributes = r.resourceAttributes == null ? "" : r.resourceAttributes;
         }
         return r.build();
+    }
+
+    /**
+     * Encodes the next row of the current row group into {@code out}, re-projected (STORAGE.md §5: the effective
+     * time recomputed from time and observed time, the service name derived from the resource attributes by
+     * {@code serviceOf}), as {@link RowCodec#encode} encodes the re-projected record {@link #read} returns
+     * ({@code ColumnarRowsTest} compares the two), without building the record: byte values go from the pages to
+     * {@code out} as they are. Returns what {@link RowCodec#encode} returns; {@link #lastTenant} and
+     * {@link #lastEffectiveTime} then describe the row. A full schema only (not a prefilter's).
+     */
+    int encodeNext(long origin, UnaryOperator<String> serviceOf, RowStrings strings, RowCodec.Output out) {
+        // The sort-key prefix needs the time columns and the resource attributes first: cursors are independent,
+        // so each column is read when the codec needs it, these first.
+        long time = 0;
+        ColumnCursor c = cursor(Kind.TIME);
+        if (c != null && c.next()) {
+            time = c.int64();
+        }
+        boolean hasObserved = false;
+        long observed = 0;
+        c = cursor(Kind.OBSERVED_TIME);
+        if (c != null && c.next()) {
+            hasObserved = true;
+            observed = c.int64();
+        }
+        skip(Kind.EFFECTIVE_TIME); // re-projected
+        skip(Kind.SERVICE_NAME); // re-projected
+        String resource = null;
+        c = cursor(Kind.RESOURCE_ATTRIBUTES);
+        if (c != null && c.next()) {
+            resource = c.string();
+        }
+        long effective = time != 0 ? time : observed; // LogRecord.effectiveTime: 0 when neither is known
+        int start = out.size();
+        long refs = out.interned(resource == null ? null : serviceOf.apply(resource), strings);
+        out.i64(effective);
+        out.i64(origin);
+        String tenant = null;
+        c = cursor(Kind.TENANT);
+        if (c != null && c.next()) {
+            tenant = c.string();
+        }
+        // The record's constructor checks, in its order: tenant, attributes, resource attributes, trace and span id.
+        Objects.requireNonNull(tenant, "tenant_id");
+        refs += out.interned(tenant, strings);
+        out.i64(int64(Kind.TEMPLATE_ID));
+        out.i32(int32(Kind.TEMPLATE_VERSION));
+        out.i64(time);
+        if (hasObserved) {
+            out.i32(1);
+            out.i64(observed);
+        } else {
+            out.i32(0);
+        }
+        out.i32(1);
+        out.i64(effective);
+        out.i32(int32(Kind.SEVERITY_NUMBER));
+        refs += out.interned(string(Kind.SEVERITY_TEXT), strings);
+        refs += out.interned(string(Kind.SCOPE_NAME), strings);
+        refs += out.interned(string(Kind.SCOPE_VERSION), strings);
+        c = cursor(Kind.ATTRIBUTES);
+        if (c == null || !c.next()) {
+            throw new NullPointerException("attributes");
+        }
+        c.copyStringTo(out);
+        out.i32(int32(Kind.DROPPED_ATTRIBUTES_COUNT));
+        Objects.requireNonNull(resource, "resource_attributes");
+        refs += out.interned(resource, strings);
+        copyId(Kind.TRACE_ID, "trace_id", 16, out);
+        copyId(Kind.SPAN_ID, "span_id", 8, out);
+        out.i32(int32(Kind.FLAGS));
+        refs += out.interned(string(Kind.EVENT_NAME), strings);
+        out.i32(int32(Kind.BODY_KIND));
+        c = cursor(Kind.BODY);
+        if (c != null && c.next()) {
+            c.copyBytesTo(out);
+        } else {
+            out.i32(RowCodec.NULL);
+        }
+        encodeParams(out);
+        encodeSeparators(out);
+        c = cursor(Kind.CONFIDENCE);
+        out.i32(Float.floatToRawIntBits(c != null && c.next() ? c.float32() : 0f));
+        c = cursor(Kind.LOSSY_FLAG);
+        out.i32(c != null && c.next() && c.bool() ? 1 : 0);
+        refs += out.interned(string(Kind.SCOPE_ATTRIBUTES), strings);
+        refs += out.interned(string(Kind.RESOURCE_SCHEMA_URL), strings);
+        refs += out.interned(string(Kind.SCOPE_SCHEMA_URL), strings);
+        refs += encodeExtras(strings, out);
+        lastTenant = tenant;
+        lastEffectiveTime = effective;
+        return (int) Math.min(Integer.MAX_VALUE, out.size() - start + refs);
+    }
+
+    /** The tenant of the row {@link #encodeNext} wrote last. */
+    String lastTenant() {
+        return lastTenant;
+    }
+
+    /** The (re-projected) effective time of the row {@link #encodeNext} wrote last. */
+    long lastEffectiveTime() {
+        return lastEffectiveTime;
+    }
+
+    private ColumnCursor cursor(Kind kind) {
+        Field f = byKind[kind.ordinal()];
+        return f == null ? null : cursors[f.leaf];
+    }
+
+    private void skip(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        if (c != null) {
+            c.next();
+        }
+    }
+
+    private long int64(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.int64() : 0;
+    }
+
+    private int int32(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.int32() : 0;
+    }
+
+    private String string(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.string() : null;
+    }
+
+    private void copyId(Kind kind, String name, int length, RowCodec.Output out) {
+        ColumnCursor c = cursor(kind);
+        if (c == null || !c.next()) {
+            out.i32(RowCodec.NULL);
+            return;
+        }
+        if (c.byteLength() != length) {
+            throw new IllegalArgumentException(name + " must be " + length + " bytes, got " + c.byteLength());
+        }
+        c.copyBytesTo(out);
+    }
+
+    private void encodeParams(RowCodec.Output out) {
+        Field f = byKind[Kind.PARAMS.ordinal()];
+        if (f == null) {
+            out.i32(0);
+            return;
+        }
+        ColumnCursor typeTag = cursors[f.leaf];
+        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        do {
+            boolean tagPresent = typeTag.next();
+            boolean valuePresent = value != null && value.next();
+            if (typeTag.definitionLevel() >= f.elementDefinitionLevel) {
+                out.i32(tagPresent ? typeTag.int32() : 0);
+                if (valuePresent) {
+                    value.copyBytesTo(out);
+                } else {
+                    out.i32(RowCodec.NULL);
+                }
+                n++;
+            }
+        } while (typeTag.peekRepetitionLevel() > 0);
+        out.setI32(countAt, n);
+    }
+
+    private void encodeSeparators(RowCodec.Output out) {
+        ColumnCursor c = cursor(Kind.SEPARATORS);
+        if (c == null) {
+            out.i32(0);
+            return;
+        }
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        do {
+            if (c.next()) {
+                c.copyBytesTo(out);
+                n++;
+            }
+        } while (c.peekRepetitionLevel() > 0);
+        out.setI32(countAt, n);
+    }
+
+    /** The extras as a record's map holds them: present values only, by name. Returns the referenced bytes. */
+    private long encodeExtras(RowStrings strings, RowCodec.Output out) {
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        long refs = 0;
+        for (Field f : extrasByName) {
+            ColumnCursor c = cursors[f.leaf];
+            if (!c.next()) {
+                continue;
+            }
+            refs += out.interned(f.name, strings);
+            switch (f.kind) {
+                case EXTRA_STRING -> {
+                    out.i32(RowCodec.X_STRING);
+                    c.copyStringTo(out);
+                }
+                case EXTRA_BYTES -> {
+                    out.i32(RowCodec.X_BYTES);
+                    c.copyBytesTo(out);
+                }
+                case EXTRA_INT64 -> {
+                    out.i32(RowCodec.X_LONG);
+                    out.i64(c.int64());
+                }
+                case EXTRA_INT32 -> {
+                    out.i32(RowCodec.X_INT);
+                    out.i32(c.int32());
+                }
+                case EXTRA_DOUBLE -> {
+                    out.i32(RowCodec.X_DOUBLE);
+                    out.i64(Double.doubleToRawLongBits(c.float64()));
+                }
+                case EXTRA_FLOAT -> {
+                    out.i32(RowCodec.X_FLOAT);
+                    out.i32(Float.floatToRawIntBits(c.float32()));
+                }
+                case EXTRA_BOOLEAN -> {
+                    out.i32(RowCodec.X_BOOLEAN);
+                    out.i32(c.bool() ? 1 : 0);
+                }
+                default -> throw new IllegalStateException("BUG: " + f.kind + " is not an extra");
+            }
+            n++;
+        }
+        out.setI32(countAt, n);
+        return refs;
     }
 
     private void readParams(Field f, ColumnCursor typeTag, RowState r) {

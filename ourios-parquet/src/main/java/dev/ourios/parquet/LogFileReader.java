@@ -14,6 +14,7 @@ import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.PrimitiveIterator;
+import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
@@ -293,6 +294,46 @@ public final class LogFileReader implements Closeable {
             return r;
         }
         return null;
+    }
+
+    /**
+     * Reads the next row re-projected (STORAGE.md §5: effective time recomputed, service name derived from the
+     * resource attributes by {@code serviceOf}) and appends it to {@code out} as {@link RowCodec#encode} encodes it,
+     * with {@code origin} and references into {@code strings}; returns what {@code encode} returns, or -1 at the
+     * end. The partition check runs as in {@link #read}. On an unfiltered read of a file our column cursors decode
+     * (a compaction's inputs) no record is built: values go from the pages to {@code out}
+     * ({@link ColumnarRows#encodeNext}); otherwise the row is read as a record, re-projected and encoded. After a
+     * failure {@code out} may hold part of a row past its previous size.
+     */
+    public int readProjected(long origin, UnaryOperator<String> serviceOf, RowStrings strings, RowCodec.Output out)
+            throws IOException {
+        if (columnar == null || prefilter != null || pending != null) {
+            LogRecord r = read();
+            return r == null ? -1
+                    : RowCodec.encode(r.reprojected(serviceOf.apply(r.resourceAttributes())), origin, strings, out);
+        }
+        while (rowsLeftInGroup == 0) { // a row group may hold no rows
+            if (finished || !nextGroup()) {
+                finished = true;
+                return -1;
+            }
+        }
+        rowsLeftInGroup--;
+        long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
+        int weight;
+        try {
+            weight = columnar.encodeNext(origin, serviceOf, strings, out);
+        } catch (RuntimeException e) {
+            throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
+        }
+        String tenant = columnar.lastTenant();
+        long effective = columnar.lastEffectiveTime();
+        if (expectedRows != null && !expectedRows.holds(tenant, effective)) {
+            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(),
+                    PartitionKey.of(tenant, effective));
+        }
+        this.rowIndex = rowIndex;
+        return weight;
     }
 
     private void checkPartition(LogRecord r, long rowIndex) throws PartitionMismatchException {

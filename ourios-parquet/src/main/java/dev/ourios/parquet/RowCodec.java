@@ -213,62 +213,81 @@ public final class RowCodec {
      * no longer needs {@code strings}. Returns the copy's length.
      */
     public static int inline(byte[] buf, int offset, RowStrings strings, Output out) {
-        RowCursor c = new RowCursor().reset(buf, offset, strings);
+        return translate(buf, offset, strings, id -> -1, out);
+    }
+
+    /**
+     * Where a row's references go when it is copied into another string table: the target table's id for entry
+     * {@code sourceId} of the source table, or -1 to store that entry's bytes inline.
+     */
+    @FunctionalInterface
+    public interface Retarget {
+        int idOf(int sourceId);
+    }
+
+    /**
+     * Copies the row at {@code offset}, whose references are to {@code source}, into {@code out} with references to
+     * the table {@code target} maps them to (or inline). Returns what {@link #encode} returns for the copy: its
+     * length plus the bytes of every value it references.
+     */
+    public static int translate(byte[] buf, int offset, RowStrings source, Retarget target, Output out) {
+        RowCursor c = new RowCursor().reset(buf, offset, source);
         int start = out.size;
-        out.copyString(c); // service
+        long refs = 0;
+        refs += out.copyString(c, target); // service
         out.i64(c.i64()); // effective time
         out.i64(c.i64()); // origin
-        out.copyString(c); // tenant
+        refs += out.copyString(c, target); // tenant
         out.i64(c.i64());
         out.i32(c.i32());
         out.i64(c.i64());
         out.copyOptional(c);
         out.copyOptional(c);
         out.i32(c.i32());
-        out.copyString(c);
-        out.copyString(c);
-        out.copyString(c);
-        out.copyString(c); // attributes
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target); // attributes
         out.i32(c.i32());
-        out.copyString(c); // resource attributes
-        out.copyString(c);
-        out.copyString(c);
+        refs += out.copyString(c, target); // resource attributes
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target);
         out.i32(c.i32());
-        out.copyString(c); // event name
+        refs += out.copyString(c, target); // event name
         out.i32(c.i32());
-        out.copyString(c); // body
+        refs += out.copyString(c, target); // body
         int np = c.i32();
         out.i32(np);
         for (int i = 0; i < np; i++) {
             out.i32(c.i32());
-            out.copyString(c);
+            refs += out.copyString(c, target);
         }
         int ns = c.i32();
         out.i32(ns);
         for (int i = 0; i < ns; i++) {
-            out.copyString(c);
+            refs += out.copyString(c, target);
         }
         out.i32(c.i32());
         out.i32(c.i32());
-        out.copyString(c);
-        out.copyString(c);
-        out.copyString(c);
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target);
+        refs += out.copyString(c, target);
         int nx = c.i32();
         out.i32(nx);
         for (int i = 0; i < nx; i++) {
-            out.copyString(c);
+            refs += out.copyString(c, target);
             int tag = c.i32();
             out.i32(tag);
             switch (tag) {
                 case X_NULL -> {
                 }
-                case X_STRING, X_BYTES -> out.copyString(c);
+                case X_STRING, X_BYTES -> refs += out.copyString(c, target);
                 case X_LONG, X_DOUBLE -> out.i64(c.i64());
                 case X_INT, X_FLOAT, X_BOOLEAN -> out.i32(c.i32());
                 default -> throw new IllegalStateException("BUG: extra tag " + tag);
             }
         }
-        return out.size - start;
+        return (int) Math.min(Integer.MAX_VALUE, out.size - start + refs);
     }
 
     /** A growable little-endian byte writer, reused across rows. */
@@ -305,6 +324,17 @@ public final class RowCodec {
             buf[size + 2] = (byte) (v >>> 16);
             buf[size + 3] = (byte) (v >>> 24);
             size += 4;
+        }
+
+        /** Overwrites the four bytes at {@code position} (a count written before its elements were known). */
+        void setI32(int position, int v) {
+            if (position < 0 || position + 4 > size) {
+                throw new IndexOutOfBoundsException("BUG: i32 at " + position + " of " + size + " bytes");
+            }
+            buf[position] = (byte) v;
+            buf[position + 1] = (byte) (v >>> 8);
+            buf[position + 2] = (byte) (v >>> 16);
+            buf[position + 3] = (byte) (v >>> 24);
         }
 
         void i64(long v) {
@@ -355,12 +385,19 @@ public final class RowCodec {
             return strings.utf8(id).length;
         }
 
-        void copyString(RowCursor c) {
-            if (c.field()) {
-                bytes(c.array(), c.offset(), c.length());
-            } else {
+        /** Copies a string/bytes field, retargeting a reference; returns the bytes a reference stands for. */
+        int copyString(RowCursor c, Retarget target) {
+            if (!c.field()) {
                 i32(NULL);
+                return 0;
             }
+            int id = c.ref() >= 0 ? target.idOf(c.ref()) : -1;
+            if (id >= 0) {
+                i32(-2 - id);
+                return c.length();
+            }
+            bytes(c.array(), c.offset(), c.length());
+            return 0;
         }
 
         void copyOptional(RowCursor c) {

@@ -1,15 +1,18 @@
 package dev.ourios.parquet;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
+import dev.ourios.core.json.FirstStringCache;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import java.util.Set;
@@ -136,6 +139,63 @@ class ColumnarRowsTest {
         assertEquals(expected.size(), actual.size(), what + ": rows");
         for (int i = 0; i < expected.size(); i++) {
             assertEquals(expected.get(i), actual.get(i), what + ": row " + i);
+        }
+        assertSameEncoded(store, key, columnar, expected, what);
+    }
+
+    /**
+     * {@link LogFileReader#readProjected} (straight from the pages on the columnar path) writes, row for row, what
+     * {@link RowCodec#encode} makes of the re-projected record, references and weight included.
+     */
+    private static void assertSameEncoded(ObjectStore store, String key, boolean columnar, List<LogRecord> records,
+            String what) throws IOException {
+        FirstStringCache services = FirstStringCache.serviceName();
+        UnaryOperator<String> serviceOf = json -> services.get(json).orElse(null);
+        TableStrings expectedTable = new TableStrings();
+        TableStrings actualTable = new TableStrings();
+        RowCodec.Output expected = new RowCodec.Output(64);
+        RowCodec.Output actual = new RowCodec.Output(64);
+        try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all())) {
+            assertEquals(columnar, r.decodesColumns(), what);
+            for (int i = 0; i < records.size(); i++) {
+                LogRecord rec = records.get(i);
+                long origin = RowCodec.origin(3, i);
+                expected.reset();
+                actual.reset();
+                int expectedWeight = RowCodec.encode(rec.reprojected(serviceOf.apply(rec.resourceAttributes())),
+                        origin, expectedTable, expected);
+                int actualWeight = r.readProjected(origin, serviceOf, actualTable, actual);
+                assertEquals(expectedWeight, actualWeight, what + ": weight of row " + i);
+                assertArrayEquals(Arrays.copyOf(expected.array(), expected.size()),
+                        Arrays.copyOf(actual.array(), actual.size()), what + ": encoded row " + i);
+                assertEquals(RowCodec.decode(expected.array(), 0, expectedTable),
+                        RowCodec.decode(actual.array(), 0, actualTable), what + ": row " + i);
+            }
+            assertEquals(-1, r.readProjected(0, serviceOf, actualTable, actual), what + ": end");
+        }
+    }
+
+    /** A string table that takes every value (ids in the order of first use). */
+    private static final class TableStrings implements RowStrings {
+        private final java.util.Map<String, Integer> ids = new java.util.HashMap<>();
+        private final List<String> values = new ArrayList<>();
+
+        @Override
+        public int intern(String s) {
+            return ids.computeIfAbsent(s, v -> {
+                values.add(v);
+                return values.size() - 1;
+            });
+        }
+
+        @Override
+        public byte[] utf8(int id) {
+            return values.get(id).getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        }
+
+        @Override
+        public String string(int id) {
+            return values.get(id);
         }
     }
 

@@ -109,6 +109,12 @@ final class TestFiles {
                 .eventName("evt").scopeVersion("1.0").scopeAttributes(null)
                 .resourceSchemaUrl("https://r").scopeSchemaUrl("https://s")
                 .traceId(new byte[16]).spanId(new byte[] {1, 2, 3, 4, 5, 6, 7, 8}).build());
+        // Non-ASCII attributes and resource attributes (encoded rows copy ASCII values as they are, others via a
+        // String), the service derived from them.
+        out.add(LogRecord.builder("t1").timeUnixNano(HOUR + 2)
+                .attributes("[{\"key\":\"städte\",\"value\":{\"stringValue\":\"東京 😀 " + "x".repeat(9) + "\"}}]")
+                .resourceAttributes("[{\"key\":\"service.name\",\"value\":{\"stringValue\":\"prüfung\"}}]")
+                .serviceName("prüfung").build());
         return out;
     }
 
