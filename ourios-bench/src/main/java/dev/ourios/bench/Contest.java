@@ -29,10 +29,11 @@ public final class Contest {
      * Per contender (in the given order): its samples and its last outcome. {@code processCpuSeconds} is the CPU
      * time of the whole JVM over each run (every thread: helpers, GC, JIT, and DuckDB's native threads, which run
      * in this process), so work moved to another core still shows. {@code peakRssMiB}: the largest of the runs'
-     * process peak resident sets ({@link PeakRss}; -1 where unknown).
+     * process peak resident sets ({@link PeakRss}; -1 where unknown). {@code minorFaults}: the process's minor page
+     * faults over each run ({@link PageFaults}; -1 where unknown).
      */
     public record Result(Contender contender, Samples seconds, Samples cpuSeconds, Samples processCpuSeconds,
-            Outcome last, long peakRssMiB) {
+            Outcome last, long peakRssMiB, Samples minorFaults) {
     }
 
     private static long processCpuNanos() {
@@ -50,19 +51,24 @@ public final class Contest {
         Map<String, List<Double>> times = new LinkedHashMap<>();
         Map<String, List<Double>> cpu = new LinkedHashMap<>();
         Map<String, List<Double>> processCpu = new LinkedHashMap<>();
+        Map<String, List<Double>> faults = new LinkedHashMap<>();
         Map<String, Outcome> last = new LinkedHashMap<>();
         Map<String, Long> peakRss = new LinkedHashMap<>();
         contenders.forEach(c -> times.put(c.name(), new ArrayList<>()));
         contenders.forEach(c -> cpu.put(c.name(), new ArrayList<>()));
         contenders.forEach(c -> processCpu.put(c.name(), new ArrayList<>()));
+        contenders.forEach(c -> faults.put(c.name(), new ArrayList<>()));
         for (int round = 0; round < runs; round++) {
             for (int i = 0; i < contenders.size(); i++) {
                 Contender c = contenders.get((round + i) % contenders.size());
                 System.gc();
                 boolean rss = PeakRss.reset();
                 long p0 = processCpuNanos();
+                long f0 = PageFaults.minor();
                 Outcome o = c.run(f);
                 double pcpu = (processCpuNanos() - p0) / 1e9;
+                long f1 = PageFaults.minor();
+                faults.get(c.name()).add(f0 < 0 || f1 < 0 ? -1.0 : (double) (f1 - f0));
                 long runRss = rss ? PeakRss.mib() : -1;
                 peakRss.merge(c.name(), runRss, Math::max);
                 if (o.rowsOut() != f.rows()) {
@@ -74,14 +80,15 @@ public final class Contest {
                 processCpu.get(c.name()).add(pcpu);
                 last.put(c.name(), o);
                 log.accept(String.format("  run %d %s: %.3f s (%.1f MiB/s, cpu %.3f s, process cpu %.3f s, "
-                        + "peak RSS %d MiB)", round + 1, c.name(), o.seconds(), f.mib() / o.seconds(), o.cpuSeconds(),
-                        pcpu, runRss));
+                        + "peak RSS %d MiB, %.2f M page faults)", round + 1, c.name(), o.seconds(), f.mib() / o.seconds(),
+                        o.cpuSeconds(), pcpu, runRss, (f1 - f0) / 1e6));
             }
         }
         Map<String, Result> out = new LinkedHashMap<>();
         for (Contender c : contenders) {
             out.put(c.name(), new Result(c, new Samples(times.get(c.name())), new Samples(cpu.get(c.name())),
-                    new Samples(processCpu.get(c.name())), last.get(c.name()), peakRss.getOrDefault(c.name(), -1L)));
+                    new Samples(processCpu.get(c.name())), last.get(c.name()), peakRss.getOrDefault(c.name(), -1L),
+                    new Samples(faults.get(c.name()))));
         }
         return out;
     }

@@ -65,6 +65,12 @@ public final class D2Suite implements Suite {
                 + "VmHWM, reset before each run): DuckDB's native memory plus the heap as earlier runs grew it, so for "
                 + "our contenders it shows the -Xmx of the run, not their need (that is the memory and scaling "
                 + "suites' -Xmx512m).");
+        double touch = PageFaults.firstTouchMicrosPerPage(256);
+        report.note(String.format("page faults M: the process's minor page faults per run (median, millions): each "
+                + "is a first touch of a 4 KiB page. On this machine a first touch costs %s (256 MiB of fresh memory "
+                + "zeroed, measured after the runs), so a contender that allocates gigabytes afresh each run pays "
+                + "for it in time and process CPU; on a VM that cost varies from boot to boot (docs/benchmarks.md, "
+                + "session 11).", touch < 0 ? "an unknown time" : String.format("%.2f µs", touch)));
         report.note("ratio = median seconds of the contender / median seconds of ours-sorted (> 1: ours is faster).");
         return report.build();
     }
@@ -128,6 +134,7 @@ public final class D2Suite implements Suite {
             row.put("spilled runs", r.last().spilledRuns());
             row.put("rows out", r.last().rowsOut());
             row.put("peak RSS MiB", r.peakRssMiB() < 0 ? null : r.peakRssMiB());
+            row.put("page faults M", r.minorFaults().median() < 0 ? null : r.minorFaults().median() / 1e6);
             report.row(row);
         }
     }
