@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Launcher for the benchmark harness: runs the shaded jar built by `mvn -q -DskipTests package`.
 # (Named ourios-bench.sh because ourios-bench/ is the module's directory.)
-# JAVA_OPTS is passed to the JVM; the default heap is sized for the full-size suites.
+# JAVA_OPTS is passed to the JVM; the default heap is sized for the full-size suites and fixed (-Xms = -Xmx:
+# G1 then never gives heap back, so no run pays for touching it again; docs/operations.md, "JVM heap").
 #   ./ourios-bench.sh d2 --smoke        # seconds
 #   ./ourios-bench.sh d2                # full size (~512 MiB + ~485 MiB partitions)
 set -euo pipefail
@@ -11,4 +12,4 @@ if [[ ! -f "$jar" ]]; then
   echo "ourios-bench: $jar not found; build it with: mvn -q -DskipTests package" >&2
   exit 2
 fi
-exec java ${JAVA_OPTS:--Xmx4g} -jar "$jar" "$@"
+exec java ${JAVA_OPTS:--Xmx4g -Xms4g} -jar "$jar" "$@"

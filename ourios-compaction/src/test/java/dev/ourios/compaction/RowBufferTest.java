@@ -134,4 +134,54 @@ class RowBufferTest {
             b.clear();
         }
     }
+    /**
+     * Rows encoded against an input reader's table and copied into the buffer ({@link RowBuffer#add(byte[], int,
+     * InputStrings)}) are the rows {@link RowBuffer#add(LogRecord, long)} gives, in the same sort order, whatever the
+     * reader table (capped, so some values are inline) and the buffer table (capped too) took, and across clears (the
+     * reader's ids stay, the buffer's are new).
+     */
+    @Test
+    void rows_copied_from_a_reader_table_equal_the_encoded_records_across_clears() {
+        long seed = new Random().nextLong();
+        System.out.println("RowBufferTest reader-table seed " + seed);
+        Random rnd = new Random(seed);
+        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("t"), 1, 2, 600, seed));
+        List<LogRecord> rows = new ArrayList<>();
+        for (int f = 0; f < 2; f++) {
+            rows.addAll(gen.file("t", 0, f));
+        }
+        rows.add(edge("svc", 5));
+        rows.add(edge(null, 0));
+        ReaderStrings readerTable = new ReaderStrings(1 + rnd.nextInt(6_000));
+        InputStrings mirror = new InputStrings();
+        RowBuffer copied = new RowBuffer(1 + rnd.nextInt(6_000));
+        RowBuffer direct = new RowBuffer(Long.MAX_VALUE);
+        RowCodec.Output enc = new RowCodec.Output(64);
+        for (int i = 0; i < rows.size(); i++) {
+            LogRecord r = rows.get(i);
+            enc.reset();
+            int readerWeight = RowCodec.encode(r, i, readerTable, enc);
+            mirror.append(readerTable.takeNew());
+            int weight = copied.add(enc.array(), 0, mirror);
+            // A row's weight is its length with every reference inlined, whichever table took what.
+            assertEquals(readerWeight, weight, "seed " + seed);
+            assertEquals(direct.add(r, i), weight, "seed " + seed);
+            if (rnd.nextInt(200) == 0 || i == rows.size() - 1) {
+                assertSameRows(copied, direct, seed);
+                copied.clear();
+                direct.clear();
+            }
+        }
+    }
+
+    private static void assertSameRows(RowBuffer copied, RowBuffer direct, long seed) {
+        int[] a = copied.sortedOrder();
+        int[] b = direct.sortedOrder();
+        assertEquals(b.length, a.length, "seed " + seed);
+        for (int k = 0; k < a.length; k++) {
+            assertEquals(direct.get(b[k]), copied.get(a[k]), "seed " + seed + " position " + k);
+            assertEquals(RowCodec.originOf(direct.page(b[k]), direct.offset(b[k])),
+                    RowCodec.originOf(copied.page(a[k]), copied.offset(a[k])), "seed " + seed);
+        }
+    }
 }
