@@ -4,6 +4,7 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -131,12 +132,30 @@ public final class RunFileReader implements Closeable {
                 if (!(page instanceof DataPageV1 v1) || v1.getValueEncoding() != Encoding.PLAIN) {
                     throw new IOException("unexpected page " + page);
                 }
-                // A REQUIRED top-level column has no levels: the page is [u32 length][bytes] per value.
-                byte[] p = v1.getBytes().toByteArray();
-                int pos = 0;
+                // A REQUIRED top-level column has no levels: the page is [u32 length][bytes] per value. Rows are
+                // copied straight out of the decompressed buffer (copying the page into an array first cost the
+                // merge a second copy of every row).
+                ByteBuffer bytes = v1.getBytes().toByteBuffer();
+                byte[] p;
+                int pos;
+                if (bytes.hasArray()) {
+                    p = bytes.array();
+                    pos = bytes.arrayOffset() + bytes.position();
+                } else {
+                    p = new byte[bytes.remaining()];
+                    bytes.duplicate().get(p);
+                    pos = 0;
+                }
+                int end = pos + bytes.remaining();
                 for (int i = 0; i < v1.getValueCount(); i++) {
+                    if (pos + 4 > end) {
+                        throw new IOException("page ends inside value " + i);
+                    }
                     int len = (p[pos] & 0xFF) | (p[pos + 1] & 0xFF) << 8 | (p[pos + 2] & 0xFF) << 16
                             | (p[pos + 3] & 0xFF) << 24;
+                    if (len < 0 || pos + 4 + len > end) {
+                        throw new IOException("value " + i + " of length " + len + " overruns its page");
+                    }
                     rows.add(Arrays.copyOfRange(p, pos + 4, pos + 4 + len));
                     pos += 4 + len;
                 }
