@@ -82,7 +82,7 @@ final class PrefetchedInputs implements AutoCloseable {
 
     private final int inputs;
     private final Mode mode;
-    /** Encoded mode: each reader's string table as the compacting thread knows it. */
+    /** Encoded mode: each reader's string table as the compacting thread knows it (records mode: null). */
     private final InputStrings[] readerStrings;
     private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
@@ -108,14 +108,16 @@ final class PrefetchedInputs implements AutoCloseable {
         this.mode = mode;
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
-        this.readerStrings = new InputStrings[n];
+        this.readerStrings = mode == Mode.ENCODED ? new InputStrings[n] : null;
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
             if (sum != null) {
                 checksums.add(sum);
             }
-            readerStrings[k] = new InputStrings();
+            if (readerStrings != null) {
+                readerStrings[k] = new InputStrings();
+            }
             Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);

@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.TreeMap;
+import java.util.function.UnaryOperator;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -42,17 +43,7 @@ class PrefetchedInputsTest {
                 seed));
         CompactionPlan plan = plan(store, gen, 4);
         List<ObjectInfo> inputs = plan.inputs();
-        TreeMap<Long, LogRecord> expected = new TreeMap<>();
-        for (int i = 0; i < inputs.size(); i++) {
-            try (LogFileReader r = LogFileReader.open(store, inputs.get(i).key(),
-                    ReadOptions.partition(plan.partition()))) {
-                LogRecord row;
-                long ordinal = 0;
-                while ((row = r.read()) != null) {
-                    expected.put(RowCodec.origin(i, ordinal++), row);
-                }
-            }
-        }
+        TreeMap<Long, LogRecord> expected = rowsByOrigin(store, plan, row -> row);
         Map<Long, LogRecord> seen = new TreeMap<>();
         long[] lastOrigin = new long[inputs.size()];
         Arrays.fill(lastOrigin, -1);
@@ -99,18 +90,7 @@ class PrefetchedInputsTest {
                 seed));
         CompactionPlan plan = plan(store, gen, 4);
         List<ObjectInfo> inputs = plan.inputs();
-        TreeMap<Long, LogRecord> expected = new TreeMap<>();
-        ServiceNameProjector projector = new ServiceNameProjector();
-        for (int i = 0; i < inputs.size(); i++) {
-            try (LogFileReader r = LogFileReader.open(store, inputs.get(i).key(),
-                    ReadOptions.partition(plan.partition()))) {
-                LogRecord row;
-                long ordinal = 0;
-                while ((row = r.read()) != null) {
-                    expected.put(RowCodec.origin(i, ordinal++), projector.project(row));
-                }
-            }
-        }
+        TreeMap<Long, LogRecord> expected = rowsByOrigin(store, plan, new ServiceNameProjector()::project);
         Map<Long, LogRecord> seen = new TreeMap<>();
         long[] lastOrigin = new long[inputs.size()];
         Arrays.fill(lastOrigin, -1);
@@ -144,6 +124,23 @@ class PrefetchedInputsTest {
         assertEquals(new TreeMap<>(expected.headMap(RowCodec.origin(1, 0))),
                 new TreeMap<>(before.headMap(RowCodec.origin(1, 0))), "seed " + seed);
         before.forEach((origin, row) -> assertEquals(expected.get(origin), row, "seed " + seed));
+    }
+
+    /** Every row of the plan's inputs as a plain read gives it, through {@code map}, by origin. */
+    private static TreeMap<Long, LogRecord> rowsByOrigin(LocalObjectStore store, CompactionPlan plan,
+            UnaryOperator<LogRecord> map) throws IOException {
+        TreeMap<Long, LogRecord> rows = new TreeMap<>();
+        for (int i = 0; i < plan.inputs().size(); i++) {
+            try (LogFileReader r = LogFileReader.open(store, plan.inputs().get(i).key(),
+                    ReadOptions.partition(plan.partition()))) {
+                LogRecord row;
+                long ordinal = 0;
+                while ((row = r.read()) != null) {
+                    rows.put(RowCodec.origin(i, ordinal++), map.apply(row));
+                }
+            }
+        }
+        return rows;
     }
 
     /** Lands {@code files} ingest files of the generator's first hour and plans them as one compaction. */

@@ -283,8 +283,7 @@ public final class LogFileReader implements Closeable {
                     }
                 }
             } catch (RuntimeException e) {
-                throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")",
-                        e);
+                throw rowFailure(rowIndex, e);
             }
             checkPartition(r, rowIndex);
             if (prefilter != null && !prefilter.test(r, rowIndex)) {
@@ -324,22 +323,26 @@ public final class LogFileReader implements Closeable {
         try {
             weight = columnar.encodeNext(origin, serviceOf, strings, out);
         } catch (RuntimeException e) {
-            throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
+            throw rowFailure(rowIndex, e);
         }
-        String tenant = columnar.lastTenant();
-        long effective = columnar.lastEffectiveTime();
-        if (expectedRows != null && !expectedRows.holds(tenant, effective)) {
-            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(),
-                    PartitionKey.of(tenant, effective));
-        }
+        checkPartition(columnar.lastTenant(), columnar.lastEffectiveTime(), rowIndex);
         this.rowIndex = rowIndex;
         return weight;
     }
 
     private void checkPartition(LogRecord r, long rowIndex) throws PartitionMismatchException {
-        if (expectedRows != null && !expectedRows.holds(r.tenantId(), r.effectiveTime())) {
-            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(), r.partitionKey());
+        checkPartition(r.tenantId(), r.effectiveTime(), rowIndex);
+    }
+
+    private void checkPartition(String tenant, long effectiveTime, long rowIndex) throws PartitionMismatchException {
+        if (expectedRows != null && !expectedRows.holds(tenant, effectiveTime)) {
+            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(),
+                    PartitionKey.of(tenant, effectiveTime));
         }
+    }
+
+    private LogFormatException rowFailure(long rowIndex, RuntimeException e) {
+        return new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
     }
 
     /** Late materialization: the next row the prefilter kept, decoded whole. */
@@ -357,7 +360,7 @@ public final class LogFileReader implements Closeable {
         try {
             r = columnar.readRow(row);
         } catch (RuntimeException e) {
-            throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
+            throw rowFailure(rowIndex, e);
         }
         checkPartition(r, rowIndex);
         this.rowIndex = rowIndex;
@@ -403,8 +406,7 @@ public final class LogFileReader implements Closeable {
                     try {
                         partial = probe.readRow(row);
                     } catch (RuntimeException e) {
-                        throw new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage()
-                                + ")", e);
+                        throw rowFailure(rowIndex, e);
                     }
                     if (prefilter.test(partial, rowIndex)) {
                         keep(row);
