@@ -7,9 +7,11 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.RecordedCommit;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
@@ -17,6 +19,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.stream.Stream;
 
 /** Reads the store's state for the invariants: the partitions present, and the debris they hold. */
@@ -59,8 +62,10 @@ final class StoreInspector {
             superseded += s.supersededManifests().size();
             ignored += s.ignored().size();
             extraLive += Math.max(0, s.live().size() - 1);
-            if (s.generation() > 0 && s.manifest().orElseThrow().commitRecord().isPresent()) {
-                CommitRecord c = s.manifest().get().commitRecord().get();
+            Optional<CommitRecord> commit = s.manifest().flatMap(Manifest::commitRecord)
+                    .flatMap(RecordedCommit::complete);
+            if (commit.isPresent()) {
+                CommitRecord c = commit.get();
                 auditMissing += audit.exists(new AuditEvent(p, c.at(), c.inputs(), c.output(), s.generation(),
                         c.rows())) ? 0 : 1;
             }

@@ -6,6 +6,7 @@ import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.RecordedCommit;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import java.time.Clock;
@@ -225,9 +226,14 @@ public final class SweepRunner {
         return report;
     }
 
-    /** Re-emits the audit event of a recent commit whose process died before auditing it (idempotent). */
+    /**
+     * Re-emits the audit event of a recent commit whose process died before auditing it (idempotent). Only a
+     * complete commit record can be one of ours; a record missing fields was written by another tool or by hand, and
+     * there is no compaction of ours to audit.
+     */
     private void repairAudit(PartitionSnapshot s, Instant now) {
-        s.manifest().flatMap(m -> m.commitRecord().map(c -> Map.entry(m.generation(), c))).ifPresent(e -> {
+        s.manifest().flatMap(m -> m.commitRecord().flatMap(RecordedCommit::complete)
+                .map(c -> Map.entry(m.generation(), c))).ifPresent(e -> {
             CommitRecord c = e.getValue();
             if (c.at().isBefore(now.minus(AUDIT_REPAIR_WINDOW))) {
                 return;

@@ -215,7 +215,7 @@ class Rfc0009CrashTest {
     }
 
     private static int auditedGenerations(LocalObjectStore store, PartitionSnapshot s) throws Exception {
-        var c = s.manifest().orElseThrow().commitRecord().orElseThrow();
+        var c = s.manifest().orElseThrow().commitRecord().orElseThrow().complete().orElseThrow();
         AuditEvent ev = new AuditEvent(s.partition(), c.at(), c.inputs(), c.output(), s.generation(), c.rows());
         return new AuditLog(store, Path.of("unused")).exists(ev) ? 1 : 0;
     }

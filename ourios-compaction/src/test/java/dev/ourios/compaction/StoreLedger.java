@@ -101,7 +101,7 @@ final class StoreLedger {
             assertEquals(List.of(), s.supersededManifests(), ctx);
             assertEquals(List.of(), s.ignored(), ctx);
             if (s.generation() > 0) {
-                CommitRecord c = s.manifest().orElseThrow().commitRecord().orElseThrow();
+                CommitRecord c = s.manifest().orElseThrow().commitRecord().orElseThrow().complete().orElseThrow();
                 AuditEvent ev = new AuditEvent(p, c.at(), c.inputs(), c.output(), s.generation(), c.rows());
                 assertTrue(audit.exists(ev), ctx + ": audit event of generation " + s.generation() + " missing");
             }

@@ -6,7 +6,9 @@ import java.util.Objects;
 
 /**
  * What a compaction commit did, stored in the manifest it created. It is enough to re-emit the audit event
- * idempotently if the process dies between the commit and the audit write (STORAGE.md §4 step 5).
+ * idempotently if the process dies between the commit and the audit write (STORAGE.md §4 step 5). Every field is
+ * present: this is what this build writes. A record read back from a manifest is a {@link RecordedCommit}, whose
+ * fields may be missing.
  *
  * @param at       commit time; also the {@code at} of every input it retired
  * @param inputs   the live files merged, by name, sorted

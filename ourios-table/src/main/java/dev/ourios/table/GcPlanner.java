@@ -64,7 +64,9 @@ public final class GcPlanner {
         List<ObjectInfo> manifests = new ArrayList<>(s.supersededManifests());
         s.currentManifest().ifPresent(manifests::add);
         manifests.sort(Comparator.comparingLong(o -> ManifestKeys.generationOfName(o.name())));
-        Optional<Instant> currentCommitAt = s.manifest().flatMap(Manifest::commitRecord).map(CommitRecord::at);
+        // A manifest written by another tool may have no commit record, or one without "at": then the successor's
+        // own creation time is all we know, which is still when it superseded its predecessor.
+        Optional<Instant> currentCommitAt = s.manifest().flatMap(Manifest::commitRecord).flatMap(RecordedCommit::at);
         List<Candidate> out = new ArrayList<>();
         for (int i = 0; i + 1 < manifests.size(); i++) {
             ObjectInfo successor = manifests.get(i + 1);

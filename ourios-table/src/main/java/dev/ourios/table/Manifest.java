@@ -17,9 +17,10 @@ import java.util.Set;
  * @param generation matches the generation in the object's name; at least 1
  * @param files      compacted (or hand-named) files that are live
  * @param retired    files taken out of the live set, kept until the grace period has passed
- * @param commit     the commit that created this manifest, or null for a manifest written by another tool
+ * @param commit     the commit that created this manifest as recorded in it (any field may be missing from a record
+ *                   another tool or a person wrote), or null when the manifest has no commit record
  */
-public record Manifest(int format, long generation, List<String> files, List<Retired> retired, CommitRecord commit) {
+public record Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit) {
     public static final int FORMAT = 1;
 
     public Manifest {
@@ -28,11 +29,12 @@ public record Manifest(int format, long generation, List<String> files, List<Ret
         retired = retired == null ? List.of() : List.copyOf(retired);
     }
 
+    /** A manifest this build writes: its commit record, if any, is complete. */
     public static Manifest of(long generation, List<String> files, List<Retired> retired, CommitRecord commit) {
-        return new Manifest(FORMAT, generation, files, retired, commit);
+        return new Manifest(FORMAT, generation, files, retired, commit == null ? null : RecordedCommit.of(commit));
     }
 
-    public Optional<CommitRecord> commitRecord() {
+    public Optional<RecordedCommit> commitRecord() {
         return Optional.ofNullable(commit);
     }
 

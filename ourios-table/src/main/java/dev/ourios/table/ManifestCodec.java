@@ -16,13 +16,18 @@ import java.time.format.DateTimeFormatter;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * Manifest JSON (STORAGE.md §3). Writes compact JSON with a fixed field order
  * ({@code format, generation, files, retired, commit{at, inputs, output, rows, bytes_in, bytes_out, checksum}}), so
- * the same manifest always has the same bytes. Reads strictly: required fields and types are checked, a repeated
- * JSON key or trailing content is an error (two {@code files} keys would make the live set ambiguous), unknown
- * fields are tolerated so a newer writer's additions do not break this reader.
+ * the same manifest always has the same bytes, and writes only complete commit records. Reads strictly where the
+ * live set depends on it: {@code format}, {@code generation} and {@code files} are required, every field present must
+ * have its type, a repeated JSON key or trailing content is an error (two {@code files} keys would make the live set
+ * ambiguous). Reads tolerantly where it does not: {@code retired} and {@code commit} may be absent and so may any
+ * field of {@code commit} (a manifest written by another tool or by hand), and unknown fields are ignored so a newer
+ * writer's additions do not break this reader.
  */
 public final class ManifestCodec {
     private final ObjectMapper mapper = JsonMapper.builder()
@@ -34,6 +39,7 @@ public final class ManifestCodec {
     /** Validates and serialises {@code m} for the object {@code manifestKey}. */
     public byte[] encode(String manifestKey, Manifest m) throws ManifestException {
         ManifestValidator.validate(manifestKey, m);
+        CommitRecord c = m.commit() == null ? null : complete(manifestKey, m.commit());
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         try (JsonGenerator g = factory.createGenerator(out)) {
             g.writeStartObject();
@@ -52,8 +58,7 @@ public final class ManifestCodec {
                 g.writeEndObject();
             }
             g.writeEndArray();
-            if (m.commit() != null) {
-                CommitRecord c = m.commit();
+            if (c != null) {
                 g.writeObjectFieldStart("commit");
                 g.writeStringField("at", instant(c.at()));
                 g.writeArrayFieldStart("inputs");
@@ -109,39 +114,76 @@ public final class ManifestCodec {
                 retired.add(new Retired(r.string(e, "retired[].file"), r.instant(e, "retired[].at")));
             }
         }
-        CommitRecord commit = null;
+        RecordedCommit commit = null;
         JsonNode c = root.get("commit");
         if (c != null && !c.isNull()) {
             if (!c.isObject()) {
                 throw new ManifestException(manifestKey, "commit must be an object");
             }
-            commit = new CommitRecord(r.instant(c, "commit.at"), r.strings(c, "commit.inputs"),
-                    r.string(c, "commit.output"), r.integer(c, "commit.rows", true),
-                    r.integer(c, "commit.bytes_in", true), r.integer(c, "commit.bytes_out", true),
-                    r.string(c, "commit.checksum"));
+            // Every commit field is optional (STORAGE.md §3: a record another tool or a person wrote may carry only
+            // some); a field that is present must still have the right type.
+            commit = new RecordedCommit(r.optional(c, "commit.at", r::instantValue),
+                    r.optional(c, "commit.inputs", r::stringsValue),
+                    r.optional(c, "commit.output", r::stringValue), r.optionalCount(c, "commit.rows"),
+                    r.optionalCount(c, "commit.bytes_in"), r.optionalCount(c, "commit.bytes_out"),
+                    r.optional(c, "commit.checksum", r::stringValue));
         }
         Manifest m = new Manifest((int) format, generation, files, retired, commit);
         ManifestValidator.validate(manifestKey, m);
         return m;
     }
 
+    /**
+     * What this build writes is always a complete record: the audit-event repair and {@code ourios verify} of a later
+     * reader rely on every field of a record we wrote.
+     */
+    private static CommitRecord complete(String manifestKey, RecordedCommit c) throws ManifestException {
+        return c.complete().orElseThrow(() -> new ManifestException(manifestKey,
+                "commit record is incomplete; this build writes every commit field"));
+    }
+
     private static String instant(Instant at) {
         return DateTimeFormatter.ISO_INSTANT.format(at);
     }
 
-    /** Typed field access whose errors name the manifest and the field (dotted path, last segment is the key). */
+    /** A typed conversion of one present JSON value; errors name the manifest and the field. */
+    @FunctionalInterface
+    private interface Conversion<T> {
+        T convert(JsonNode value, String path) throws ManifestException;
+    }
+
+    /**
+     * Typed field access whose errors name the manifest and the field (dotted path, last segment is the key). A field
+     * whose value is JSON null counts as absent, as a missing {@code retired} or {@code commit} does.
+     */
     private record Reader(String manifestKey) {
         private JsonNode field(JsonNode obj, String path) throws ManifestException {
-            String name = path.substring(path.lastIndexOf('.') + 1);
-            JsonNode n = obj.get(name);
+            JsonNode n = obj.get(key(path));
             if (n == null || n.isNull()) {
                 throw new ManifestException(manifestKey, "required field '" + path + "' is missing");
             }
             return n;
         }
 
+        private static String key(String path) {
+            return path.substring(path.lastIndexOf('.') + 1);
+        }
+
+        <T> Optional<T> optional(JsonNode obj, String path, Conversion<T> conversion) throws ManifestException {
+            JsonNode n = obj.get(key(path));
+            return n == null || n.isNull() ? Optional.empty() : Optional.of(conversion.convert(n, path));
+        }
+
+        OptionalLong optionalCount(JsonNode obj, String path) throws ManifestException {
+            JsonNode n = obj.get(key(path));
+            return n == null || n.isNull() ? OptionalLong.empty() : OptionalLong.of(integerValue(n, path, true));
+        }
+
         long integer(JsonNode obj, String path, boolean nonNegative) throws ManifestException {
-            JsonNode n = field(obj, path);
+            return integerValue(field(obj, path), path, nonNegative);
+        }
+
+        private long integerValue(JsonNode n, String path, boolean nonNegative) throws ManifestException {
             if (!n.isIntegralNumber() || !n.canConvertToLong()) {
                 throw new ManifestException(manifestKey, "'" + path + "' must be an integer, got " + n);
             }
@@ -153,7 +195,10 @@ public final class ManifestCodec {
         }
 
         String string(JsonNode obj, String path) throws ManifestException {
-            JsonNode n = field(obj, path);
+            return stringValue(field(obj, path), path);
+        }
+
+        private String stringValue(JsonNode n, String path) throws ManifestException {
             if (!n.isTextual()) {
                 throw new ManifestException(manifestKey, "'" + path + "' must be a string, got " + n);
             }
@@ -161,7 +206,11 @@ public final class ManifestCodec {
         }
 
         Instant instant(JsonNode obj, String path) throws ManifestException {
-            String s = string(obj, path);
+            return instantValue(field(obj, path), path);
+        }
+
+        private Instant instantValue(JsonNode n, String path) throws ManifestException {
+            String s = stringValue(n, path);
             try {
                 return Instant.parse(s);
             } catch (DateTimeParseException e) {
@@ -170,7 +219,10 @@ public final class ManifestCodec {
         }
 
         List<String> strings(JsonNode obj, String path) throws ManifestException {
-            JsonNode n = field(obj, path);
+            return stringsValue(field(obj, path), path);
+        }
+
+        private List<String> stringsValue(JsonNode n, String path) throws ManifestException {
             if (!n.isArray()) {
                 throw new ManifestException(manifestKey, "'" + path + "' must be an array of file names");
             }

@@ -12,6 +12,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -88,12 +89,14 @@ public final class ManifestCommitter {
                 return result(CommitResult.Status.REJECTED, partition, gen, key, "'" + f + "' is not present");
             }
         }
-        if (next.commit() != null) {
+        // The encode above refused an incomplete commit record, so a record here names its output.
+        Optional<String> output = next.commitRecord().flatMap(RecordedCommit::output);
+        if (output.isPresent()) {
             Instant now = clock.instant();
-            ObjectInfo out = byName.get(next.commit().output());
+            ObjectInfo out = byName.get(output.get());
             if (out == null) {
                 return result(CommitResult.Status.REJECTED, partition, gen, key,
-                        "output '" + next.commit().output() + "' is not present");
+                        "output '" + output.get() + "' is not present");
             }
             if (Duration.between(out.lastModified(), now).compareTo(maxOutputAge) > 0) {
                 return result(CommitResult.Status.REJECTED, partition, gen, key, "output '" + out.name()

@@ -1,6 +1,7 @@
 package dev.ourios.table;
 
 import java.util.HashSet;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -47,18 +48,24 @@ public final class ManifestValidator {
             }
         }
         if (m.commit() != null) {
-            CommitRecord c = m.commit();
-            checkName(manifestKey, "commit.output", c.output());
-            Set<String> inputs = new HashSet<>();
-            for (String in : c.inputs()) {
-                checkName(manifestKey, "commit.inputs", in);
-                if (!inputs.add(in)) {
-                    throw new ManifestException(manifestKey, "'" + in + "' appears more than once in commit.inputs");
-                }
+            validateCommit(manifestKey, m.commit());
+        }
+    }
+
+    /** The fields a commit record carries are checked; a missing one is allowed (STORAGE.md §3). */
+    private static void validateCommit(String manifestKey, RecordedCommit c) throws ManifestException {
+        if (c.output().isPresent()) {
+            checkName(manifestKey, "commit.output", c.output().get());
+        }
+        Set<String> inputs = new HashSet<>();
+        for (String in : c.inputs().orElse(List.of())) {
+            checkName(manifestKey, "commit.inputs", in);
+            if (!inputs.add(in)) {
+                throw new ManifestException(manifestKey, "'" + in + "' appears more than once in commit.inputs");
             }
-            if (c.rows() < 0 || c.bytesIn() < 0 || c.bytesOut() < 0) {
-                throw new ManifestException(manifestKey, "commit counts must not be negative");
-            }
+        }
+        if (c.rows().orElse(0) < 0 || c.bytesIn().orElse(0) < 0 || c.bytesOut().orElse(0) < 0) {
+            throw new ManifestException(manifestKey, "commit counts must not be negative");
         }
     }
 
