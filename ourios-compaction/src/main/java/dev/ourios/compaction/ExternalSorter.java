@@ -122,6 +122,7 @@ public final class ExternalSorter implements AutoCloseable {
      * the row's encoded length.
      */
     public int add(LogRecord r, long origin) throws IOException {
+        makeRoomForKeys();
         return added(buffer.add(r, origin));
     }
 
@@ -130,7 +131,18 @@ public final class ExternalSorter implements AutoCloseable {
      * {@code strings}, as {@link #add(LogRecord, long)} does.
      */
     int add(byte[] buf, int offset, InputStrings strings) throws IOException {
+        makeRoomForKeys();
         return added(buffer.add(buf, offset, strings));
+    }
+
+    /**
+     * Spills before a row whose add would double the buffer's key arrays past B: that growth alone can exceed a row
+     * (narrow rows reach thousands of slots below B), and the bound is B plus one row.
+     */
+    private void makeRoomForKeys() throws IOException {
+        if (buffer.rows() > 0 && buffered + buffer.keyGrowthBytes() > budgetBytes) {
+            spillBuffer();
+        }
     }
 
     private int added(int bytes) throws IOException {

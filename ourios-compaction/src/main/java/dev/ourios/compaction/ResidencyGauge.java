@@ -2,7 +2,7 @@ package dev.ourios.compaction;
 
 /**
  * Tracks the estimated decoded bytes the sorter holds right now and the peak, per phase. A unit test reads it to
- * prove the memory bounds of STORAGE.md §5 (run buffer ≤ B + one input; merge ≤ B of reader batches + one chunk).
+ * prove the memory bounds of STORAGE.md §5 (run buffer ≤ B + one row; merge ≤ B of reader batches + one chunk).
  */
 public final class ResidencyGauge {
     private long current;

@@ -101,6 +101,11 @@ final class RowBuffer implements RowStrings {
         return pageBytes + (long) serviceIds.length * KEY_BYTES + tableBytes + serviceBytes;
     }
 
+    /** What the next row would add to the footprint by doubling the key arrays (0 while they have room). */
+    long keyGrowthBytes() {
+        return rows == serviceIds.length ? (long) serviceIds.length * KEY_BYTES : 0;
+    }
+
     /** Heap of the row table (what a spilled run's table costs the merge). */
     long tableBytes() {
         return tableBytes;

@@ -142,6 +142,52 @@ class Rfc0036LayoutTest {
         assertTrue(rw.checksumsMatch());
     }
 
+    /**
+     * Narrow rows: a buffer of B holds thousands of them, and its key arrays double while it is still below B. With
+     * B just above the footprint of 8,192 rows, the 8,193rd row would double them (8,192 x 48 bytes, more than a
+     * row); the sorter spills first, so the peak stays within B plus one row here too.
+     */
+    @Test
+    @Timeout(120)
+    void rfc0036_3_narrow_rows_key_growth_stays_within_budget_plus_one_row() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("t"), 1, 3, 6000, 23).withBodyBytes(40));
+        List<LogRecord> rows = new ArrayList<>();
+        for (ObjectInfo in : store.listObjects(P.dataPrefix())) {
+            rows.addAll(TestStores.readAll(store, in.key()));
+        }
+        int fanIn = 4;
+        long tableCap = 1L << 20; // far above the few distinct strings: the same ids whatever B is
+        RowBuffer probe = new RowBuffer(tableCap);
+        long largestRow = 0;
+        for (int i = 0; i < 8192; i++) {
+            long before = probe.footprint();
+            probe.add(rows.get(i), i);
+            largestRow = Math.max(largestRow, probe.footprint() - before);
+        }
+        RowBuffer alone = new RowBuffer(tableCap); // alone, a row opens a page and adds every string: the worst add
+        long empty = alone.footprint();
+        alone.add(rows.get(0), 0);
+        largestRow = Math.max(largestRow, alone.footprint() - empty);
+        long budget = probe.footprint() + (16 << 10);
+        long growth = probe.keyGrowthBytes();
+        assertTrue(growth > largestRow + (16 << 10), "doubling the key arrays (" + growth
+                + " B) must outgrow one row (" + largestRow + " B) for this test to tell the bounds apart");
+
+        ResidencyGauge gauge = new ResidencyGauge();
+        try (ExternalSorter sorter = new ExternalSorter(budget, fanIn, dir.resolve("scratch"), gauge,
+                Long.MAX_VALUE)) {
+            for (int i = 0; i < rows.size(); i++) {
+                sorter.add(rows.get(i), i);
+            }
+            System.out.printf("rfc0036_3 narrow: %d rows, %d runs, formation peak %d, B %d, one row %d%n",
+                    rows.size(), sorter.spilledRuns(), gauge.peakFormation(), budget, largestRow);
+            assertTrue(sorter.spilledRuns() > 0, "the buffer spilled");
+        }
+        assertTrue(gauge.peakFormation() <= budget + largestRow, "formation peak " + gauge.peakFormation()
+                + " > B + one row " + (budget + largestRow));
+    }
+
     @Test
     void rfc0036_4_same_inputs_give_identical_bytes_across_listing_orders_and_budgets() throws Exception {
         long seed = new Random().nextLong();
