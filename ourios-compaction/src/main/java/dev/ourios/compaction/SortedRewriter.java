@@ -71,7 +71,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader", () -> new RowChecksum(checksums), PrefetchedInputs.Mode.ENCODED)) {
+                    "ourios-input-reader", () -> new RowChecksum(checksums))) {
                 inputs.forEachEncoded(sorter::add);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
