@@ -1,6 +1,5 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.BenchSeams;
 import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.SortedRewriter;
 import java.nio.file.Path;
@@ -27,7 +26,7 @@ public final class ChecksumSuite implements Suite {
         int fanIn = CompactionOptions.DEFAULT_FAN_IN;
         List<Contender> contenders = List.of(
                 new RewriterContender("with-checksum", s -> new SortedRewriter(s, scratch), o.budgetBytes(), fanIn),
-                new RewriterContender("without-checksum", s -> BenchSeams.sortedWithoutChecksums(s, scratch),
+                new RewriterContender("without-checksum", s -> SortedRewriter.withoutChecksums(s, scratch),
                         o.budgetBytes(), fanIn));
         Map<String, Contest.Result> r = new Contest(contenders, o.warmups(), o.runs(), ctx.log()).run(f);
         double with = r.get("with-checksum").seconds().median();

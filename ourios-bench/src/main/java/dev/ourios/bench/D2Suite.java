@@ -1,7 +1,7 @@
 package dev.ourios.bench;
 
+import dev.ourios.bench.unsorted.UnsortedRewriter;
 import dev.ourios.compaction.SortedRewriter;
-import dev.ourios.compaction.UnsortedRewriter;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;

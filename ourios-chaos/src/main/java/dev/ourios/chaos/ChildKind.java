@@ -4,8 +4,8 @@ import java.util.Optional;
 
 /**
  * How one iteration's child dies: SIGKILLed at a random moment (a compaction sweep or a {@code gc}), or halted by
- * the test-only crash seam at a named protocol step ({@code -Dourios.test.crashAt}, see
- * {@code dev.ourios.compaction.CrashPoint}).
+ * the compaction's test-only crash seam at a named protocol step ({@code -Dourios.test.crashAt=<label>}; the labels
+ * and what each step has done are listed in {@code dev.ourios.compaction.FaultSeam}).
  */
 enum ChildKind {
     SIGKILL_COMPACT("SIGKILL compact (random moment)", null),

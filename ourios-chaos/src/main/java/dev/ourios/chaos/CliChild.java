@@ -35,7 +35,7 @@ final class CliChild {
     }
 
     /**
-     * @param crashAt a {@code CrashPoint} label to arm ({@code -Dourios.test.crashAt}), if any
+     * @param crashAt a crash point label to arm ({@code -Dourios.test.crashAt}, see ChildKind), if any
      * @param marker  a fragment of the output line {@link #awaitMarker} waits for
      */
     static CliChild start(String classpath, Optional<String> crashAt, String marker, List<String> args)

@@ -82,7 +82,7 @@ public final class CompactCommand implements Callable<Integer> {
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
                 ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
             SweepRunner runner = Compactor.sweepRunner(s, options, planClock, Clock.systemUTC(),
-                    telemetry.meterProvider(), dev.ourios.compaction.OutputFault.NONE, dryRun, slice);
+                    telemetry.meterProvider(), dryRun, slice);
             if (dryRun) {
                 return dryRun(runner, filter, out);
             }

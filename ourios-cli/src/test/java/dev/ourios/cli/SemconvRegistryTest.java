@@ -11,7 +11,6 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.ourios.compaction.CompactionMetrics;
 import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.OutputFault;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.SweepReport;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -187,7 +186,7 @@ class SemconvRegistryTest {
                     Instant.parse("2026-11-01T10:00:00Z"), 1, 3, 200, GeneratorSpec.DEFAULT_SERVICES, 7, 0),
                     new Output(quiet, quiet));
             SweepReport report = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                    Clock.systemUTC(), Clock.systemUTC(), meters, OutputFault.NONE, false)
+                    Clock.systemUTC(), Clock.systemUTC(), meters, false)
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, report.count(PartitionResult.Result.COMMITTED), report.toString());
 

@@ -52,7 +52,7 @@ final class BackgroundChecksum implements AutoCloseable {
         return new BackgroundChecksum(new RowChecksum(true), threadName);
     }
 
-    /** Counts rows only, with no helper (the benchmark seam that measures the checksum's cost). */
+    /** Counts rows only, with no helper (see {@link SortedRewriter#withoutChecksums}). */
     static BackgroundChecksum counting() {
         return new BackgroundChecksum(new RowChecksum(false), null);
     }

@@ -23,33 +23,40 @@ public final class Compactor {
     }
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
-            Clock clock, MeterProvider meters, OutputFault fault, boolean gcDryRun) {
-        return sweepRunner(store, options, planClock, clock, meters, fault, gcDryRun, Shard.ALL);
+            Clock clock, MeterProvider meters, boolean gcDryRun) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, Shard.ALL);
     }
 
     /** As above, planning only the partitions {@code shard} owns (GC still covers every partition in scope). */
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
-            Clock clock, MeterProvider meters, OutputFault fault, boolean gcDryRun, Shard shard) {
+            Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard) {
+        // Crash tests arm a crash point in a child process through a system property; unset, this is FaultSeam.NONE.
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty());
+    }
+
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            MeterProvider meters) {
+        return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, false);
+    }
+
+    /** The wiring itself, with the fault-injection seam explicit (tests in this package hand it row faults). */
+    static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
+            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults) {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
-        GarbageCollector gc = new GarbageCollector(CrashAfterDeleteStore.forGc(store), layout, reader,
+        GarbageCollector gc = new GarbageCollector(faults.gcStore(store), layout, reader,
                 new GcOptions(options.gcGrace(), gcDryRun), clock);
         CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
         AuditLog audit = new AuditLog(store, options.scratchDir());
         // Each compaction gets its steps on its own counting view of the store, for per-partition request counts.
         PartitionCompactor compactor = new PartitionCompactor(store, view -> new CompactionSteps(
-                new SortedRewriter(view, options.scratchDir(), Uuid7.system(), fault),
+                new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
                 ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
-                new AuditLog(view, options.scratchDir())), clock);
+                new AuditLog(view, options.scratchDir())), clock, faults);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
                 gcDryRun);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
                 planClock, clock, options.concurrency(), shard, debris);
-    }
-
-    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
-            MeterProvider meters) {
-        return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, OutputFault.NONE, false);
     }
 }

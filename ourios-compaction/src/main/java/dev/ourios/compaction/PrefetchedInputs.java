@@ -1,7 +1,6 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.Failures;
-import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.ReadOptions;
 import dev.ourios.parquet.RowCodec;
@@ -17,31 +16,30 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads a plan's inputs on helper threads through the reader contract (row-vs-path validation included) and
- * re-projects every row, handing the compacting thread batches of (source row, re-projected row, origin).
- * Decoding Parquet into records and re-projecting them was ~15 % of a compaction, on the compacting thread, and
- * with the writer's work spread over two cores it became the longest part of run formation.
+ * re-projects every row, handing the compacting thread batches of encoded rows. Decoding Parquet into records and
+ * re-projecting them was ~15 % of a compaction, on the compacting thread, and with the writer's work spread over two
+ * cores it became the longest part of run formation.
  *
  * <p>With {@code readers} threads, reader {@code k} reads inputs {@code k, k + readers, …} in order into one shared
  * queue, and the caller takes batches as they come: each input's rows arrive in row order, but the inputs'
  * batches interleave as the readers produce them. (Taking input 0's rows, then input 1's, … kept the other reader
- * waiting on a full queue most of the time; measured in docs/benchmarks.md, session 5.) Every row carries its
- * origin (input ordinal, row ordinal, {@link RowCodec#origin}), the sort's tie-break, so the arrival order does not
- * reach the output. An input's failure (unreadable, foreign schema, a row in the wrong partition) reaches the
- * caller as the same exception once every input before it has been handed over; with several failing inputs, the
- * first in plan order is the one thrown. What waits in the queue is bounded by {@link #QUEUE_BYTES} (or one batch,
- * if a row is larger); that bound is outside the sort budget, like the checksum helper's (docs/architecture.md,
- * heap planning).
+ * waiting on a full queue most of the time; measured in docs/benchmarks.md.) Every row carries its origin (input
+ * ordinal, row ordinal, {@link RowCodec#origin}), the sort's tie-break, so the arrival order does not reach the
+ * output. An input's failure (unreadable, foreign schema, a row in the wrong partition) reaches the caller as the
+ * same exception once every input before it has been handed over; with several failing inputs, the first in plan
+ * order is the one thrown. What waits in the queue is bounded by {@link #QUEUE_BYTES} (or one batch, if a row is
+ * larger); that bound is outside the sort budget, like the checksum helper's (docs/architecture.md, heap planning).
  *
- * <p>With a checksum supplier, each reader also hashes the re-projected rows it reads into a {@link RowChecksum} of
- * its own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that
- * decode, rather than on the compacting thread that run formation waits for.
+ * <p>Each reader encodes the re-projected rows straight from the pages ({@link LogFileReader#readProjected}) with
+ * references into a string table of its own ({@link ReaderStrings}, at most {@link #READER_TABLE_BYTES}, outside the
+ * sort budget like the queue), whose new entries travel with the batch; the compacting thread only copies each row
+ * into the run buffer. Building a record per row, re-projecting it and encoding it on the compacting thread was most
+ * of run formation's CPU (docs/benchmarks.md).
  *
- * <p>{@link Mode#ENCODED} hands over encoded rows instead ({@link #forEachEncoded}): each reader encodes the
- * re-projected rows straight from the pages ({@link LogFileReader#readProjected}) with references into a string
- * table of its own ({@link ReaderStrings}, at most {@link #READER_TABLE_BYTES}, outside the sort budget like the
- * queue), whose new entries travel with the batch; the compacting thread only copies each row into the run buffer.
- * Building a record per row, re-projecting it and encoding it on the compacting thread was most of run formation's
- * CPU (docs/benchmarks.md, session 11). The checksum then hashes the encoded rows, as the write side does.
+ * <p>With a checksum supplier, each reader also hashes the encoded rows it reads into a {@link RowChecksum} of its
+ * own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that
+ * decode, rather than on the compacting thread that run formation waits for; it hashes the encoded rows, as the
+ * write side does.
  */
 final class PrefetchedInputs implements AutoCloseable {
     /**
@@ -51,22 +49,13 @@ final class PrefetchedInputs implements AutoCloseable {
     static final int READERS = 2;
     static final long QUEUE_BYTES = 2L << 20;
     private static final int BATCH_ROWS = 1024;
-    private static final long BATCH_BYTES = 1L << 20;
     /**
      * An encoded batch's bytes: well under half of G1's smallest region (1 MiB), so its array is never a humongous
      * object; a longer row grows it.
      */
     private static final int ENCODED_BATCH_BYTES = 192 << 10;
-    /** A reader's string table (encoded mode): far more than the distinct low-cardinality values of real logs. */
+    /** A reader's string table: far more than the distinct low-cardinality values of real logs. */
     static final long READER_TABLE_BYTES = 4L << 20;
-
-    /** What the readers hand over. */
-    enum Mode {
-        /** Each row as read and re-projected ({@link #forEach}). */
-        RECORDS,
-        /** Each re-projected row encoded ({@link #forEachEncoded}). */
-        ENCODED
-    }
 
     /** Receives each encoded row: {@code buf[offset]}, whose references are to {@code strings}. */
     @FunctionalInterface
@@ -74,15 +63,8 @@ final class PrefetchedInputs implements AutoCloseable {
         void accept(byte[] buf, int offset, InputStrings strings) throws IOException;
     }
 
-    /** Receives each row: as read, re-projected, and its place in the partition. */
-    @FunctionalInterface
-    interface RowHandler {
-        void accept(LogRecord source, LogRecord projected, long origin) throws IOException;
-    }
-
     private final int inputs;
-    private final Mode mode;
-    /** Encoded mode: each reader's string table as the compacting thread knows it (records mode: null). */
+    /** Each reader's string table as the compacting thread knows it. */
     private final InputStrings[] readerStrings;
     private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
@@ -92,32 +74,20 @@ final class PrefetchedInputs implements AutoCloseable {
     private final List<RowChecksum> checksums = new ArrayList<>();
     private volatile boolean closed;
 
-    PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName) {
-        this(store, plan, readerThreads, threadName, null);
-    }
-
     /** {@code checksum}: makes each reader's {@link RowChecksum} (see the class comment); null: no checksum. */
     PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
             Supplier<RowChecksum> checksum) {
-        this(store, plan, readerThreads, threadName, checksum, Mode.RECORDS);
-    }
-
-    PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
-            Supplier<RowChecksum> checksum, Mode mode) {
         this.inputs = plan.inputs().size();
-        this.mode = mode;
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
-        this.readerStrings = mode == Mode.ENCODED ? new InputStrings[n] : null;
+        this.readerStrings = new InputStrings[n];
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
             if (sum != null) {
                 checksums.add(sum);
             }
-            if (readerStrings != null) {
-                readerStrings[k] = new InputStrings();
-            }
+            readerStrings[k] = new InputStrings();
             Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);
@@ -126,25 +96,10 @@ final class PrefetchedInputs implements AutoCloseable {
     }
 
     /**
-     * Hands every row of every input to {@code handler}, each input's in row order; rethrows the failure of the
-     * first failing input (in plan order) once every input before it is done.
+     * Hands every row of every input to {@code handler}, encoded with its origin, each input's in row order;
+     * rethrows the failure of the first failing input (in plan order) once every input before it is done.
      */
-    void forEach(RowHandler handler) throws IOException {
-        if (mode != Mode.RECORDS) {
-            throw new IllegalStateException("BUG: these inputs are read as encoded rows");
-        }
-        drain(b -> {
-            for (int i = 0; i < b.rows; i++) {
-                handler.accept(b.sources.get(i), b.projected.get(i), RowCodec.origin(b.input, b.firstRow + i));
-            }
-        });
-    }
-
-    /** {@link #forEach}, for {@link Mode#ENCODED}: every row encoded, its origin included. */
     void forEachEncoded(EncodedRowHandler handler) throws IOException {
-        if (mode != Mode.ENCODED) {
-            throw new IllegalStateException("BUG: these inputs are read as records");
-        }
         drain(b -> {
             InputStrings strings = readerStrings[b.reader];
             strings.append(b.entries);
@@ -186,14 +141,14 @@ final class PrefetchedInputs implements AutoCloseable {
 
     /**
      * The inputs' file schemas in plan order (for the output's union schema, without opening every input again);
-     * call after {@link #forEach} returned normally.
+     * call after {@link #forEachEncoded} returned normally.
      */
     List<MessageType> fileSchemas() {
         return List.copyOf(Arrays.asList(schemas));
     }
 
     /**
-     * The checksum of every row read, the readers' added up; call after {@link #forEach} returned normally (each
+     * The checksum of every row read, the readers' added up; call after {@link #forEachEncoded} returned normally (each
      * reader's last row was hashed before its last batch was queued, and that batch has been taken).
      */
     RowChecksum readChecksum() {
@@ -207,12 +162,11 @@ final class PrefetchedInputs implements AutoCloseable {
 
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
     private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
-        ServiceNameProjector projector = new ServiceNameProjector();
-        UnaryOperator<String> serviceOf = projector::serviceOf;
-        ReaderStrings table = mode == Mode.ENCODED ? new ReaderStrings(READER_TABLE_BYTES) : null;
+        UnaryOperator<String> serviceOf = new ServiceNameProjector()::serviceOf;
+        ReaderStrings table = new ReaderStrings(READER_TABLE_BYTES);
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
-                Batch batch = new Batch(first, input, 0, mode);
+                Batch batch = new Batch(first, input, 0);
                 try (LogFileReader r = LogFileReader.open(store, plan.inputs().get(input).key(),
                         ReadOptions.partition(plan.partition()))) {
                     schemas[input] = r.fileSchema();
@@ -220,32 +174,20 @@ final class PrefetchedInputs implements AutoCloseable {
                         if (closed) {
                             return;
                         }
-                        if (table != null) {
-                            RowCodec.Output out = batch.encoded;
-                            int at = out.size();
-                            int weight = r.readProjected(RowCodec.origin(input, batch.firstRow + batch.rows),
-                                    serviceOf, table, out);
-                            if (weight < 0) {
-                                break;
-                            }
-                            if (sum != null) {
-                                sum.add(out.array(), at, table);
-                            }
-                            batch.addEncoded(at);
-                        } else {
-                            LogRecord row = r.read();
-                            if (row == null) {
-                                break;
-                            }
-                            LogRecord projected = projector.project(row);
-                            if (sum != null) {
-                                sum.add(projected);
-                            }
-                            batch.add(row, projected);
+                        RowCodec.Output out = batch.encoded;
+                        int at = out.size();
+                        int weight = r.readProjected(RowCodec.origin(input, batch.firstRow + batch.rows), serviceOf,
+                                table, out);
+                        if (weight < 0) {
+                            break;
                         }
+                        if (sum != null) {
+                            sum.add(out.array(), at, table);
+                        }
+                        batch.addEncoded(at);
                         if (batch.full()) {
                             put(batch, table);
-                            batch = new Batch(first, input, batch.firstRow + batch.rows, mode);
+                            batch = new Batch(first, input, batch.firstRow + batch.rows);
                         }
                     }
                 } catch (InterruptedIOException e) {
@@ -266,9 +208,7 @@ final class PrefetchedInputs implements AutoCloseable {
 
     /** Queues {@code batch} with the reader table's entries its rows may be the first to reference. */
     private void put(Batch batch, ReaderStrings table) throws InterruptedIOException {
-        if (table != null) {
-            batch.entries = table.takeNew();
-        }
+        batch.entries = table.takeNew();
         queue.put(batch, batch.bytes);
     }
 
@@ -297,33 +237,18 @@ final class PrefetchedInputs implements AutoCloseable {
         /** The row ordinal (in its input) of the batch's first row. */
         final long firstRow;
         int rows;
-        // Records mode.
-        final List<LogRecord> sources;
-        final List<LogRecord> projected;
-        // Encoded mode: the rows, where each starts, and the reader table's entries new with this batch.
-        final RowCodec.Output encoded;
-        int[] offsets;
+        /** The rows, where each starts, and the reader table's entries new with this batch. */
+        final RowCodec.Output encoded = new RowCodec.Output(ENCODED_BATCH_BYTES + (16 << 10));
+        int[] offsets = new int[BATCH_ROWS];
         ReaderStrings.Entries entries = ReaderStrings.Entries.NONE;
         long bytes;
         boolean inputDone;
         Throwable failure;
 
-        Batch(int reader, int input, long firstRow, Mode mode) {
+        Batch(int reader, int input, long firstRow) {
             this.reader = reader;
             this.input = input;
             this.firstRow = firstRow;
-            boolean records = mode == Mode.RECORDS;
-            this.sources = records ? new ArrayList<>() : null;
-            this.projected = records ? new ArrayList<>() : null;
-            this.encoded = records ? null : new RowCodec.Output(ENCODED_BATCH_BYTES + (16 << 10));
-            this.offsets = records ? null : new int[BATCH_ROWS];
-        }
-
-        void add(LogRecord source, LogRecord projectedRow) {
-            sources.add(source);
-            projected.add(projectedRow);
-            bytes += source.roughHeapBytes();
-            rows++;
         }
 
         void addEncoded(int offset) {
@@ -335,8 +260,7 @@ final class PrefetchedInputs implements AutoCloseable {
         }
 
         boolean full() {
-            return rows >= BATCH_ROWS || (encoded != null ? encoded.size() >= ENCODED_BATCH_BYTES
-                    : bytes >= BATCH_BYTES);
+            return rows >= BATCH_ROWS || encoded.size() >= ENCODED_BATCH_BYTES;
         }
     }
 }

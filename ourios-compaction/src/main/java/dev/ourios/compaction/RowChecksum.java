@@ -30,7 +30,7 @@ public final class RowChecksum {
         this(true);
     }
 
-    /** {@code hashing = false} counts rows only (a benchmark seam measuring the hashing's cost). */
+    /** {@code hashing = false} counts rows only (see {@link SortedRewriter#withoutChecksums}). */
     RowChecksum(boolean hashing) {
         this.hashing = hashing;
     }

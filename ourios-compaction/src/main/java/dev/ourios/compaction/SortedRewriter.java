@@ -28,27 +28,34 @@ public final class SortedRewriter implements PartitionRewriter {
     private final ObjectStore store;
     private final Path scratchRoot;
     private final Uuid7 uuids;
-    private final OutputFault fault;
+    private final FaultSeam faults;
     private final boolean checksums;
 
-    public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, OutputFault fault) {
-        this(store, scratchRoot, uuids, fault, true);
-    }
-
-    /**
-     * Benchmark seam: {@code checksums = false} only counts rows instead of hashing them, to measure what the
-     * verification costs (issue 11: under 5 % of D2). Never used by the product.
-     */
-    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, OutputFault fault, boolean checksums) {
-        this.store = store;
-        this.scratchRoot = scratchRoot;
-        this.uuids = uuids;
-        this.fault = fault;
-        this.checksums = checksums;
+    public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids) {
+        this(store, scratchRoot, uuids, FaultSeam.NONE, true);
     }
 
     public SortedRewriter(ObjectStore store, Path scratchRoot) {
-        this(store, scratchRoot, Uuid7.system(), OutputFault.NONE);
+        this(store, scratchRoot, Uuid7.system());
+    }
+
+    /** {@code checksums = false}: rows are counted, not hashed (see {@link #withoutChecksums}). */
+    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, FaultSeam faults, boolean checksums) {
+        this.store = store;
+        this.scratchRoot = scratchRoot;
+        this.uuids = uuids;
+        this.faults = faults;
+        this.checksums = checksums;
+    }
+
+    /**
+     * The same rewrite with row hashing replaced by row counting, so only the row counts are compared: it exists to
+     * measure what the checksum verification costs (the benchmark's checksum suite sets the two side by side), and
+     * is public because that benchmark is a separate module. {@link Compactor} never builds one, so no sweep
+     * commits an unverified rewrite.
+     */
+    public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {
+        return new SortedRewriter(store, scratchRoot, Uuid7.system(), FaultSeam.NONE, false);
     }
 
     @Override
@@ -64,7 +71,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader", () -> new RowChecksum(checksums), PrefetchedInputs.Mode.ENCODED)) {
+                    "ourios-input-reader", () -> new RowChecksum(checksums))) {
                 inputs.forEachEncoded(sorter::add);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
@@ -76,8 +83,9 @@ public final class SortedRewriter implements PartitionRewriter {
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
                 long half = Math.max(1, in.rows() / 2);
+                FaultSeam.RowFault fault = faults.rowFault().orElse(null);
                 sorter.drainTo((buf, offset, length, strings) -> {
-                    if (fault == OutputFault.NONE) {
+                    if (fault == null) {
                         // The product path: the checksum and the writer read the same bytes.
                         out.add(buf, offset, length, strings);
                         writer.write(buf, offset, length, strings);
@@ -89,7 +97,7 @@ public final class SortedRewriter implements PartitionRewriter {
                         }
                     }
                     if (ordinal[0] == half) {
-                        CrashPoint.MID_REWRITE.reach(); // test-only; a no-op unless armed
+                        faults.reach(FaultSeam.CrashPoint.MID_REWRITE); // a no-op unless a crash test armed it
                     }
                 });
                 String inSum = in.value();
@@ -114,7 +122,7 @@ public final class SortedRewriter implements PartitionRewriter {
 
     /**
      * What a decoded row waiting for the checksum thread holds, from its encoded length: its strings as UTF-16 (at
-     * most twice their UTF-8 bytes) plus the record's object headers and fields (only the fault seam hands records).
+     * most twice their UTF-8 bytes) plus the record's object headers and fields (only a row fault hands records).
      */
     static long decodedWeight(int encodedBytes) {
         return 2L * encodedBytes + 512;

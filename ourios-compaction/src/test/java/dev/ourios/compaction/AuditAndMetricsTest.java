@@ -86,7 +86,7 @@ class AuditAndMetricsTest {
         InMemoryMetricReader reader = InMemoryMetricReader.create();
         try (SdkMeterProvider provider = SdkMeterProvider.builder().registerMetricReader(reader).build()) {
             SweepReport report = TestStores.runner(store, dir.resolve("scratch"),
-                    CompactionOptions.defaults(dir.resolve("scratch")), provider, OutputFault.NONE)
+                    CompactionOptions.defaults(dir.resolve("scratch")), provider)
                     .sweep(PartitionFilter.all(), r -> { });
             Map<String, MetricData> m = reader.collectAllMetrics().stream()
                     .collect(Collectors.toMap(MetricData::getName, Function.identity()));

@@ -204,7 +204,7 @@ class BothBackendsCompactionTest {
         for (int i = 0; i < n; i++) {
             Shard shard = new Shard(i, n);
             SweepReport r = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), OutputFault.NONE, false, shard)
+                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, shard)
                     .sweep(PartitionFilter.all(), x -> { });
             assertFalse(r.hasErrors(), r.toString());
             for (PartitionResult pr : r.partitions()) {

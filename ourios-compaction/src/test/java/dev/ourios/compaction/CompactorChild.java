@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.FaultSeam.CrashPoint;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -36,7 +37,7 @@ final class CompactorChild {
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
                 // row-group threshold the child uses; that flood would only slow the child down.
                 "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn", "-Dorg.slf4j.simpleLogger.log.org.apache.parquet=error"));
-        crashAt.ifPresent(p -> cmd.add("-D" + CrashPoint.PROPERTY + "=" + p.label()));
+        crashAt.ifPresent(p -> cmd.add("-D" + FaultSeam.CRASH_PROPERTY + "=" + p.label()));
         cmd.addAll(List.of("-cp", System.getProperty("java.class.path"), CompactorProcess.class.getName(),
                 store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency),
                 warm ? "warm" : "cold"));

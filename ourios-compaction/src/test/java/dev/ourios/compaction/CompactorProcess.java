@@ -19,7 +19,7 @@ import java.util.stream.Stream;
 /**
  * The compactor as a separate process for the RFC0009.4 crash tests: one real sweep (GC, plan, rewrite, commit,
  * audit) over a store directory, run in a child JVM that the test SIGKILLs at a random moment or that halts itself
- * at an armed {@link CrashPoint}.
+ * at an armed crash point ({@link FaultSeam}).
  *
  * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold}. With {@code warm}, one
  * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
@@ -37,7 +37,7 @@ public final class CompactorProcess {
                     + " warm|cold");
             System.exit(2);
         }
-        CrashPoint.armed(); // a mistyped -Dourios.test.crashAt fails here, before anything is touched
+        FaultSeam.fromSystemProperty(); // a mistyped -Dourios.test.crashAt fails here, before anything is touched
         Path storeDir = Path.of(args[0]);
         Path scratch = Path.of(args[1]);
         // Min-files 1 and tiny row groups: every multi-file partition is compacted, and its output is flushed to
@@ -51,7 +51,7 @@ public final class CompactorProcess {
             warmUp(store, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
         }
         SweepRunner runner = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), OutputFault.NONE, false);
+                MeterProvider.noop(), false);
         System.out.println("SWEEP");
         System.out.flush();
         long started = System.nanoTime();
@@ -75,7 +75,7 @@ public final class CompactorProcess {
                 copy.put(o.key(), store.readAllBytes(o.key()));
             }
             Compactor.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), OutputFault.NONE, false).sweep(PartitionFilter.all(), r -> { });
+                    MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         }
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {

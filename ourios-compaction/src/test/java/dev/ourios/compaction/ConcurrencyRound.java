@@ -144,7 +144,7 @@ final class ConcurrencyRound {
     private void compactLoop() throws Exception {
         Path scratch = root.resolve("scratch");
         CompactionOptions opts = CompactionOptions.defaults(scratch).withMinFiles(1);
-        SweepRunner runner = TestStores.runner(store, scratch, opts, MeterProvider.noop(), OutputFault.NONE);
+        SweepRunner runner = TestStores.runner(store, scratch, opts, MeterProvider.noop());
         GarbageCollector gcZero = new GarbageCollector(store, new TableLayout(store),
                 new TableReader(store, new ManifestCodec()), new GcOptions(Duration.ZERO, false), Clock.systemUTC());
         while (!stop.get()) {

@@ -35,28 +35,30 @@ class PrefetchedInputsTest {
     Path dir;
 
     @Test
-    void hands_over_every_row_with_its_origin_and_then_the_first_failure() throws Exception {
+    void encoded_rows_are_the_reprojected_rows_with_their_origins_and_then_the_first_failure() throws Exception {
         long seed = new Random().nextLong();
-        System.out.println("PrefetchedInputsTest seed " + seed);
+        System.out.println("PrefetchedInputsTest encoded seed " + seed);
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 4, 2_500 + new Random(seed).nextInt(500),
                 seed));
         CompactionPlan plan = plan(store, gen, 4);
         List<ObjectInfo> inputs = plan.inputs();
-        TreeMap<Long, LogRecord> expected = rowsByOrigin(store, plan, row -> row);
+        ServiceNameProjector projector = new ServiceNameProjector();
+        TreeMap<Long, LogRecord> expected = rowsByOrigin(store, plan,
+                row -> row.reprojected(projector.serviceOf(row.resourceAttributes())));
         Map<Long, LogRecord> seen = new TreeMap<>();
         long[] lastOrigin = new long[inputs.size()];
         Arrays.fill(lastOrigin, -1);
         RowChecksum handed = new RowChecksum();
         String readersSum;
         try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", RowChecksum::new)) {
-            p.forEach((source, projected, origin) -> {
+            p.forEachEncoded((buf, offset, strings) -> {
+                long origin = RowCodec.originOf(buf, offset);
                 int input = (int) (origin >>> 40);
                 assertTrue(origin > lastOrigin[input], "each input's rows arrive in row order, seed " + seed);
                 lastOrigin[input] = origin;
-                assertNull(seen.put(origin, source), "one row per origin, seed " + seed);
-                assertEquals(source.effectiveTime(), projected.effectiveTime());
-                handed.add(projected);
+                assertNull(seen.put(origin, RowCodec.decode(buf, offset, strings)), "one row per origin, seed " + seed);
+                handed.add(buf, offset, strings);
             });
             assertEquals(4, p.fileSchemas().size());
             readersSum = p.readChecksum().value();
@@ -71,52 +73,7 @@ class PrefetchedInputsTest {
         store.delete(inputs.get(2).key());
         store.delete(inputs.get(1).key());
         TreeMap<Long, LogRecord> before = new TreeMap<>();
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader")) {
-            IOException e = assertThrows(IOException.class,
-                    () -> p.forEach((s, w, origin) -> before.put(origin, s)));
-            assertTrue(e.getMessage().contains(inputs.get(1).key()), e.getMessage());
-        }
-        Map<Long, LogRecord> input0 = new TreeMap<>(expected.headMap(RowCodec.origin(1, 0)));
-        assertEquals(input0, new TreeMap<>(before.headMap(RowCodec.origin(1, 0))), "seed " + seed);
-        before.forEach((origin, row) -> assertEquals(expected.get(origin), row, "seed " + seed));
-    }
-
-    @Test
-    void encoded_rows_are_the_reprojected_rows_with_their_origins_and_then_the_first_failure() throws Exception {
-        long seed = new Random().nextLong();
-        System.out.println("PrefetchedInputsTest encoded seed " + seed);
-        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        LogGenerator gen = new LogGenerator(TestStores.spec(List.of("acme"), 1, 4, 2_500 + new Random(seed).nextInt(500),
-                seed));
-        CompactionPlan plan = plan(store, gen, 4);
-        List<ObjectInfo> inputs = plan.inputs();
-        TreeMap<Long, LogRecord> expected = rowsByOrigin(store, plan, new ServiceNameProjector()::project);
-        Map<Long, LogRecord> seen = new TreeMap<>();
-        long[] lastOrigin = new long[inputs.size()];
-        Arrays.fill(lastOrigin, -1);
-        RowChecksum handed = new RowChecksum();
-        String readersSum;
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", RowChecksum::new,
-                PrefetchedInputs.Mode.ENCODED)) {
-            p.forEachEncoded((buf, offset, strings) -> {
-                long origin = RowCodec.originOf(buf, offset);
-                int input = (int) (origin >>> 40);
-                assertTrue(origin > lastOrigin[input], "each input's rows arrive in row order, seed " + seed);
-                lastOrigin[input] = origin;
-                assertNull(seen.put(origin, RowCodec.decode(buf, offset, strings)), "one row per origin, seed " + seed);
-                handed.add(buf, offset, strings);
-            });
-            readersSum = p.readChecksum().value();
-        }
-        assertEquals(expected, seen, "seed " + seed);
-        assertEquals(handed.value(), readersSum, "seed " + seed);
-        assertEquals(RowChecksum.of(expected.values()), readersSum, "seed " + seed);
-
-        store.delete(inputs.get(2).key());
-        store.delete(inputs.get(1).key());
-        TreeMap<Long, LogRecord> before = new TreeMap<>();
-        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", null,
-                PrefetchedInputs.Mode.ENCODED)) {
+        try (PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-reader", null)) {
             IOException e = assertThrows(IOException.class, () -> p.forEachEncoded((buf, offset, strings) ->
                     before.put(RowCodec.originOf(buf, offset), RowCodec.decode(buf, offset, strings))));
             assertTrue(e.getMessage().contains(inputs.get(1).key()), e.getMessage());
@@ -158,7 +115,7 @@ class PrefetchedInputsTest {
     void closing_early_stops_a_reader_blocked_on_a_full_queue() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         CompactionPlan plan = plan(store, new LogGenerator(TestStores.spec(List.of("acme"), 1, 2, 20_000, 7)), 2);
-        PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-abandoned");
+        PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-abandoned", null);
         Thread.sleep(300); // let it fill the queue and block
         long t0 = System.nanoTime();
         p.close();

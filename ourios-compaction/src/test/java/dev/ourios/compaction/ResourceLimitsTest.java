@@ -93,7 +93,7 @@ class ResourceLimitsTest {
         PartitionSnapshot before = TestStores.snapshot(store, P);
 
         CompactionOptions opts = CompactionOptions.defaults(scratch).withSortBudget(1 << 20);
-        SweepReport report = TestStores.runner(store, scratch, opts, MeterProvider.noop(), OutputFault.NONE)
+        SweepReport report = TestStores.runner(store, scratch, opts, MeterProvider.noop())
                 .sweep(PartitionFilter.all(), r -> { });
 
         assertFailedCleanly(store, before, report);

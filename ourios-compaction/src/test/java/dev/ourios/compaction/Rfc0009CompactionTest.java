@@ -102,7 +102,7 @@ class Rfc0009CompactionTest {
             CompactionOptions opts = CompactionOptions.defaults(root.resolve("scratch")).withMinFiles(1)
                     .withSortBudget(rnd.nextBoolean() ? 1L << 20 : 64L << 20).withFanIn(2 + rnd.nextInt(4));
             SweepReport report = TestStores.runner(store, root.resolve("scratch"), opts,
-                    io.opentelemetry.api.metrics.MeterProvider.noop(), OutputFault.NONE)
+                    io.opentelemetry.api.metrics.MeterProvider.noop())
                     .sweep(PartitionFilter.all(), r -> { });
             String ctx = "seed " + seed + " round " + round + ": " + report;
             assertFalse(report.hasErrors(), ctx);

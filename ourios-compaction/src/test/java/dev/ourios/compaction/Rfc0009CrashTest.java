@@ -3,6 +3,7 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.FaultSeam.CrashPoint;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
@@ -66,7 +67,7 @@ class Rfc0009CrashTest {
                 Optional.of(point));
         int status = child.await(60_000);
         String ctx = point.label() + ", child said:\n" + child.output();
-        assertEquals(CrashPoint.EXIT_STATUS, status, "the child must die at the armed point: " + ctx);
+        assertEquals(FaultSeam.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
 
         ledger.assertRowsIntact("after a halt at " + ctx);
         StoreLedger.Debris after = ledger.debris();

@@ -48,7 +48,7 @@ class Rfc0036LayoutTest {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch"))
                 .withRowGroupBytes(OptionalLong.of(threshold));
         SweepReport report = TestStores.runner(store, dir.resolve("scratch"), opts,
-                io.opentelemetry.api.metrics.MeterProvider.noop(), OutputFault.NONE)
+                io.opentelemetry.api.metrics.MeterProvider.noop())
                 .sweep(PartitionFilter.all(), r -> { });
         assertEquals(1, report.count(PartitionResult.Result.COMMITTED), report.toString());
         ObjectInfo out = TestStores.snapshot(store, P).live().get(0);
@@ -305,7 +305,7 @@ class Rfc0036LayoutTest {
             List<ObjectInfo> inputs = s.live().stream()
                     .filter(o -> !o.name().endsWith(".compacted.parquet")).toList();
             CompactionPlan plan = new CompactionPlan(P, 0, inputs, 1L << 20, 1L << 20, 64);
-            RewriteResult rw = new SortedRewriter(store, Path.of(args[1]), Uuid7.system(), OutputFault.NONE)
+            RewriteResult rw = new SortedRewriter(store, Path.of(args[1]), Uuid7.system())
                     .rewrite(plan);
             Files.writeString(Path.of(args[2]), sha256(store.readAllBytes(rw.outputKey())));
         }

@@ -29,7 +29,7 @@ public final class S3SweeperMain {
         Path stop = Path.of(args[5]);
         try (S3ObjectStore store = new S3ObjectStore(config)) {
             SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), OutputFault.NONE, false);
+                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
             while (!Files.exists(go)) {
                 Thread.sleep(10);
             }

@@ -74,7 +74,7 @@ final class StoreLedger {
     void converge(Path scratch) throws IOException {
         CompactionOptions opts = CompactionOptions.defaults(scratch);
         SweepReport report = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), OutputFault.NONE, false).sweep(PartitionFilter.all(), r -> { });
+                MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         assertTrue(!report.hasErrors(), "recovery sweep: " + report);
         TableReader reader = new TableReader(store, new ManifestCodec());
         Clock pastGrace = Clock.offset(Clock.systemUTC(), opts.gcGrace().plus(Duration.ofMinutes(1)));

@@ -12,6 +12,7 @@ import dev.ourios.table.PartitionSnapshot;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -57,7 +58,7 @@ class SweepFailureTest {
 
     @Test
     void output_fault_dropped_duplicated_or_flipped_row_is_refused_and_the_partition_unchanged() throws Exception {
-        List<OutputFault> faults = List.of(
+        List<FaultSeam.RowFault> faults = List.of(
                 (i, r) -> i == 5 ? List.of() : List.of(r),
                 (i, r) -> i == 5 ? List.of(r, r) : List.of(r),
                 (i, r) -> {
@@ -70,15 +71,15 @@ class SweepFailureTest {
                     return List.of(b.build());
                 });
         int n = 0;
-        for (OutputFault fault : faults) {
+        for (FaultSeam.RowFault fault : faults) {
             Path root = dir.resolve("f" + n++);
             LocalObjectStore store = new LocalObjectStore(root.resolve("store"));
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
             PartitionKey p = PartitionKey.ofHour("a", TestStores.HOUR);
             PartitionSnapshot before = TestStores.snapshot(store, p);
-            SweepReport report = TestStores.runner(store, root.resolve("scratch"),
-                    CompactionOptions.defaults(root.resolve("scratch")), MeterProvider.noop(), fault)
-                    .sweep(PartitionFilter.all(), r -> { });
+            SweepReport report = Compactor.sweepRunner(store, CompactionOptions.defaults(root.resolve("scratch")),
+                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, Shard.ALL,
+                    FaultSeam.altering(fault)).sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();
             assertTrue(error.contains("checksum"), error);

@@ -47,13 +47,12 @@ final class TestStores {
         }
     }
 
-    static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters,
-            OutputFault fault) {
-        return Compactor.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, fault, false);
+    static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters) {
+        return Compactor.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, false);
     }
 
     static SweepRunner runner(ObjectStore store, Path scratch) {
-        return runner(store, scratch, CompactionOptions.defaults(scratch), MeterProvider.noop(), OutputFault.NONE);
+        return runner(store, scratch, CompactionOptions.defaults(scratch), MeterProvider.noop());
     }
 
     static PartitionSnapshot snapshot(ObjectStore store, PartitionKey p) throws IOException {

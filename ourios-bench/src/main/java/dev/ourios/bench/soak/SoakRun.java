@@ -3,7 +3,6 @@ package dev.ourios.bench.soak;
 import dev.ourios.bench.Machine;
 import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.OutputFault;
 import dev.ourios.compaction.SweepRunner;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
@@ -66,7 +65,7 @@ public final class SoakRun {
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
         SweepRunner runner = Compactor.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),
-                OutputFault.NONE, false);
+                false);
         SoakDaemon daemon = new SoakDaemon(runner, o.sweepEvery());
         SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());
         QueryProbe probe = new QueryProbe(new QueryEngine(store, layout, tables, MeterProvider.noop()), generator,

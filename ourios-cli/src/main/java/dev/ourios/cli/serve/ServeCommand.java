@@ -10,7 +10,6 @@ import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.OutputFault;
 import dev.ourios.compaction.SweepRunner;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
@@ -95,7 +94,7 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 if (cfg.compaction().enabled()) {
                     SweepRunner runner = Compactor.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
-                            Clock.systemUTC(), telemetry.meterProvider(), OutputFault.NONE, false);
+                            Clock.systemUTC(), telemetry.meterProvider(), false);
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
                             .run(new SweepEvents(events));
                 } else {

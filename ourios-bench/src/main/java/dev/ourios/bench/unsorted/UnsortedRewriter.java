@@ -1,7 +1,11 @@
-package dev.ourios.compaction;
+package dev.ourios.bench.unsorted;
 
+import dev.ourios.compaction.ChecksumMismatchException;
+import dev.ourios.compaction.CompactionPlan;
+import dev.ourios.compaction.PartitionRewriter;
+import dev.ourios.compaction.RecordFootprint;
+import dev.ourios.compaction.RewriteResult;
 import dev.ourios.core.FileNames;
-import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
 import dev.ourios.parquet.LogFileReader;
 import dev.ourios.parquet.LogFileWriter;
@@ -17,25 +21,20 @@ import java.util.List;
 import org.apache.parquet.schema.MessageType;
 
 /**
- * The pre-RFC-0036 mechanism: copies a partition's inputs into one {@code <uuidv7>.compacted.parquet} without
- * sorting. Kept as the baseline the sorted layout is benchmarked against (what sorting costs), so it does
- * everything else the sorted rewrite does: rows are validated against the partition, re-projected, checksummed on
- * both sides, and the output is published atomically but invisible. It holds one decoded row at a time, so it needs
- * no sort budget and never spills. It does not declare {@code sorting_columns}: its rows are in the order the input
- * readers deliver them (each input's in row order, the inputs' batches interleaved as they are decoded), which is
- * not deterministic; no sweep uses it.
+ * The benchmark's baseline: copies a partition's inputs into one {@code <uuidv7>.compacted.parquet} without sorting,
+ * to measure what sorting costs. So it does everything else the product's sorted rewrite does: rows are validated
+ * against the partition, re-projected, checksummed on both sides on helper threads, and the output is published
+ * atomically but invisible. It holds one decoded row at a time, so it needs no sort budget and never spills. It does
+ * not declare {@code sorting_columns}: its rows are in the order the input readers deliver them, which is not
+ * deterministic. Built only from the compaction's public API; no sweep uses it.
  */
 public final class UnsortedRewriter implements PartitionRewriter {
     private final ObjectStore store;
     private final Uuid7 uuids;
 
-    public UnsortedRewriter(ObjectStore store, Uuid7 uuids) {
-        this.store = store;
-        this.uuids = uuids;
-    }
-
     public UnsortedRewriter(ObjectStore store) {
-        this(store, Uuid7.system());
+        this.store = store;
+        this.uuids = Uuid7.system();
     }
 
     @Override
@@ -46,11 +45,10 @@ public final class UnsortedRewriter implements PartitionRewriter {
         WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withDeclareSorting(false)
                 .withExtras(union.extras());
         try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts);
-                BackgroundChecksum in = BackgroundChecksum.start("ourios-checksum-in");
-                BackgroundChecksum out = BackgroundChecksum.start("ourios-checksum-out")) {
-            try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader")) {
-                inputs.forEach((source, projected, origin) -> {
+                RecordChecksumThread in = new RecordChecksumThread("ourios-checksum-in");
+                RecordChecksumThread out = new RecordChecksumThread("ourios-checksum-out")) {
+            try (InputRecords inputs = new InputRecords(store, plan)) {
+                inputs.forEach((source, projected) -> {
                     long weight = RecordFootprint.estimate(source);
                     in.add(source, weight);
                     out.add(projected, weight);
