@@ -1,7 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowStrings;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;

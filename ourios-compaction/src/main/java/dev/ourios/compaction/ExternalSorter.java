@@ -1,11 +1,11 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
-import dev.ourios.parquet.RunCompressors;
-import dev.ourios.parquet.RunFileReader;
-import dev.ourios.parquet.RunFileWriter;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.runs.RunCompressors;
+import dev.ourios.parquet.runs.RunFileReader;
+import dev.ourios.parquet.runs.RunFileWriter;
 import dev.ourios.store.LocalObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;

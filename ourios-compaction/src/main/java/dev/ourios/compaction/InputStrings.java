@@ -1,7 +1,7 @@
 package dev.ourios.compaction;
 
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.RowStrings;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -1,6 +1,6 @@
 package dev.ourios.compaction;
 
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowStrings;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

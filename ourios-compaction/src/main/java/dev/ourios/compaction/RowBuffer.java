@@ -1,8 +1,8 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.RowStrings;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;

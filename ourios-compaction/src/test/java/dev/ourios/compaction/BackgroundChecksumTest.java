@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowStrings;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

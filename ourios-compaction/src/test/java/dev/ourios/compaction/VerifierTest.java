@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.parquet.LogFileWriter;
-import dev.ourios.parquet.WriterOptions;
+import dev.ourios.parquet.write.LogFileWriter;
+import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.ManifestCodec;
