@@ -5,7 +5,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumSet;
@@ -188,7 +188,7 @@ final class ColumnarRows {
      * {@code out} as they are. Returns what {@link RowCodec#encode} returns; {@link #lastTenant} and
      * {@link #lastEffectiveTime} then describe the row. A full schema only (not a prefilter's).
      */
-    int encodeNext(long origin, UnaryOperator<String> serviceOf, RowStrings strings, RowCodec.Output out) {
+    int encodeNext(long origin, UnaryOperator<String> serviceOf, StringTable strings, RowCodec.Output out) {
         // The sort-key prefix needs the time columns and the resource attributes first: cursors are independent,
         // so each column is read when the codec needs it, these first.
         long time = 0;
@@ -367,7 +367,7 @@ final class ColumnarRows {
     }
 
     /** The extras as a record's map holds them: present values only, by name. Returns the referenced bytes. */
-    private long encodeExtras(RowStrings strings, RowCodec.Output out) {
+    private long encodeExtras(StringTable strings, RowCodec.Output out) {
         int countAt = out.size();
         out.i32(0);
         int n = 0;

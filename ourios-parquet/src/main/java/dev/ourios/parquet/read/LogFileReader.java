@@ -5,7 +5,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogFormatException;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
@@ -307,7 +307,7 @@ public final class LogFileReader implements Closeable {
      * ({@link ColumnarRows#encodeNext}); otherwise the row is read as a record, re-projected and encoded. After a
      * failure {@code out} may hold part of a row past its previous size.
      */
-    public int readProjected(long origin, UnaryOperator<String> serviceOf, RowStrings strings, RowCodec.Output out)
+    public int readProjected(long origin, UnaryOperator<String> serviceOf, StringTable strings, RowCodec.Output out)
             throws IOException {
         if (columnar == null || prefilter != null || pending != null) {
             LogRecord r = read();

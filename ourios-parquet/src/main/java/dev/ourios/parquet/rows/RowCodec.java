@@ -14,14 +14,14 @@ import java.util.TreeMap;
 /**
  * A compact binary form of one log record, used by the compactor's sort: rows are encoded once when read, sorted
  * as bytes, spilled and merged as bytes, and shredded into the output straight from those bytes
- * ({@link dev.ourios.parquet.write.LogFileWriter#write(byte[], int, int, RowStrings)}), so no object graph is
+ * ({@link dev.ourios.parquet.write.LogFileWriter#write(byte[], int, int, StringTable)}), so no object graph is
  * rebuilt per row.
  *
  * <p>Layout (little-endian): a sort-key prefix {@code service, effective time, origin}, then every column in
  * {@link LogSchema} order (service excluded, it is in the prefix), then the extras sorted by name. Numbers are
  * fixed width; an optional number is an i32 presence flag and the value. A string or byte-array field is an i32
  * {@code n}: {@code n >= 0} inline bytes follow, {@code -1} null, {@code n <= -2} a reference to entry
- * {@code -2 - n} of the batch's {@link RowStrings} (only low-cardinality columns are offered for interning:
+ * {@code -2 - n} of the batch's {@link StringTable} (only low-cardinality columns are offered for interning:
  * tenant, service, severity text, scope, resource attributes, event name, schema URLs, extra names). A row with
  * no references is self-contained ({@link #inline}); spill runs hold only such rows.
  *
@@ -68,7 +68,7 @@ public final class RowCodec {
      * plus the bytes of every referenced string, which is what it weighs in a spill run. {@code origin} is the
      * row's {@link #origin(int, long) place in the partition}.
      */
-    public static int encode(LogRecord r, long origin, RowStrings strings, Output out) {
+    public static int encode(LogRecord r, long origin, StringTable strings, Output out) {
         int start = out.size;
         long refs = 0;
         refs += out.interned(r.serviceName(), strings);
@@ -150,7 +150,7 @@ public final class RowCodec {
 
 
     /** Decodes the row at {@code offset} ({@code strings} may be null for a self-contained row). */
-    public static LogRecord decode(byte[] buf, int offset, RowStrings strings) {
+    public static LogRecord decode(byte[] buf, int offset, StringTable strings) {
         RowCursor c = new RowCursor().reset(buf, offset, strings);
         String service = c.string();
         c.skipKeyTail();
@@ -215,7 +215,7 @@ public final class RowCodec {
      * Copies the row at {@code offset} into {@code out} with every reference replaced by its bytes, so the copy
      * no longer needs {@code strings}. Returns the copy's length.
      */
-    public static int inline(byte[] buf, int offset, RowStrings strings, Output out) {
+    public static int inline(byte[] buf, int offset, StringTable strings, Output out) {
         return translate(buf, offset, strings, id -> -1, out);
     }
 
@@ -233,7 +233,7 @@ public final class RowCodec {
      * the table {@code target} maps them to (or inline). Returns what {@link #encode} returns for the copy: its
      * length plus the bytes of every value it references.
      */
-    public static int translate(byte[] buf, int offset, RowStrings source, Retarget target, Output out) {
+    public static int translate(byte[] buf, int offset, StringTable source, Retarget target, Output out) {
         RowCursor c = new RowCursor().reset(buf, offset, source);
         int start = out.size;
         long refs = 0;
@@ -380,7 +380,7 @@ public final class RowCodec {
         }
 
         /** Writes a reference when the table takes {@code s}; returns the bytes a reference saves inline. */
-        public int interned(String s, RowStrings strings) {
+        public int interned(String s, StringTable strings) {
             if (s == null) {
                 i32(NULL);
                 return 0;

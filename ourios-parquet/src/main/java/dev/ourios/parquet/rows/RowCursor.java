@@ -12,13 +12,13 @@ import java.util.Arrays;
 public final class RowCursor {
     private byte[] buf;
     private int pos;
-    private RowStrings strings;
+    private StringTable strings;
     private byte[] array;
     private int offset;
     private int length;
     private int ref;
 
-    public RowCursor reset(byte[] buf, int offset, RowStrings strings) {
+    public RowCursor reset(byte[] buf, int offset, StringTable strings) {
         this.buf = buf;
         this.pos = offset;
         this.strings = strings;

@@ -2,7 +2,7 @@ package dev.ourios.parquet.runs;
 
 import dev.ourios.parquet.LogFormatException;
 import dev.ourios.parquet.read.StoreInputFile;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import java.io.Closeable;
@@ -33,7 +33,7 @@ public final class RunFileReader implements Closeable {
     private final ParquetFileReader reader;
     private final ColumnDescriptor column;
     private final MessageType schema;
-    private final RowStrings strings;
+    private final StringTable strings;
 
     private RunFileReader(String file, RandomAccessInput input) throws IOException {
         this.file = file;
@@ -52,7 +52,7 @@ public final class RunFileReader implements Closeable {
         this.column = schema.getColumns().get(0);
         String table = reader.getFooter().getFileMetaData().getKeyValueMetaData().get(RunFileWriter.STRINGS_KEY);
         try {
-            this.strings = new Table(table == null ? List.of() : RunFileWriter.decodeTable(table));
+            this.strings = new RunStringTable(table == null ? List.of() : RunFileWriter.decodeTable(table));
         } catch (RuntimeException e) {
             reader.close();
             throw new LogFormatException(file + ": corrupt sort run string table (" + e + ")", e);
@@ -70,21 +70,22 @@ public final class RunFileReader implements Closeable {
     }
 
     /** The table the run's rows reference. */
-    public RowStrings strings() {
+    public StringTable strings() {
         return strings;
     }
 
     /** Heap of the string table: its arrays plus a String per entry when asked for one. */
     public long stringsBytes() {
-        return ((Table) strings).bytes;
+        return ((RunStringTable) strings).bytes;
     }
 
-    private static final class Table implements RowStrings {
+    /** The string table a run's footer carries (see {@link RunFileWriter}), decoded to Strings on demand. */
+    private static final class RunStringTable implements StringTable {
         private final List<byte[]> utf8;
         private final String[] decoded;
         private final long bytes;
 
-        Table(List<byte[]> utf8) {
+        RunStringTable(List<byte[]> utf8) {
             this.utf8 = utf8;
             this.decoded = new String[utf8.size()];
             long b = 16L + 8L * utf8.size();

@@ -4,7 +4,7 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
@@ -238,7 +238,7 @@ public final class LogFileWriter implements Closeable {
      * row (an INT(8) out of range, an extra the schema cannot hold) may surface on a later write or at commit: the
      * writer shreds in batches, and refuses to commit after any error either way.
      */
-    public void write(byte[] buf, int offset, int length, RowStrings strings) throws IOException {
+    public void write(byte[] buf, int offset, int length, StringTable strings) throws IOException {
         checkOpen();
         try {
             writer.write(buf, offset, length, strings);

@@ -6,7 +6,7 @@ import dev.ourios.core.Param;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.rows.RowCursor;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
@@ -128,7 +128,7 @@ final class LogWriteSupport {
      * run before anything reaches the consumer; a bad extra fails mid-row, which fails the whole file (the writer
      * refuses to commit after any write error).
      */
-    void writeEncoded(byte[] buf, int offset, RowStrings strings) {
+    void writeEncoded(byte[] buf, int offset, StringTable strings) {
         RowCursor c = cursor.reset(buf, offset, strings);
         boolean hasService = c.field();
         byte[] serviceArray = hasService ? c.array() : null;

@@ -3,7 +3,7 @@ package dev.ourios.parquet.write;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogSchema;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayDeque;
@@ -120,7 +120,7 @@ final class RowGroupWriter {
         afterAdd();
     }
 
-    void write(byte[] buf, int offset, int length, RowStrings strings) throws IOException {
+    void write(byte[] buf, int offset, int length, StringTable strings) throws IOException {
         batch.add(buf, offset, length, strings);
         afterAdd();
     }
@@ -430,7 +430,7 @@ final class RowGroupWriter {
         LogRecord[] records = new LogRecord[BATCH_ROWS];
         byte[][] arena = new byte[BATCH_ROWS][];
         int[] offsets = new int[BATCH_ROWS];
-        RowStrings[] strings = new RowStrings[BATCH_ROWS];
+        StringTable[] strings = new StringTable[BATCH_ROWS];
         private final List<byte[]> pages = new ArrayList<>();
         private int page;
         private int fill;
@@ -444,7 +444,7 @@ final class RowGroupWriter {
             n++;
         }
 
-        void add(byte[] buf, int offset, int length, RowStrings table) {
+        void add(byte[] buf, int offset, int length, StringTable table) {
             ensureRoom();
             byte[] target;
             int at;

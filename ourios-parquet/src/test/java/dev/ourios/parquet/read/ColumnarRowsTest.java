@@ -9,7 +9,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.FirstStringCache;
 import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.parquet.write.LogFileWriter;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.parquet.write.WriterTestAccess;
@@ -182,7 +182,7 @@ public class ColumnarRowsTest {
     }
 
     /** A string table that takes every value (ids in the order of first use). */
-    private static final class TableStrings implements RowStrings {
+    private static final class TableStrings implements StringTable {
         private final java.util.Map<String, Integer> ids = new java.util.HashMap<>();
         private final List<String> values = new ArrayList<>();
 

@@ -30,7 +30,7 @@ class EncodedRowTest {
     Path dir;
 
     /** A string table that interns everything offered, or nothing. */
-    private static final class Table implements RowStrings {
+    private static final class Table implements StringTable {
         private final boolean interning;
         private final List<String> strings = new ArrayList<>();
         private final List<byte[]> utf8 = new ArrayList<>();

@@ -10,7 +10,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.read.StoreInputFile;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.rows.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.LocalObjectStore;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -54,7 +54,7 @@ class ChunkStatsTest {
                 try (LogFileWriter w = new LogFileWriter(store.create(name), opts)) {
                     for (LogRecord r : in) {
                         RowCodec.Output out = new RowCodec.Output(64);
-                        RowCodec.encode(r, 0, RowStrings.NONE, out);
+                        RowCodec.encode(r, 0, StringTable.NONE, out);
                         w.write(out.array(), 0, out.size(), null);
                     }
                     w.commit();

@@ -4,9 +4,9 @@ package dev.ourios.parquet.rows;
  * The string table of a batch of encoded rows (see {@link RowCodec}): low-cardinality values are stored once and
  * rows carry 4-byte references to them.
  */
-public interface RowStrings {
+public interface StringTable {
     /** Interns nothing: every value is stored inline, so the rows are self-contained. */
-    RowStrings NONE = new RowStrings() {
+    StringTable NONE = new StringTable() {
         @Override
         public int intern(String s) {
             return -1;
