@@ -25,7 +25,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * One column chunk's entries (definition level, repetition level, value), decoded a page at a time into arrays:
  * levels and dictionary ids in one pass per page ({@link LevelDecoding}), PLAIN values read in place from the
  * decompressed page. Pages are fetched and decompressed by parquet-java's page reader; only the value decoding and
- * the record assembly are ours (parquet-java's per-value state machine was most of a compaction's input readers).
+ * the record assembly are ours (parquet-java's per-value state machine would be most of a compaction's input
+ * readers' work).
  *
  * <p>Supports the encodings in {@link #SUPPORTED}, data pages V1 and V2; {@link ColumnarRows#supports} sends files
  * with any other encoding to parquet-java's reader instead. Memory: one page's levels, ids and bytes per column,

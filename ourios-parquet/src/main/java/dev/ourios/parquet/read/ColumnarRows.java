@@ -26,8 +26,8 @@ import org.apache.parquet.schema.Type.Repetition;
 /**
  * Assembles {@link LogRecord}s from one {@link ColumnCursor} per needed leaf column: the same records, field for
  * field, as {@link LogRecordMaterializer} builds through parquet-java's record reader (differential tests in
- * {@code ColumnarRowsTest}), at a fraction of the CPU — a compaction's input readers spent most of their time in
- * parquet-java's per-value assembly state machine and level decoders (docs/benchmarks.md, session 6).
+ * {@code ColumnarRowsTest}), at a fraction of the CPU: parquet-java's per-value assembly state machine and level
+ * decoders would take most of a compaction's input readers' time.
  *
  * <p>Used for unfiltered reads (compaction, full scans) of files whose column chunks use only the encodings
  * {@link ColumnCursor} decodes ({@link #supports}); filtered reads keep parquet-java's reader, which also skips

@@ -371,8 +371,9 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the prefilter's columns of the group's
-     * candidate rows (those the column index leaves), tests each, then fetches the pages that hold the kept rows.
+     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the
+     * prefilter's columns of the group's candidate rows (those the column index leaves), tests each, then fetches the
+     * pages that hold the kept rows.
      */
     private boolean nextKeptGroup() throws IOException {
         closeKeptPages();
@@ -444,8 +445,8 @@ public final class LogFileReader implements Closeable {
      * On a store where every read is a costly request (S3), reads the byte span of the group's requested column
      * chunks at once, so the kept rows' pages (one or a few per column, scattered over the group) are served from it
      * rather than fetched one GET per column: a one-row query would otherwise send ~30 GETs where reading the whole
-     * group took one. The span is what parquet-java's record reader read for the group before late
-     * materialization, so memory is unchanged; groups larger than {@link #MAX_PREFETCH} are not prefetched.
+     * group takes one. The span is no more than what reading the whole group through parquet-java's record reader
+     * holds; groups larger than {@link #MAX_PREFETCH} are not prefetched.
      */
     private boolean prefetchColumns(BlockMetaData block) throws IOException {
         if (!inputFile.requestsAreCostly() || !hasOffsetIndexes(block)) {

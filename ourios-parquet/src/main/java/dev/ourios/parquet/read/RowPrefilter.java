@@ -8,7 +8,7 @@ import java.util.Set;
  * An exact row predicate that needs only a few columns, so a reader can decide a row before decoding the rest of
  * it (late materialization): {@link LogFileReader} decodes {@link #columns()} of the candidate rows first and the
  * other columns only of the rows this keeps. A query over a compacted file keeps a handful of rows out of a row
- * group of ~200,000 and read every column of every one of them through parquet-java's record reader before.
+ * group of ~200,000: decoding every column of every row would be almost all wasted.
  *
  * <p>The record {@link #test} sees is partial: the columns outside {@link #columns()} read as absent (null, 0,
  * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Whatever the reader's path

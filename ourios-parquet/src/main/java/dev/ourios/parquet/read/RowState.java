@@ -75,7 +75,7 @@ final class RowState {
         spanId = null;
         eventName = null;
         body = null;
-        // Presized: most rows carry a few params and separators, and growing from 0 copied the array per element.
+        // Presized: most rows carry a few params and separators, and growing from 0 would copy the array per element.
         params = lists ? new ArrayList<>(4) : null;
         separators = lists ? new ArrayList<>(5) : null;
         scopeAttributes = null;

@@ -9,7 +9,7 @@ import java.util.concurrent.Future;
 /**
  * Helper threads that ZSTD-compress the row groups of sort runs ({@link RunFileWriter}) while the caller fills the
  * next ones. A spill stops run formation: the input readers wait on their full queue while the compacting thread
- * sorts and writes the run, and compressing the run (ZSTD 1, ~450 MB/s here) was most of that pause, on one core.
+ * sorts and writes the run, and compressing the run is most of that pause, on one core.
  * With two of these threads the pause is shorter and uses both cores. Each thread has its own compression context
  * (zstd contexts are not thread-safe); the compressed bytes depend only on the input and the level, so a run is
  * the same file whichever thread compressed which group.

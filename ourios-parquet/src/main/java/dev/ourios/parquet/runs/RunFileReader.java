@@ -137,8 +137,8 @@ public final class RunFileReader implements Closeable {
                     throw new IOException("unexpected page " + page);
                 }
                 // A REQUIRED top-level column has no levels: the page is [u32 length][bytes] per value. Rows are
-                // copied straight out of the decompressed buffer (copying the page into an array first cost the
-                // merge a second copy of every row).
+                // copied straight out of the decompressed buffer (copying the page into an array first would
+                // copy every row twice).
                 ByteBuffer bytes = v1.getBytes().toByteBuffer();
                 byte[] p;
                 int pos;

@@ -35,12 +35,12 @@ import org.apache.parquet.schema.Types;
  * resource attributes, stored once), which the footer carries; so spilling copies rows without re-encoding them.
  *
  * <p>Why one column and not the log schema: a spilled row is written and read back exactly once, by this process.
- * Shredding it into thirty columns and reassembling it again cost more than the rest of the sort together (in a
- * profile of 30-column runs, ~45 % of a spilling compaction). And why pages are built here rather than through
- * parquet-java's column writers: a REQUIRED top-level column has no repetition or definition levels, so a PLAIN page
- * is just {@code [u32 length][bytes]} per value; parquet-java's writer would add per-value statistics and buffer
- * growth for nothing (run row groups are small: they are the merge's read batches). The file is ordinary Parquet
- * written through {@link ParquetFileWriter}: parquet-java, DuckDB or {@code parquet-cli} can open it when debugging.
+ * Shredding it into thirty columns and reassembling it again would cost more than the rest of the sort together. And
+ * why pages are built here rather than through parquet-java's column writers: a REQUIRED top-level column has no
+ * repetition or definition levels, so a PLAIN page is just {@code [u32 length][bytes]} per value; parquet-java's writer
+ * would add per-value statistics and buffer growth for nothing (run row groups are small: they are the merge's read
+ * batches). The file is ordinary Parquet written through {@link ParquetFileWriter}: parquet-java, DuckDB or
+ * {@code parquet-cli} can open it when debugging.
  *
  * <p>Row groups whose bytes do not compress (random bodies: the reference writer's shape) are stored UNCOMPRESSED
  * (the codec is per column chunk, so each group says which): every {@link #SAMPLE_EVERY}th group, a

@@ -8,12 +8,12 @@ import java.util.List;
  * Chunk-level min/max/null count of the BINARY columns STORAGE.md §2 gives chunk-level statistics only
  * (attributes, resource_attributes, body), computed by the write support instead of parquet-java.
  *
- * <p>Why: parquet-java updates a column's statistics on every value with a byte-at-a-time comparison against both
- * min and max; for resource_attributes, a ~230-byte JSON that repeats row after row, that was ~10 % of a
- * compaction's CPU (two full-length comparisons per row). Here a value equal to the previous one (one vectorised
+ * <p>Why: parquet-java updates a column's statistics on every value with a byte-at-a-time comparison against both min
+ * and max; for resource_attributes, a ~230-byte JSON that repeats row after row, that is two full-length comparisons
+ * per row, a noticeable share of a compaction's CPU. Here a value equal to the previous one (one vectorised
  * {@link Arrays#equals}) costs nothing more, and a new one is compared with the vectorised
- * {@link Arrays#compareUnsigned}. parquet-java's statistics are switched off for these columns and the footer
- * rewrite ({@link FooterRewrite}) writes these instead; no page index is written for them, as the contract says.
+ * {@link Arrays#compareUnsigned}. parquet-java's statistics are switched off for these columns and the footer rewrite
+ * ({@link FooterRewrite}) writes these instead; no page index is written for them, as the contract says.
  *
  * <p>Row groups: {@link RowGroupWriter} starts a group here at each row group it opens (through the write support);
  * groups that end up with no rows are never written and are dropped here too.

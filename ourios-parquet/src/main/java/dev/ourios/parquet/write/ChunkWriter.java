@@ -25,9 +25,9 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * One column chunk of a compacted file's row group, encoded here into data pages V1 and handed to parquet-java's page
  * writer (which compresses them, or takes them compressed on a helper ({@link PrecompressedPages}), writes the headers
  * and builds the column and offset indexes). It replaces
- * parquet-java's {@code ColumnWriterV1} and values writers, which cost most of the column-writer threads: a
- * dictionary lookup that hashed every value, a fallback check, a statistics update comparing every value with the
- * page's min and max byte by byte, and a level encoder call per value (docs/benchmarks.md, session 6).
+ * parquet-java's {@code ColumnWriterV1} and values writers, whose per-value work would take most of the
+ * column-writer threads' time: a dictionary lookup that hashes every value, a fallback check, a statistics update
+ * comparing every value with the page's min and max byte by byte, and a level encoder call per value.
  *
  * <p>Here a page's levels and values are buffered as they come (values raw, plus dictionary ids), and the work is
  * done once per page: levels and ids are run-length encoded in one pass ({@link PageBytes#rleHybrid}); statistics
@@ -47,7 +47,7 @@ final class ChunkWriter implements ColumnWriter {
     private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     /**
      * Identity memo slots: a merge hands over one constant Binary per string-table entry of each run it reads, so a
-     * value can come as (runs × distinct values) instances; 64 slots missed often enough to show in a profile.
+     * value can come as (runs × distinct values) instances, which 64 slots would often miss.
      */
     private static final int MEMO_SLOTS = 512;
 
@@ -200,8 +200,8 @@ final class ChunkWriter implements ColumnWriter {
     }
 
     /**
-     * A binary value as a byte range: what the shredder hands over, without a {@link Binary} per value (their
-     * allocation did not always get optimised away, and cost as much as the dictionary lookup in some JIT runs).
+     * A binary value as a byte range: what the shredder hands over, without a {@link Binary} per value (the JIT
+     * does not always optimise their allocation away, and then it costs as much as the dictionary lookup).
      * {@code constant}: an object that stands for these bytes for as long as it lives (the string-table entry's
      * constant Binary), the key of the identity memo; null for bytes in a reused buffer.
      */

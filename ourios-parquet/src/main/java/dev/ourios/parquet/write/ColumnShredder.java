@@ -12,9 +12,9 @@ import org.apache.parquet.schema.Type;
 /**
  * Writes one row group's values of a column slice straight into parquet-java's {@link ColumnWriter}s, with the
  * repetition and definition levels computed here from the log schema's fixed shape. parquet-java's own record
- * consumer ({@code MessageColumnIO}) tracks every field of every group on every row to find the missing ones and
- * costs ~30 % of a write on this schema (java-limits.md §3: 1.97 s → 1.54 s with own shredding); here the shape is
- * known, so a row costs one call per value and one pass over the optional columns at its end.
+ * consumer ({@code MessageColumnIO}) tracks every field of every group on every row to find the missing ones, a
+ * large share of a write's cost on this schema; here the shape is known, so a row costs one call per value and one
+ * pass over the optional columns at its end.
  *
  * <p>Fields are addressed by their top-level index in the full schema ({@link LogSchema}); calls for fields outside
  * {@code [from, to)} are ignored, so one write support can shred a whole row into either slice. Every row must give

@@ -35,7 +35,7 @@ import org.slf4j.LoggerFactory;
  * leaves.</li>
  * <li>Statistics: page-level statistics and the page index on every column except attributes, resource_attributes
  * and body, which get chunk-level min/max/null count only, computed by {@link ChunkStats} (parquet-java's own
- * per-value comparison was ~10 % of a compaction) and written by the footer rewrite. Gap: tenant_id and the
+ * per-value comparison is costly on these long values) and written by the footer rewrite. Gap: tenant_id and the
  * params/separators leaves keep page-level statistics too (a superset of the contract): parquet-java has no
  * chunk-level-only switch, and they are cheap.</li>
  * <li>Bloom filters on template_id, trace_id, span_id, resource.service.name and extra STRING/INT64 columns.
@@ -120,11 +120,11 @@ public final class LogFileWriter implements Closeable {
                 b.withStatisticsEnabled(path, false); // computed by the write support, see ChunkStats
             }
         }
-        // Adaptive filters insert every value into each of their candidates (10 here): ~8 % of a compaction's CPU in
-        // a profile. A sorted (compacted) output fills its row groups, whose threshold is sized from the input, so its
-        // rows per group are known well enough for one fixed filter, which the shredder builds (bloomPlan): every
-        // parquet-java filter is off there. Ingest files are often far smaller than one group, where a fixed filter
-        // would be mostly empty bytes: they keep parquet-java's adaptive filters.
+        // Adaptive filters insert every value into each of their candidates (10 here), a cost paid on every row. A
+        // sorted (compacted) output fills its row groups, whose threshold is sized from the input, so its rows per
+        // group are known well enough for one fixed filter, which the shredder builds (bloomPlan): every parquet-java
+        // filter is off there. Ingest files are often far smaller than one group, where a fixed filter would be mostly
+        // empty bytes: they keep parquet-java's adaptive filters.
         boolean adaptive = options.bloomFilters() && !options.declareSorting();
         b.withBloomFilterEnabled(adaptive);
         if (adaptive) {
@@ -185,8 +185,8 @@ public final class LogFileWriter implements Closeable {
     /**
      * The distinct values a compacted group's fixed filter is sized for: the caller's estimate of rows per group
      * when it has one (a compactor knows its row count and input bytes), never above the threshold-derived default.
-     * Without it, a partition of 4 KiB rows got filters sized for 64-byte rows: ~2 MiB of mostly empty filter per
-     * row group.
+     * Without it, a partition of 4 KiB rows would get filters sized for 64-byte rows: ~2 MiB of mostly empty filter
+     * per row group.
      */
     static long bloomNdv(WriterOptions options) {
         long byThreshold = expectedRowsPerGroup(options.rowGroupBytes());
@@ -197,9 +197,9 @@ public final class LogFileWriter implements Closeable {
     /**
      * Pages of 1/32 of the row-group threshold (8 KiB .. 1 MiB). parquet-java counts open pages at their
      * uncompressed size when it decides to cut a row group; with its default 1 MiB pages, a 1 MiB compacted
-     * threshold cut groups of ~60 KiB compressed (8x smaller than asked) because nothing was ever compressed before
-     * the cut. Small pages are compressed early, so the on-disk group size tracks the threshold, and page-level
-     * pruning gets finer as a bonus.
+     * threshold would cut groups several times smaller on disk than asked, because nothing is compressed before the
+     * cut. Small pages are compressed early, so the on-disk group size tracks the threshold, and page-level pruning
+     * gets finer as a bonus.
      */
     static int pageSizeFor(long rowGroupBytes) {
         return (int) Math.max(8 << 10, Math.min(1 << 20, rowGroupBytes / 32));

@@ -16,7 +16,7 @@ import org.apache.parquet.schema.PrimitiveType;
 
 /**
  * Shreds a {@link LogRecord}, or a {@link RowCodec} row, straight into parquet-java's column writers through a
- * {@link ColumnShredder} (no Group objects and no record consumer: java-limits.md §3). Field indexes follow
+ * {@link ColumnShredder} (no Group objects and no record consumer). Field indexes follow
  * {@link LogSchema}: the base columns in declared order, then resource.service.name, then the extras. Work on
  * fields the shredder's slice does not own (statistics, value wrapping, list walks) is skipped; {@link RowGroupWriter}
  * runs one instance per slice.
@@ -34,7 +34,7 @@ final class LogWriteSupport {
     private final List<PrimitiveType> extras;
     /**
      * Per string column, the last value and its encoding. Sorted input repeats dictionary-decoded values (the same
-     * String instance) row after row, so re-encoding them to UTF-8 on every row was pure garbage.
+     * String instance) row after row, so re-encoding them to UTF-8 on every row would be pure garbage.
      */
     private final String[] lastString = new String[SERVICE_INDEX + 1];
     private final Binary[] lastBinary = new Binary[SERVICE_INDEX + 1];

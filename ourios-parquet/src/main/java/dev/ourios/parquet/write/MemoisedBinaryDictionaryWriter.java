@@ -17,12 +17,12 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * parquet-java's binary dictionary writer, plus a memo of the dictionary ids of the last constant {@link Binary}
  * instances it was given, by identity.
  *
- * <p>Why: parquet-java looks every value up in its dictionary map, which hashes all of its bytes and compares them
- * with the stored copy; for the ~230-byte resource attributes JSON repeated row after row that was the largest
- * single cost of writing a compacted file (a quarter of the compacting thread's samples in Binary.hashCode and
- * equals). The write support hands over one constant Binary per string-table entry, so a repeat is one identity
- * check. Reused-buffer Binaries (inline values) are never memoised: their bytes change. Ids, dictionary sizes and
- * fallback decisions are exactly parquet-java's, so the bytes written do not change.
+ * <p>Why: parquet-java looks every value up in its dictionary map, which hashes all of its bytes and compares them with
+ * the stored copy; for the ~230-byte resource attributes JSON repeated row after row, that is the largest single cost
+ * of writing a compacted file ({@code Binary.hashCode} and {@code equals}). The write support hands over one constant
+ * Binary per string-table entry, so a repeat is one identity check. Reused-buffer Binaries (inline values) are never
+ * memoised: their bytes change. Ids, dictionary sizes and fallback decisions are exactly parquet-java's, so the bytes
+ * written do not change.
  */
 final class MemoisedBinaryDictionaryWriter extends DictionaryValuesWriter.PlainBinaryDictionaryValuesWriter {
     private static final int SLOTS = 64;

@@ -9,9 +9,9 @@ import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
  * Helper threads that ZSTD-compress a compacted file's data pages while the column writers shred the next rows.
- * Compression was ~40 % of the column-writer threads' time, done inline when a page filled, so the slower of the two
- * column slices held up the other slice and the compacting thread (docs/benchmarks.md, sessions 9 and 10); a page
- * handed here is compressed by whichever helper is free. Each thread has its own parquet-java compressor (they are not
+ * Compressed inline when a page fills, compression is a large share of the column-writer threads' time, and the
+ * slower of the two column slices holds up the other slice and the compacting thread; a page handed here is
+ * compressed by whichever helper is free. Each thread has its own parquet-java compressor (they are not
  * thread-safe), made from the same configuration as the writer's own, so a page's compressed bytes are the same
  * whichever thread compressed it, and the same as inline compression.
  */

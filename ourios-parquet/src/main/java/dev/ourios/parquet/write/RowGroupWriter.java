@@ -28,14 +28,14 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Drives parquet-java's column writers for one file in two column slices, so a second core can encode half of the
- * columns (issue 6: parquet-java's write path was ~68 % of a compaction, all on one thread). This replaces
- * parquet-java's {@code InternalParquetRecordWriter}, whose row-group logic it follows.
+ * columns (encoding the columns is most of a compaction's work: on one thread, it would set the compaction's pace).
+ * This replaces parquet-java's {@code InternalParquetRecordWriter}, whose row-group logic it follows.
  *
- * <p>The schema's top-level fields are cut in two contiguous slices, {@code [0, k)} and {@code [k, n)}, with
- * {@code k} the index of {@code trace_id} (measured: docs/benchmarks.md, session 5): each slice has its own column
- * store, page store and compressor (parquet-java's compressors are not thread-safe), its own write support, which
- * shreds every row into a {@link ColumnShredder} that keeps only its fields. At a row-group flush the slices'
- * column chunks are written one after the other, which is schema order, so the file is an ordinary Parquet file.
+ * <p>The schema's top-level fields are cut in two contiguous slices, {@code [0, k)} and {@code [k, n)}, with {@code k}
+ * the index of {@code trace_id} (the cut that best balances the slices' work): each slice has its own column store,
+ * page store and compressor (parquet-java's compressors are not thread-safe), its own write support, which shreds every
+ * row into a {@link ColumnShredder} that keeps only its fields. At a row-group flush the slices' column chunks are
+ * written one after the other, which is schema order, so the file is an ordinary Parquet file.
  *
  * <p>Rows are shredded in batches (at most {@link #BATCH_ROWS} rows or {@link #BATCH_BYTES} bytes): with two
  * threads, each slice has a helper thread of its own that shreds every batch into it, in order, while the caller
@@ -475,7 +475,7 @@ final class RowGroupWriter {
         }
 
         private void ensureRoom() {
-            if (n == records.length) { // only when a caller's rows outnumber BATCH_ROWS before a shred (never today)
+            if (n == records.length) { // only when a caller's rows outnumber BATCH_ROWS before a shred (no caller does)
                 int cap = n * 2;
                 records = Arrays.copyOf(records, cap);
                 arena = Arrays.copyOf(arena, cap);

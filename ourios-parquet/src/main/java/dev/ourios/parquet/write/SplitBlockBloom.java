@@ -7,10 +7,11 @@ import org.apache.parquet.io.api.Binary;
 /**
  * One column chunk's split-block bloom filter, built here instead of inside parquet-java's column writer, with the
  * same bits: the Parquet algorithm (XXH64 — parquet-java's hasher for longs, {@link XxHash64} in place for byte
- * ranges, which parquet-java copies first — 8 salted bits in one 256-bit block) over an {@code int[]}. A value equal to the one inserted just before is skipped — inserting is idempotent, so the bits
- * are unchanged — which in a sorted file skips most of the service name, {@code template_id} and repeated trace
- * and span ids. parquet-java's filter hashed and inserted every value through an {@code IntBuffer} view:
- * ~20 % of the column-writer thread of a compaction (JFR, docs/benchmarks.md).
+ * ranges, which parquet-java copies first — 8 salted bits in one 256-bit block) over an {@code int[]}. A value
+ * equal to the one inserted just before is skipped — inserting is idempotent, so the bits are unchanged — which in
+ * a sorted file skips most of the service name, {@code template_id} and repeated trace and span ids. parquet-java's
+ * filter hashes and inserts every value through an {@code IntBuffer} view, a large share of a compaction's
+ * column-writer time.
  */
 final class SplitBlockBloom {
     /** Parquet's salt constants (parquet-format BloomFilter.md, parquet-java BlockSplitBloomFilter). */
