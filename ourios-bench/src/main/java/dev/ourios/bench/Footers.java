@@ -1,7 +1,7 @@
 package dev.ourios.bench;
 
-import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 

@@ -1,8 +1,8 @@
 package dev.ourios.bench;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;

@@ -6,7 +6,7 @@ import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.parquet.FooterInspector;
+import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;

@@ -1,7 +1,7 @@
 package dev.ourios.cli;
 
 import dev.ourios.parquet.LogFormatException;
-import dev.ourios.parquet.PartitionMismatchException;
+import dev.ourios.parquet.read.PartitionMismatchException;
 import dev.ourios.table.ManifestException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.NoSuchFileException;

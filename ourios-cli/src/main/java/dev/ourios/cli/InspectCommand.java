@@ -1,8 +1,8 @@
 package dev.ourios.cli;
 
 import dev.ourios.core.FileNames;
-import dev.ourios.parquet.FileFooter;
-import dev.ourios.parquet.FooterInspector;
+import dev.ourios.parquet.footer.FileFooter;
+import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.ManifestCodec;

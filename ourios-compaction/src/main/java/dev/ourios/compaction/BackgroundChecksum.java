@@ -1,7 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
 import java.util.ArrayList;
@@ -70,7 +70,7 @@ final class BackgroundChecksum implements AutoCloseable {
     }
 
     /** Adds an encoded row at {@code buf[offset, offset + length)}; the bytes must not change afterwards. */
-    void add(byte[] buf, int offset, int length, RowStrings strings) throws IOException {
+    void add(byte[] buf, int offset, int length, StringTable strings) throws IOException {
         rows++;
         if (helper == null) {
             sum.add(buf, offset, strings);
@@ -184,7 +184,7 @@ final class BackgroundChecksum implements AutoCloseable {
         final List<LogRecord> records = new ArrayList<>();
         byte[][] arrays = new byte[256][];
         int[] offsets = new int[256];
-        RowStrings[] strings = new RowStrings[256];
+        StringTable[] strings = new StringTable[256];
         int n;
         long weight;
 

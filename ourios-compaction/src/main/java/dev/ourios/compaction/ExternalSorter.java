@@ -1,11 +1,11 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
-import dev.ourios.parquet.RunCompressors;
-import dev.ourios.parquet.RunFileReader;
-import dev.ourios.parquet.RunFileWriter;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.StringTable;
+import dev.ourios.parquet.runs.RunCompressors;
+import dev.ourios.parquet.runs.RunFileReader;
+import dev.ourios.parquet.runs.RunFileWriter;
 import dev.ourios.store.LocalObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -174,7 +174,7 @@ public final class ExternalSorter implements AutoCloseable {
         if (runs.isEmpty()) {
             // The sink may hand rows to another thread that reads them after release(): give it a table that
             // release() does not clear (pages are dropped, never rewritten, so the rows' bytes stay as they are).
-            RowStrings table = buffer.view();
+            StringTable table = buffer.view();
             for (int row : buffer.sortedOrder()) {
                 sink.accept(buffer.page(row), buffer.offset(row), buffer.length(row), table);
             }
@@ -393,7 +393,7 @@ public final class ExternalSorter implements AutoCloseable {
     /** One open run in the merge: its current batch and head row with the head's sort key decoded. */
     private static final class RunCursor {
         private final RunFileReader reader;
-        final RowStrings strings;
+        final StringTable strings;
         private final long stringsBytes;
         private List<byte[]> batch = List.of();
         private long batchBytes;
@@ -493,6 +493,6 @@ public final class ExternalSorter implements AutoCloseable {
      */
     @FunctionalInterface
     public interface RowSink {
-        void accept(byte[] buf, int offset, int length, RowStrings strings) throws IOException;
+        void accept(byte[] buf, int offset, int length, StringTable strings) throws IOException;
     }
 }

@@ -1,7 +1,7 @@
 package dev.ourios.compaction;
 
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.StringTable;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -14,7 +14,7 @@ import java.util.List;
  *
  * <p>Confined to the compacting thread.
  */
-final class InputStrings implements RowStrings, RowCodec.Retarget {
+final class InputStrings implements StringTable, RowCodec.Retarget {
     private static final int UNSET = Integer.MIN_VALUE;
 
     private final List<String> strings = new ArrayList<>();

@@ -1,9 +1,9 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.Failures;
-import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.ReadOptions;
-import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
+import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;

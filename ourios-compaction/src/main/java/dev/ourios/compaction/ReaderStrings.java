@@ -1,6 +1,6 @@
 package dev.ourios.compaction;
 
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -8,14 +8,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * An input reader's string table: the low-cardinality values of the rows it encodes ({@link RowStrings}), kept for
+ * An input reader's string table: the low-cardinality values of the rows it encodes ({@link StringTable}), kept for
  * the whole compaction (a reader cannot know when the run buffer spills) and capped at {@code capBytes}, after which
  * new values are stored inline. The entries added since the last {@link #takeNew} travel to the compacting thread
  * with the batch whose rows first reference them, where {@link InputStrings} mirrors the table.
  *
  * <p>Confined to its reader thread.
  */
-final class ReaderStrings implements RowStrings {
+final class ReaderStrings implements StringTable {
     private final long capBytes;
     private final List<String> strings = new ArrayList<>();
     private final List<byte[]> utf8 = new ArrayList<>();

@@ -1,8 +1,8 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.StringTable;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.nio.ByteOrder;
@@ -27,7 +27,7 @@ import java.util.TreeMap;
  *
  * <p>Not thread-safe.
  */
-final class RowBuffer implements RowStrings {
+final class RowBuffer implements StringTable {
     /**
      * Under half of G1's smallest region (1 MiB), so a page is never a humongous object: 1 MiB pages were, and each
      * such allocation can start a GC cycle (91 humongous-triggered collections per 1/4-size benchmark pair).
@@ -423,7 +423,7 @@ final class RowBuffer implements RowStrings {
      * The string table as the rows encoded so far reference it, for another thread or for after {@link #clear()}:
      * it keeps reading those entries (see {@link #view}); taking it costs nothing.
      */
-    RowStrings view() {
+    StringTable view() {
         return view;
     }
 
@@ -438,7 +438,7 @@ final class RowBuffer implements RowStrings {
     }
 
     /** Arrays of table entries; read-only to everyone but the buffer, which only fills slots beyond its views' rows. */
-    private record Table(String[] strings, byte[][] utf8) implements RowStrings {
+    private record Table(String[] strings, byte[][] utf8) implements StringTable {
         @Override
         public int intern(String value) {
             return -1;

@@ -3,9 +3,9 @@ package dev.ourios.compaction;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
-import dev.ourios.parquet.RowCodec;
-import dev.ourios.parquet.RowCursor;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.RowCursor;
+import dev.ourios.parquet.rows.StringTable;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.Map;
@@ -51,7 +51,7 @@ public final class RowChecksum {
      * Adds one {@link RowCodec} row: the same hash as {@link #add(LogRecord)} of the decoded record, computed from
      * the bytes the writer shreds (referenced values are hashed once per table entry).
      */
-    public void add(byte[] buf, int offset, RowStrings strings) {
+    public void add(byte[] buf, int offset, StringTable strings) {
         if (!hashing) {
             rows++;
             return;

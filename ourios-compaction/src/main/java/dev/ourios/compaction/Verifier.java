@@ -2,8 +2,8 @@ package dev.ourios.compaction;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.parquet.LogFileReader;
-import dev.ourios.parquet.ReadOptions;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;

@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.RowStrings;
+import dev.ourios.parquet.rows.StringTable;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -39,7 +39,7 @@ class BackgroundChecksumTest {
             inLine.add(r);
             buffer.add(r, buffer.rows());
         }
-        RowStrings table = buffer.view();
+        StringTable table = buffer.view();
         try (BackgroundChecksum records = BackgroundChecksum.start("test-records");
                 BackgroundChecksum encoded = BackgroundChecksum.start("test-encoded")) {
             for (LogRecord r : rows) {
@@ -61,7 +61,7 @@ class BackgroundChecksumTest {
         try (BackgroundChecksum c = BackgroundChecksum.start("test-failing")) {
             byte[] garbage = {(byte) 0xF0, (byte) 0xFF, (byte) 0xFF, (byte) 0x7F}; // a field length past the end
             IllegalStateException e = assertThrows(IllegalStateException.class, () -> {
-                c.add(garbage, 0, garbage.length, RowStrings.NONE);
+                c.add(garbage, 0, garbage.length, StringTable.NONE);
                 c.value();
             });
             assertTrue(e.getMessage().contains("checksum thread failed"), e.getMessage());

@@ -201,7 +201,7 @@ class HostileInputTest {
     /** Writes rows as an ingest-shaped file into {@code p} without IngestWriter's partition check. */
     private static String writeRaw(LocalObjectStore store, PartitionKey p, List<LogRecord> rows) throws Exception {
         String key = p.dataPrefix() + Uuid7.system().next() + ".parquet";
-        try (var w = new dev.ourios.parquet.LogFileWriter(store.create(key), dev.ourios.parquet.WriterOptions.ingest())) {
+        try (var w = new dev.ourios.parquet.write.LogFileWriter(store.create(key), dev.ourios.parquet.write.WriterOptions.ingest())) {
             for (LogRecord r : rows) {
                 w.write(r);
             }

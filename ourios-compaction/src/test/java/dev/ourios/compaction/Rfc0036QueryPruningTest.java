@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.SortKey;
-import dev.ourios.parquet.FileFooter;
-import dev.ourios.parquet.FooterInspector;
+import dev.ourios.parquet.footer.FileFooter;
+import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;

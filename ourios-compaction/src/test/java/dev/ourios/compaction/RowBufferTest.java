@@ -7,7 +7,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import dev.ourios.core.SortKey;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.rows.RowCodec;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.Comparator;

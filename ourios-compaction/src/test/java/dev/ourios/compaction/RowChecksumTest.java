@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.rows.RowCodec;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;

@@ -8,7 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.RowCodec;
+import dev.ourios.parquet.rows.RowCodec;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;

@@ -31,8 +31,8 @@ class SweepFailureTest {
         // An outside writer put a file of hour+1 rows into hour's directory.
         List<LogRecord> wrongHour = new LogGenerator(TestStores.spec(List.of("a"), 2, 1, 10, 8)).file("a", 1, 0);
         String rogue = bad.dataPrefix() + dev.ourios.core.Uuid7.system().next() + ".parquet";
-        try (var w = new dev.ourios.parquet.LogFileWriter(store.create(rogue),
-                dev.ourios.parquet.WriterOptions.ingest())) {
+        try (var w = new dev.ourios.parquet.write.LogFileWriter(store.create(rogue),
+                dev.ourios.parquet.write.WriterOptions.ingest())) {
             for (LogRecord r : wrongHour) {
                 w.write(r);
             }

@@ -152,6 +152,28 @@ public final class LogSchema {
         return Types.optional(DOUBLE).named(name);
     }
 
+    /**
+     * Whether {@code value} has the Java type an extra of column type {@code column} carries (see the class
+     * comment); the writer rejects any other, and the readers produce only these.
+     */
+    public static boolean extraFits(PrimitiveType column, Object value) {
+        return switch (column.getPrimitiveTypeName()) {
+            case BINARY -> value instanceof byte[] || (value instanceof String && isStringColumn(column));
+            case FIXED_LEN_BYTE_ARRAY -> value instanceof byte[] b && b.length == column.getTypeLength();
+            case INT64 -> value instanceof Long;
+            case INT32 -> value instanceof Integer;
+            case DOUBLE -> value instanceof Double;
+            case FLOAT -> value instanceof Float;
+            case BOOLEAN -> value instanceof Boolean;
+            default -> false;
+        };
+    }
+
+    /** Whether {@code column} is annotated STRING: its extras are Strings (other binary extras are byte[]). */
+    public static boolean isStringColumn(PrimitiveType column) {
+        return column.getLogicalTypeAnnotation() instanceof LogicalTypeAnnotation.StringLogicalTypeAnnotation;
+    }
+
     public MessageType messageType() {
         return messageType;
     }
@@ -220,7 +242,7 @@ public final class LogSchema {
     }
 
     /** The declared base field of this name (for type checks by the reader), or null. */
-    static Type baseField(String name) {
+    public static Type baseField(String name) {
         if (name.equals(Columns.SERVICE_NAME)) {
             return SERVICE_NAME_FIELD;
         }

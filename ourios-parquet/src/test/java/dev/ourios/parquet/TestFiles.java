@@ -3,6 +3,11 @@ package dev.ourios.parquet;
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
+import dev.ourios.parquet.write.LogFileWriter;
+import dev.ourios.parquet.write.WriterOptions;
+import dev.ourios.parquet.write.WrittenFile;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -12,18 +17,18 @@ import java.util.List;
 import java.util.Random;
 
 /** Shared helpers: writing and reading whole files, seeded record generation, fixture location. */
-final class TestFiles {
-    static final long HOUR = 1_764_432_000_000_000_000L; // 2025-11-29T16:00Z in nanos
+public final class TestFiles {
+    public static final long HOUR = 1_764_432_000_000_000_000L; // 2025-11-29T16:00Z in nanos
 
     private TestFiles() {
     }
 
-    static Path fixtures() {
+    public static Path fixtures() {
         String p = System.getProperty("ourios.fixtures");
         return Path.of(p == null || p.isBlank() ? "/work/shared/fixtures" : p);
     }
 
-    static WrittenFile write(ObjectStore store, String key, WriterOptions opts, List<LogRecord> records)
+    public static WrittenFile write(ObjectStore store, String key, WriterOptions opts, List<LogRecord> records)
             throws IOException {
         try (LogFileWriter w = new LogFileWriter(store.create(key), opts)) {
             for (LogRecord r : records) {
@@ -33,7 +38,7 @@ final class TestFiles {
         }
     }
 
-    static List<LogRecord> readAll(ObjectStore store, String key, ReadOptions opts) throws IOException {
+    public static List<LogRecord> readAll(ObjectStore store, String key, ReadOptions opts) throws IOException {
         List<LogRecord> out = new ArrayList<>();
         try (LogFileReader r = LogFileReader.open(store, key, opts)) {
             for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
@@ -43,20 +48,20 @@ final class TestFiles {
         return out;
     }
 
-    static byte[] bytes(Random rnd, int n) {
+    public static byte[] bytes(Random rnd, int n) {
         byte[] b = new byte[n];
         rnd.nextBytes(b);
         return b;
     }
 
     /** A random but valid record in tenant "t1", hour HOUR. */
-    static LogRecord random(Random rnd, String service) {
+    public static LogRecord random(Random rnd, String service) {
         return random(rnd, service, b -> {
         });
     }
 
     /** As {@link #random(Random, String)}, with {@code more} applied to the builder last. */
-    static LogRecord random(Random rnd, String service, java.util.function.Consumer<LogRecord.Builder> more) {
+    public static LogRecord random(Random rnd, String service, java.util.function.Consumer<LogRecord.Builder> more) {
         int nParams = rnd.nextInt(4);
         List<Param> params = new ArrayList<>();
         List<byte[]> seps = new ArrayList<>();
@@ -91,7 +96,7 @@ final class TestFiles {
     }
 
     /** Records that exercise every edge the schema has. */
-    static List<LogRecord> edgeRecords() {
+    public static List<LogRecord> edgeRecords() {
         List<LogRecord> out = new ArrayList<>();
         // Every OPTIONAL column null, empty lists.
         out.add(new LogRecord("t1", 0, 0, HOUR, null, null, 0, null, null, null, "[]", 0, "[]", null, null, 0, null,
@@ -119,7 +124,7 @@ final class TestFiles {
     }
 
     /** Extra columns of every type the schema allows (promoted string/int64/double and foreign types). */
-    static java.util.TreeMap<String, org.apache.parquet.schema.PrimitiveType> extrasOfEveryType() {
+    public static java.util.TreeMap<String, org.apache.parquet.schema.PrimitiveType> extrasOfEveryType() {
         var extras = new java.util.TreeMap<String, org.apache.parquet.schema.PrimitiveType>();
         extras.put("attr.http.route", LogSchema.stringColumn("attr.http.route"));
         extras.put("attr.count", LogSchema.int64Column("attr.count"));
@@ -139,7 +144,7 @@ final class TestFiles {
     }
 
     /** Both times 0: effective time 0, partition 1970-01-01T00. */
-    static LogRecord bothZero() {
+    public static LogRecord bothZero() {
         return LogRecord.builder("t1").timeUnixNano(0).observedTimeUnixNano(0L).build();
     }
 }

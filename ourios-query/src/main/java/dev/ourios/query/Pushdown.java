@@ -1,7 +1,7 @@
 package dev.ourios.query;
 
 import dev.ourios.core.Columns;
-import dev.ourios.parquet.FilterColumns;
+import dev.ourios.parquet.read.FilterColumns;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -45,7 +45,7 @@ final class RowMatcher {
 
     /**
      * Every condition but the body substring; reads only {@link #columnsExceptText}: what a reader decides before it
-     * decodes the rest of a row ({@link dev.ourios.parquet.RowPrefilter}).
+     * decodes the rest of a row ({@link dev.ourios.parquet.read.RowPrefilter}).
      */
     boolean matchesExceptText(LogRecord r) {
         long t = RowTime.of(r);

@@ -1,6 +1,6 @@
 package dev.ourios.query;
 
-import dev.ourios.parquet.LogFileReader;
+import dev.ourios.parquet.read.LogFileReader;
 
 /** Mutable tallies of one query run, or of one scan thread's share of it (confined to one thread). */
 final class ScanCounters {

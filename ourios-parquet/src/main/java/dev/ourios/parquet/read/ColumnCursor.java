@@ -1,0 +1,512 @@
+package dev.ourios.parquet.read;
+
+import dev.ourios.parquet.rows.RowCodec;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+import java.util.Set;
+import org.apache.parquet.bytes.BytesInput;
+import org.apache.parquet.bytes.BytesUtils;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.Encoding;
+import org.apache.parquet.column.page.DataPage;
+import org.apache.parquet.column.page.DataPageV1;
+import org.apache.parquet.column.page.DataPageV2;
+import org.apache.parquet.column.page.DictionaryPage;
+import org.apache.parquet.column.page.PageReader;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+
+/**
+ * One column chunk's entries (definition level, repetition level, value), decoded a page at a time into arrays:
+ * levels and dictionary ids in one pass per page ({@link LevelDecoding}), PLAIN values read in place from the
+ * decompressed page. Pages are fetched and decompressed by parquet-java's page reader; only the value decoding and
+ * the record assembly are ours (parquet-java's per-value state machine would be most of a compaction's input
+ * readers' work).
+ *
+ * <p>Supports the encodings in {@link #SUPPORTED}, data pages V1 and V2; {@link ColumnarRows#supports} sends files
+ * with any other encoding to parquet-java's reader instead. Memory: one page's levels, ids and bytes per column,
+ * as parquet-java's reader holds.
+ */
+final class ColumnCursor {
+    /** Encodings decoded here: what parquet-java (V1) and arrow-rs (V1, V2) writers use for these columns. */
+    static final Set<Encoding> SUPPORTED = Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY,
+            Encoding.RLE, Encoding.BIT_PACKED);
+
+    private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
+    private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
+
+    private final String column;
+    private final PageReader pages;
+    private final PrimitiveTypeName type;
+    private final int typeLength;
+    private final int maxDef;
+    private final int maxRep;
+
+    // The chunk's dictionary, decoded once (strings decoded lazily, once per entry).
+    private boolean hasDictionary;
+    private long[] dictLongs;
+    private byte[][] dictBytes;
+    private String[] dictStrings;
+
+    // The current page.
+    private int entries;
+    private int entry;
+    private int[] defs = new int[0];
+    private int[] reps = new int[0];
+    private boolean dictionaryEncoded;
+    private int[] ids = new int[0];
+    private int[] booleans = new int[0];
+    private byte[] data;
+    private int dataStart;
+    private int[] offsets = new int[0];
+    private int values;
+    /** Per entry of the page, the values before it (built on the first skip within the page, see {@link #defined}). */
+    private int[] definedBefore = new int[0];
+    private boolean definedBeforeReady;
+
+    // The entry last returned by next().
+    private int def;
+    private int value = -1;
+    /**
+     * The row (index in the row group) that the next entry starting a row belongs to: counted from 0, and set from a
+     * page's first row index when the page reader knows it (pages skipped through the offset index).
+     */
+    private long nextRow;
+
+    ColumnCursor(ColumnDescriptor descriptor, PageReader pages) {
+        this.column = String.join(".", descriptor.getPath());
+        this.pages = pages;
+        this.type = descriptor.getPrimitiveType().getPrimitiveTypeName();
+        this.typeLength = descriptor.getPrimitiveType().getTypeLength();
+        this.maxDef = descriptor.getMaxDefinitionLevel();
+        this.maxRep = descriptor.getMaxRepetitionLevel();
+        DictionaryPage dictionary = pages.readDictionaryPage();
+        if (dictionary != null) {
+            readDictionary(dictionary);
+        }
+    }
+
+    /** Moves to the next entry; true when it holds a value (its definition level is the maximum). */
+    boolean next() {
+        if (entry == entries && !nextPage()) {
+            throw new IllegalStateException("column " + column + " has fewer entries than the row group's rows");
+        }
+        if (maxRep == 0 || reps[entry] == 0) {
+            nextRow++;
+        }
+        def = maxDef == 0 ? 0 : defs[entry];
+        entry++;
+        if (def == maxDef) {
+            value++;
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * Moves to just before the first entry of row {@code row} (an index in the row group), skipping the entries of
+     * the rows before it; the pages of skipped rows that the page reader left out (offset-index filtering) are not
+     * seen at all. Rows are visited in increasing order only.
+     */
+    void seekRow(long row) {
+        while (true) {
+            if (entry == entries && !nextPage()) {
+                throw new IllegalStateException("column " + column + " ends before row " + row);
+            }
+            if (nextRow > row) {
+                throw new IllegalStateException("column " + column + ": row " + row + " is not in its pages (next row "
+                        + nextRow + ")");
+            }
+            if (nextRow == row && (maxRep == 0 || reps[entry] == 0)) {
+                return;
+            }
+            if (maxRep == 0) { // one entry per row: skip the page's share of the gap at once
+                int skip = (int) Math.min(row - nextRow, entries - entry);
+                value += maxDef == 0 ? skip : defined(entry, entry + skip);
+                entry += skip;
+                nextRow += skip;
+            } else {
+                next();
+                while (entry < entries && reps[entry] > 0) {
+                    next();
+                }
+            }
+        }
+    }
+
+    /**
+     * Values among entries {@code [from, to)} of the page: from a prefix count built on the page's first skip, so a
+     * sparse read (a few kept rows per page) does not count every skipped entry of every column again.
+     */
+    private int defined(int from, int to) {
+        if (!definedBeforeReady) {
+            if (definedBefore.length < entries + 1) {
+                definedBefore = new int[Math.max(entries + 1, definedBefore.length * 2)];
+            }
+            int n = 0;
+            for (int i = 0; i < entries; i++) {
+                definedBefore[i] = n;
+                if (defs[i] == maxDef) {
+                    n++;
+                }
+            }
+            definedBefore[entries] = n;
+            definedBeforeReady = true;
+        }
+        return definedBefore[to] - definedBefore[from];
+    }
+
+    /** The definition level of the entry last returned by {@link #next}. */
+    int definitionLevel() {
+        return def;
+    }
+
+    /** The repetition level of the next entry (0 starts a new row), or -1 at the end of the chunk. */
+    int peekRepetitionLevel() {
+        if (entry == entries && !nextPage()) {
+            return -1;
+        }
+        return maxRep == 0 ? 0 : reps[entry];
+    }
+
+    long int64() {
+        if (dictionaryEncoded) {
+            return dictLongs[ids[value]];
+        }
+        return (long) I64.get(data, dataStart + 8 * value);
+    }
+
+    int int32() {
+        if (dictionaryEncoded) {
+            return (int) dictLongs[ids[value]];
+        }
+        return (int) I32.get(data, dataStart + 4 * value);
+    }
+
+    float float32() {
+        return Float.intBitsToFloat(int32());
+    }
+
+    double float64() {
+        return Double.longBitsToDouble(int64());
+    }
+
+    boolean bool() {
+        if (dictionaryEncoded) {
+            return dictLongs[ids[value]] != 0;
+        }
+        return booleans[value] != 0;
+    }
+
+    /** A copy of the value's bytes (pages are released once read; records keep their own arrays). */
+    byte[] bytes() {
+        if (dictionaryEncoded) {
+            byte[] d = dictBytes[ids[value]];
+            return d.clone();
+        }
+        int off = offsets[value];
+        return Arrays.copyOfRange(data, off, off + length(value));
+    }
+
+    String string() {
+        if (dictionaryEncoded) {
+            int id = ids[value];
+            String s = dictStrings[id];
+            if (s == null) {
+                s = new String(dictBytes[id], StandardCharsets.UTF_8);
+                dictStrings[id] = s;
+            }
+            return s;
+        }
+        int off = offsets[value];
+        return new String(data, off, length(value), StandardCharsets.UTF_8);
+    }
+
+    /**
+     * Appends the value to {@code out} as a {@link RowCodec} bytes field, straight from the page or the dictionary
+     * (no array per value).
+     */
+    void copyBytesTo(RowCodec.Output out) {
+        if (dictionaryEncoded) {
+            byte[] d = dictBytes[ids[value]];
+            out.bytes(d, 0, d.length);
+            return;
+        }
+        out.bytes(data, offsets[value], length(value));
+    }
+
+    /**
+     * Appends the value to {@code out} as a {@link RowCodec} string field: the bytes {@code string()} would encode
+     * back to. ASCII values (nearly all) are copied as they are; other values go through a String, so malformed
+     * UTF-8 comes out replaced exactly as when the value is read as a String and encoded again.
+     */
+    void copyStringTo(RowCodec.Output out) {
+        if (dictionaryEncoded) {
+            int id = ids[value];
+            byte[] d = dictBytes[id];
+            if (isAscii(d, 0, d.length)) {
+                out.bytes(d, 0, d.length);
+            } else {
+                out.string(string());
+            }
+            return;
+        }
+        int off = offsets[value];
+        int len = length(value);
+        if (isAscii(data, off, len)) {
+            out.bytes(data, off, len);
+        } else {
+            out.string(new String(data, off, len, StandardCharsets.UTF_8));
+        }
+    }
+
+    /** The value's length in bytes (a byte-array column). */
+    int byteLength() {
+        return dictionaryEncoded ? dictBytes[ids[value]].length : length(value);
+    }
+
+    private static boolean isAscii(byte[] b, int off, int len) {
+        int end = off + len;
+        int i = off;
+        // Eight bytes at a time: a byte is non-ASCII when its top bit is set.
+        for (; i + 8 <= end; i += 8) {
+            if (((long) I64.get(b, i) & 0x8080_8080_8080_8080L) != 0) {
+                return false;
+            }
+        }
+        for (; i < end; i++) {
+            if (b[i] < 0) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private int length(int v) {
+        if (type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
+            return typeLength;
+        }
+        return (int) I32.get(data, offsets[v] - 4);
+    }
+
+    private void readDictionary(DictionaryPage page) {
+        Encoding e = page.getEncoding();
+        if (e != Encoding.PLAIN && e != Encoding.PLAIN_DICTIONARY) {
+            throw new IllegalStateException("column " + column + ": dictionary page encoding " + e + " not supported");
+        }
+        int n = page.getDictionarySize();
+        Slice s = slice(page.getBytes());
+        switch (type) {
+            case INT32, FLOAT -> {
+                dictLongs = new long[n];
+                for (int i = 0; i < n; i++) {
+                    dictLongs[i] = (int) I32.get(s.array, s.start + 4 * i);
+                }
+            }
+            case INT64, DOUBLE -> {
+                dictLongs = new long[n];
+                for (int i = 0; i < n; i++) {
+                    dictLongs[i] = (long) I64.get(s.array, s.start + 8 * i);
+                }
+            }
+            case BOOLEAN -> {
+                dictLongs = new long[n];
+                for (int i = 0; i < n; i++) {
+                    dictLongs[i] = (s.array[s.start + (i >>> 3)] >>> (i & 7)) & 1;
+                }
+            }
+            case BINARY, FIXED_LEN_BYTE_ARRAY -> {
+                dictBytes = new byte[n][];
+                int p = s.start;
+                for (int i = 0; i < n; i++) {
+                    int len = type == PrimitiveTypeName.BINARY ? (int) I32.get(s.array, p) : typeLength;
+                    if (type == PrimitiveTypeName.BINARY) {
+                        p += 4;
+                    }
+                    dictBytes[i] = Arrays.copyOfRange(s.array, p, p + len);
+                    p += len;
+                }
+                dictStrings = new String[n];
+            }
+            default -> throw new IllegalStateException("column " + column + ": type " + type + " not supported");
+        }
+        hasDictionary = true;
+    }
+
+    private boolean nextPage() {
+        DataPage page = pages.readPage();
+        if (page == null) {
+            return false;
+        }
+        entries = page.getValueCount();
+        entry = 0;
+        value = -1;
+        definedBeforeReady = false;
+        if (page.getFirstRowIndex().isPresent()) {
+            nextRow = page.getFirstRowIndex().get();
+        }
+        if (defs.length < entries) {
+            defs = new int[Math.max(entries, defs.length * 2)];
+            reps = new int[defs.length];
+        }
+        if (page instanceof DataPageV1 v1) {
+            Slice s = slice(v1.getBytes());
+            int p = s.start;
+            if (maxRep > 0) {
+                p = levels(v1.getRlEncoding(), s.array, p, s.end, maxRep, reps);
+            }
+            if (maxDef > 0) {
+                p = levels(v1.getDlEncoding(), s.array, p, s.end, maxDef, defs);
+            }
+            values(v1.getValueEncoding(), s.array, p, s.end);
+        } else if (page instanceof DataPageV2 v2) {
+            if (maxRep > 0) {
+                Slice r = slice(v2.getRepetitionLevels());
+                LevelDecoding.rleHybrid(r.array, r.start, r.end, BytesUtils.getWidthFromMaxInt(maxRep), reps, entries);
+            }
+            if (maxDef > 0) {
+                Slice d = slice(v2.getDefinitionLevels());
+                LevelDecoding.rleHybrid(d.array, d.start, d.end, BytesUtils.getWidthFromMaxInt(maxDef), defs, entries);
+            }
+            Slice s = slice(v2.getData());
+            values(v2.getDataEncoding(), s.array, s.start, s.end);
+        } else {
+            throw new IllegalStateException("column " + column + ": unknown page type " + page.getClass().getName());
+        }
+        return true;
+    }
+
+    /** Decodes one V1 level section; returns the position after it. */
+    private int levels(Encoding e, byte[] buf, int p, int end, int max, int[] out) {
+        int width = BytesUtils.getWidthFromMaxInt(max);
+        if (e == Encoding.RLE) {
+            int length = (int) I32.get(buf, p);
+            p += 4;
+            LevelDecoding.rleHybrid(buf, p, Math.min(end, p + length), width, out, entries);
+            return p + length;
+        }
+        if (e == Encoding.BIT_PACKED) {
+            return LevelDecoding.bitPacked(buf, p, width, out, entries);
+        }
+        throw new IllegalStateException("column " + column + ": level encoding " + e + " not supported");
+    }
+
+    private void values(Encoding e, byte[] buf, int p, int end) {
+        int present = entries;
+        if (maxDef > 0) {
+            present = 0;
+            for (int i = 0; i < entries; i++) {
+                if (defs[i] == maxDef) {
+                    present++;
+                }
+            }
+        }
+        values = present;
+        data = buf;
+        dataStart = p;
+        if (e == Encoding.PLAIN_DICTIONARY || e == Encoding.RLE_DICTIONARY) {
+            if (!hasDictionary) {
+                throw new IllegalStateException("column " + column + ": dictionary-encoded page without a dictionary");
+            }
+            dictionaryEncoded = true;
+            if (ids.length < present) {
+                ids = new int[Math.max(present, ids.length * 2)];
+            }
+            if (present > 0) {
+                int width = buf[p] & 0xFF;
+                LevelDecoding.rleHybrid(buf, p + 1, end, width, ids, present);
+            }
+            int size = type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
+                    ? dictBytes.length : dictLongs.length;
+            for (int i = 0; i < present; i++) {
+                if (ids[i] < 0 || ids[i] >= size) {
+                    throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
+                            + " out of range (" + size + " entries)");
+                }
+            }
+            return;
+        }
+        dictionaryEncoded = false;
+        if (e == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN) {
+            booleansFit(present);
+            int length = (int) I32.get(buf, p);
+            LevelDecoding.rleHybrid(buf, p + 4, Math.min(end, p + 4 + length), 1, booleans, present);
+            return;
+        }
+        if (e != Encoding.PLAIN) {
+            throw new IllegalStateException("column " + column + ": value encoding " + e + " not supported");
+        }
+        switch (type) {
+            case BOOLEAN -> {
+                booleansFit(present);
+                for (int i = 0; i < present; i++) {
+                    booleans[i] = (buf[p + (i >>> 3)] >>> (i & 7)) & 1;
+                }
+            }
+            case BINARY -> {
+                if (offsets.length < present) {
+                    offsets = new int[Math.max(present, offsets.length * 2)];
+                }
+                int q = p;
+                for (int i = 0; i < present; i++) {
+                    int len = (int) I32.get(buf, q);
+                    if (len < 0 || q + 4 + len > end) {
+                        throw new IllegalStateException("column " + column + ": value " + i + " of length " + len
+                                + " overruns its page");
+                    }
+                    offsets[i] = q + 4;
+                    q += 4 + len;
+                }
+            }
+            case FIXED_LEN_BYTE_ARRAY -> {
+                if (offsets.length < present) {
+                    offsets = new int[Math.max(present, offsets.length * 2)];
+                }
+                checkFits(p, end, (long) present * typeLength);
+                for (int i = 0; i < present; i++) {
+                    offsets[i] = p + i * typeLength;
+                }
+            }
+            case INT32, FLOAT -> checkFits(p, end, 4L * present);
+            case INT64, DOUBLE -> checkFits(p, end, 8L * present);
+            default -> throw new IllegalStateException("column " + column + ": type " + type + " not supported");
+        }
+    }
+
+    private void checkFits(int p, int end, long bytes) {
+        if (p + bytes > end) {
+            throw new IllegalStateException("column " + column + ": page holds " + (end - p) + " value bytes, "
+                    + bytes + " needed");
+        }
+    }
+
+    private void booleansFit(int n) {
+        if (booleans.length < n) {
+            booleans = new int[Math.max(n, booleans.length * 2)];
+        }
+    }
+
+    /** A page's bytes as an array range: the decompressed buffer's own array when it has one, else a copy. */
+    private static Slice slice(BytesInput in) {
+        try {
+            ByteBuffer b = in.toByteBuffer();
+            if (b.hasArray()) {
+                int start = b.arrayOffset() + b.position();
+                return new Slice(b.array(), start, start + b.remaining());
+            }
+            byte[] copy = new byte[b.remaining()];
+            b.duplicate().get(copy);
+            return new Slice(copy, 0, copy.length);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private record Slice(byte[] array, int start, int end) {
+    }
+}

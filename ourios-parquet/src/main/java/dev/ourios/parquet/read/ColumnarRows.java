@@ -1,0 +1,542 @@
+package dev.ourios.parquet.read;
+
+import dev.ourios.core.Columns;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.Param;
+import dev.ourios.parquet.LogSchema;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.StringTable;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Objects;
+import java.util.function.UnaryOperator;
+import java.util.Set;
+import org.apache.parquet.column.ColumnDescriptor;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType;
+import org.apache.parquet.schema.Type;
+import org.apache.parquet.schema.Type.Repetition;
+
+/**
+ * Assembles {@link LogRecord}s from one {@link ColumnCursor} per needed leaf column: the same records, field for
+ * field, as {@link LogRecordMaterializer} builds through parquet-java's record reader (differential tests in
+ * {@code ColumnarRowsTest}), at a fraction of the CPU: parquet-java's per-value assembly state machine and level
+ * decoders would take most of a compaction's input readers' time.
+ *
+ * <p>Used for unfiltered reads (compaction, full scans) of files whose column chunks use only the encodings
+ * {@link ColumnCursor} decodes ({@link #supports}); filtered reads keep parquet-java's reader, which also skips
+ * pages through the column index.
+ *
+ * <p>Lists follow the record reader's rules: a {@code params} element is added whenever the element struct is
+ * defined (null fields read as 0 / null); a {@code separators} element only when its value is non-null; a null list
+ * reads as an empty one.
+ */
+final class ColumnarRows {
+    private static final Set<Kind> EXTRAS = EnumSet.of(Kind.EXTRA_STRING, Kind.EXTRA_BYTES, Kind.EXTRA_INT64,
+            Kind.EXTRA_INT32, Kind.EXTRA_DOUBLE, Kind.EXTRA_FLOAT, Kind.EXTRA_BOOLEAN);
+
+    private final RowState row = new RowState();
+    private final Field[] fields;
+    private final ColumnDescriptor[] leaves;
+    private final ColumnCursor[] cursors;
+    /** The schema leaves out REQUIRED columns: they read as empty strings (see {@link #readRow}). */
+    private final boolean partial;
+    /** Whether a row reads a list column ({@code params}, {@code separators}) or an extra column. */
+    private final boolean lists;
+    private final boolean extraColumns;
+    /** Each kind's field, or null when the file has no such column (extras: see {@link #extrasByName}). */
+    private final Field[] byKind = new Field[Kind.values().length];
+    /** The extra columns in the order a record's extras map holds them (by name). */
+    private final Field[] extrasByName;
+    // The row encodeNext wrote last (for the caller's partition check).
+    private String lastTenant;
+    private long lastEffectiveTime;
+
+    ColumnarRows(MessageType requested) {
+        this(requested, false);
+    }
+
+    ColumnarRows(MessageType requested, boolean partial) {
+        this.partial = partial;
+        List<Field> plan = new ArrayList<>();
+        List<ColumnDescriptor> needed = new ArrayList<>();
+        for (Type field : requested.getFields()) {
+            String name = field.getName();
+            if (name.equals(Columns.PARAMS)) {
+                GroupType element = listElement(field).asGroupType();
+                String[] elementPath = listElementPath(field);
+                int elementDef = requested.getMaxDefinitionLevel(elementPath);
+                int typeTag = leaf(requested, needed, append(elementPath, "type_tag"));
+                int value = element.containsField("value") ? leaf(requested, needed, append(elementPath, "value")) : -1;
+                plan.add(new Field(Kind.PARAMS, name, typeTag, value, elementDef));
+            } else if (name.equals(Columns.SEPARATORS)) {
+                plan.add(new Field(Kind.SEPARATORS, name, leaf(requested, needed, listElementPath(field)), -1, 0));
+            } else {
+                plan.add(new Field(kindOf(field.asPrimitiveType()), name, leaf(requested, needed, new String[] {name}),
+                        -1, 0));
+            }
+        }
+        this.fields = plan.toArray(new Field[0]);
+        this.lists = plan.stream().anyMatch(f -> f.kind == Kind.PARAMS || f.kind == Kind.SEPARATORS);
+        this.extraColumns = plan.stream().anyMatch(f -> EXTRAS.contains(f.kind));
+        this.leaves = needed.toArray(new ColumnDescriptor[0]);
+        this.cursors = new ColumnCursor[leaves.length];
+        for (Field f : fields) {
+            if (!EXTRAS.contains(f.kind)) {
+                byKind[f.kind.ordinal()] = f;
+            }
+        }
+        this.extrasByName = plan.stream().filter(f -> EXTRAS.contains(f.kind))
+                .sorted((a, b) -> a.name.compareTo(b.name)).toArray(Field[]::new);
+    }
+
+    /**
+     * True when every column chunk of {@code blocks} that the requested schema reads uses only encodings
+     * {@link ColumnCursor} decodes, and every top-level primitive is non-repeated.
+     */
+    static boolean supports(MessageType requested, List<BlockMetaData> blocks) {
+        for (Type field : requested.getFields()) {
+            if (field.isPrimitive() && field.getRepetition() == Repetition.REPEATED) {
+                return false;
+            }
+            if (field.isPrimitive() && field.asPrimitiveType().getPrimitiveTypeName()
+                    == PrimitiveType.PrimitiveTypeName.INT96) {
+                return false;
+            }
+        }
+        for (BlockMetaData block : blocks) {
+            for (ColumnChunkMetaData chunk : block.getColumns()) {
+                if (requested.containsPath(chunk.getPath().toArray())
+                        && !ColumnCursor.SUPPORTED.containsAll(chunk.getEncodings())) {
+                    return false;
+                }
+            }
+        }
+        return true;
+    }
+
+    /** Starts reading a row group: one cursor per needed column, positioned before its first entry. */
+    void startGroup(PageReadStore pages) {
+        for (int i = 0; i < leaves.length; i++) {
+            cursors[i] = new ColumnCursor(leaves[i], pages.getPageReader(leaves[i]));
+        }
+    }
+
+    /** The next row of the current row group (the caller counts rows). */
+    LogRecord read() {
+        return read(-1);
+    }
+
+    /**
+     * Row {@code index} of the current row group (rows are visited in increasing order; the rows between are
+     * skipped, and so are pages the page store left out). With a schema that leaves out REQUIRED columns (a
+     * {@link RowPrefilter}'s columns only), those read as empty strings: the record is a partial one.
+     */
+    LogRecord readRow(long index) {
+        return read(index);
+    }
+
+    private LogRecord read(long index) {
+        RowState r = row;
+        if (partial) {
+            r.reset(lists, extraColumns);
+        } else {
+            r.reset();
+        }
+        if (index >= 0) {
+            for (int i = 0; i < cursors.length; i++) {
+                cursors[i].seekRow(index);
+            }
+        }
+        for (Field f : fields) {
+            ColumnCursor c = cursors[f.leaf];
+            switch (f.kind) {
+                case PARAMS -> readParams(f, c, r);
+                case SEPARATORS -> {
+                    do {
+                        if (c.next()) {
+                            r.separators.add(c.bytes());
+                        }
+                    } while (c.peekRepetitionLevel() > 0);
+                }
+                default -> {
+                    if (c.next()) {
+                        set(f, c, r);
+                    }
+                }
+            }
+        }
+        if (partial) {
+            r.tenantId = r.tenantId == null ? "" : r.tenantId;
+            r.attributes = r.attributes == null ? "" : r.attributes;
+            r.resourceAttributes = r.resourceAttributes == null ? "" : r.resourceAttributes;
+        }
+        return r.build();
+    }
+
+    /**
+     * Encodes the next row of the current row group into {@code out}, re-projected (STORAGE.md §5: the effective
+     * time recomputed from time and observed time, the service name derived from the resource attributes by
+     * {@code serviceOf}), as {@link RowCodec#encode} encodes the re-projected record {@link #read} returns
+     * ({@code ColumnarRowsTest} compares the two), without building the record: byte values go from the pages to
+     * {@code out} as they are. Returns what {@link RowCodec#encode} returns; {@link #lastTenant} and
+     * {@link #lastEffectiveTime} then describe the row. A full schema only (not a prefilter's).
+     */
+    int encodeNext(long origin, UnaryOperator<String> serviceOf, StringTable strings, RowCodec.Output out) {
+        // The sort-key prefix needs the time columns and the resource attributes first: cursors are independent,
+        // so each column is read when the codec needs it, these first.
+        long time = 0;
+        ColumnCursor c = cursor(Kind.TIME);
+        if (c != null && c.next()) {
+            time = c.int64();
+        }
+        boolean hasObserved = false;
+        long observed = 0;
+        c = cursor(Kind.OBSERVED_TIME);
+        if (c != null && c.next()) {
+            hasObserved = true;
+            observed = c.int64();
+        }
+        skip(Kind.EFFECTIVE_TIME); // re-projected
+        skip(Kind.SERVICE_NAME); // re-projected
+        String resource = null;
+        c = cursor(Kind.RESOURCE_ATTRIBUTES);
+        if (c != null && c.next()) {
+            resource = c.string();
+        }
+        long effective = time != 0 ? time : observed; // LogRecord.effectiveTime: 0 when neither is known
+        int start = out.size();
+        long refs = out.interned(resource == null ? null : serviceOf.apply(resource), strings);
+        out.i64(effective);
+        out.i64(origin);
+        String tenant = null;
+        c = cursor(Kind.TENANT);
+        if (c != null && c.next()) {
+            tenant = c.string();
+        }
+        // The record's constructor checks, in its order: tenant, attributes, resource attributes, trace and span id.
+        Objects.requireNonNull(tenant, "tenant_id");
+        refs += out.interned(tenant, strings);
+        out.i64(int64(Kind.TEMPLATE_ID));
+        out.i32(int32(Kind.TEMPLATE_VERSION));
+        out.i64(time);
+        if (hasObserved) {
+            out.i32(1);
+            out.i64(observed);
+        } else {
+            out.i32(0);
+        }
+        out.i32(1);
+        out.i64(effective);
+        out.i32(int32(Kind.SEVERITY_NUMBER));
+        refs += out.interned(string(Kind.SEVERITY_TEXT), strings);
+        refs += out.interned(string(Kind.SCOPE_NAME), strings);
+        refs += out.interned(string(Kind.SCOPE_VERSION), strings);
+        c = cursor(Kind.ATTRIBUTES);
+        if (c == null || !c.next()) {
+            throw new NullPointerException("attributes");
+        }
+        c.copyStringTo(out);
+        out.i32(int32(Kind.DROPPED_ATTRIBUTES_COUNT));
+        Objects.requireNonNull(resource, "resource_attributes");
+        refs += out.interned(resource, strings);
+        copyId(Kind.TRACE_ID, "trace_id", 16, out);
+        copyId(Kind.SPAN_ID, "span_id", 8, out);
+        out.i32(int32(Kind.FLAGS));
+        refs += out.interned(string(Kind.EVENT_NAME), strings);
+        out.i32(int32(Kind.BODY_KIND));
+        c = cursor(Kind.BODY);
+        if (c != null && c.next()) {
+            c.copyBytesTo(out);
+        } else {
+            out.i32(RowCodec.NULL);
+        }
+        encodeParams(out);
+        encodeSeparators(out);
+        c = cursor(Kind.CONFIDENCE);
+        out.i32(Float.floatToRawIntBits(c != null && c.next() ? c.float32() : 0f));
+        c = cursor(Kind.LOSSY_FLAG);
+        out.i32(c != null && c.next() && c.bool() ? 1 : 0);
+        refs += out.interned(string(Kind.SCOPE_ATTRIBUTES), strings);
+        refs += out.interned(string(Kind.RESOURCE_SCHEMA_URL), strings);
+        refs += out.interned(string(Kind.SCOPE_SCHEMA_URL), strings);
+        refs += encodeExtras(strings, out);
+        lastTenant = tenant;
+        lastEffectiveTime = effective;
+        return (int) Math.min(Integer.MAX_VALUE, out.size() - start + refs);
+    }
+
+    /** The tenant of the row {@link #encodeNext} wrote last. */
+    String lastTenant() {
+        return lastTenant;
+    }
+
+    /** The (re-projected) effective time of the row {@link #encodeNext} wrote last. */
+    long lastEffectiveTime() {
+        return lastEffectiveTime;
+    }
+
+    private ColumnCursor cursor(Kind kind) {
+        Field f = byKind[kind.ordinal()];
+        return f == null ? null : cursors[f.leaf];
+    }
+
+    private void skip(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        if (c != null) {
+            c.next();
+        }
+    }
+
+    private long int64(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.int64() : 0;
+    }
+
+    private int int32(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.int32() : 0;
+    }
+
+    private String string(Kind kind) {
+        ColumnCursor c = cursor(kind);
+        return c != null && c.next() ? c.string() : null;
+    }
+
+    private void copyId(Kind kind, String name, int length, RowCodec.Output out) {
+        ColumnCursor c = cursor(kind);
+        if (c == null || !c.next()) {
+            out.i32(RowCodec.NULL);
+            return;
+        }
+        if (c.byteLength() != length) {
+            throw new IllegalArgumentException(name + " must be " + length + " bytes, got " + c.byteLength());
+        }
+        c.copyBytesTo(out);
+    }
+
+    private void encodeParams(RowCodec.Output out) {
+        Field f = byKind[Kind.PARAMS.ordinal()];
+        if (f == null) {
+            out.i32(0);
+            return;
+        }
+        ColumnCursor typeTag = cursors[f.leaf];
+        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        do {
+            boolean tagPresent = typeTag.next();
+            boolean valuePresent = value != null && value.next();
+            if (typeTag.definitionLevel() >= f.elementDefinitionLevel) {
+                out.i32(tagPresent ? typeTag.int32() : 0);
+                if (valuePresent) {
+                    value.copyBytesTo(out);
+                } else {
+                    out.i32(RowCodec.NULL);
+                }
+                n++;
+            }
+        } while (typeTag.peekRepetitionLevel() > 0);
+        out.setI32(countAt, n);
+    }
+
+    private void encodeSeparators(RowCodec.Output out) {
+        ColumnCursor c = cursor(Kind.SEPARATORS);
+        if (c == null) {
+            out.i32(0);
+            return;
+        }
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        do {
+            if (c.next()) {
+                c.copyBytesTo(out);
+                n++;
+            }
+        } while (c.peekRepetitionLevel() > 0);
+        out.setI32(countAt, n);
+    }
+
+    /** The extras as a record's map holds them: present values only, by name. Returns the referenced bytes. */
+    private long encodeExtras(StringTable strings, RowCodec.Output out) {
+        int countAt = out.size();
+        out.i32(0);
+        int n = 0;
+        long refs = 0;
+        for (Field f : extrasByName) {
+            ColumnCursor c = cursors[f.leaf];
+            if (!c.next()) {
+                continue;
+            }
+            refs += out.interned(f.name, strings);
+            switch (f.kind) {
+                case EXTRA_STRING -> {
+                    out.i32(RowCodec.X_STRING);
+                    c.copyStringTo(out);
+                }
+                case EXTRA_BYTES -> {
+                    out.i32(RowCodec.X_BYTES);
+                    c.copyBytesTo(out);
+                }
+                case EXTRA_INT64 -> {
+                    out.i32(RowCodec.X_LONG);
+                    out.i64(c.int64());
+                }
+                case EXTRA_INT32 -> {
+                    out.i32(RowCodec.X_INT);
+                    out.i32(c.int32());
+                }
+                case EXTRA_DOUBLE -> {
+                    out.i32(RowCodec.X_DOUBLE);
+                    out.i64(Double.doubleToRawLongBits(c.float64()));
+                }
+                case EXTRA_FLOAT -> {
+                    out.i32(RowCodec.X_FLOAT);
+                    out.i32(Float.floatToRawIntBits(c.float32()));
+                }
+                case EXTRA_BOOLEAN -> {
+                    out.i32(RowCodec.X_BOOLEAN);
+                    out.i32(c.bool() ? 1 : 0);
+                }
+                default -> throw new IllegalStateException("BUG: " + f.kind + " is not an extra");
+            }
+            n++;
+        }
+        out.setI32(countAt, n);
+        return refs;
+    }
+
+    private void readParams(Field f, ColumnCursor typeTag, RowState r) {
+        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        do {
+            boolean tagPresent = typeTag.next();
+            boolean valuePresent = value != null && value.next();
+            if (typeTag.definitionLevel() >= f.elementDefinitionLevel) {
+                r.params.add(new Param(tagPresent ? typeTag.int32() : 0, valuePresent ? value.bytes() : null));
+            }
+        } while (typeTag.peekRepetitionLevel() > 0);
+    }
+
+    private static void set(Field f, ColumnCursor c, RowState r) {
+        switch (f.kind) {
+            case TENANT -> r.tenantId = c.string();
+            case TEMPLATE_ID -> r.templateId = c.int64();
+            case TEMPLATE_VERSION -> r.templateVersion = c.int32();
+            case TIME -> r.timeUnixNano = c.int64();
+            case OBSERVED_TIME -> r.observedTimeUnixNano = c.int64();
+            case EFFECTIVE_TIME -> r.effectiveTimeUnixNano = c.int64();
+            case SEVERITY_NUMBER -> r.severityNumber = c.int32();
+            case SEVERITY_TEXT -> r.severityText = c.string();
+            case SCOPE_NAME -> r.scopeName = c.string();
+            case SCOPE_VERSION -> r.scopeVersion = c.string();
+            case ATTRIBUTES -> r.attributes = c.string();
+            case DROPPED_ATTRIBUTES_COUNT -> r.droppedAttributesCount = c.int32();
+            case RESOURCE_ATTRIBUTES -> r.resourceAttributes = c.string();
+            case TRACE_ID -> r.traceId = c.bytes();
+            case SPAN_ID -> r.spanId = c.bytes();
+            case FLAGS -> r.flags = c.int32();
+            case EVENT_NAME -> r.eventName = c.string();
+            case BODY_KIND -> r.bodyKind = c.int32();
+            case BODY -> r.body = c.bytes();
+            case CONFIDENCE -> r.confidence = c.float32();
+            case LOSSY_FLAG -> r.lossyFlag = c.bool();
+            case SCOPE_ATTRIBUTES -> r.scopeAttributes = c.string();
+            case RESOURCE_SCHEMA_URL -> r.resourceSchemaUrl = c.string();
+            case SCOPE_SCHEMA_URL -> r.scopeSchemaUrl = c.string();
+            case SERVICE_NAME -> r.serviceName = c.string();
+            case EXTRA_STRING -> r.extras.put(f.name, c.string());
+            case EXTRA_BYTES -> r.extras.put(f.name, c.bytes());
+            case EXTRA_INT64 -> r.extras.put(f.name, c.int64());
+            case EXTRA_INT32 -> r.extras.put(f.name, c.int32());
+            case EXTRA_DOUBLE -> r.extras.put(f.name, c.float64());
+            case EXTRA_FLOAT -> r.extras.put(f.name, c.float32());
+            case EXTRA_BOOLEAN -> r.extras.put(f.name, c.bool());
+            case PARAMS, SEPARATORS -> throw new IllegalStateException("BUG: list column " + f.name + " read as flat");
+        }
+    }
+
+    private static Kind kindOf(PrimitiveType t) {
+        return switch (t.getName()) {
+            case Columns.TENANT_ID -> Kind.TENANT;
+            case Columns.TEMPLATE_ID -> Kind.TEMPLATE_ID;
+            case Columns.TEMPLATE_VERSION -> Kind.TEMPLATE_VERSION;
+            case Columns.TIME -> Kind.TIME;
+            case Columns.OBSERVED_TIME -> Kind.OBSERVED_TIME;
+            case Columns.EFFECTIVE_TIME -> Kind.EFFECTIVE_TIME;
+            case Columns.SEVERITY_NUMBER -> Kind.SEVERITY_NUMBER;
+            case Columns.SEVERITY_TEXT -> Kind.SEVERITY_TEXT;
+            case Columns.SCOPE_NAME -> Kind.SCOPE_NAME;
+            case Columns.SCOPE_VERSION -> Kind.SCOPE_VERSION;
+            case Columns.ATTRIBUTES -> Kind.ATTRIBUTES;
+            case Columns.DROPPED_ATTRIBUTES_COUNT -> Kind.DROPPED_ATTRIBUTES_COUNT;
+            case Columns.RESOURCE_ATTRIBUTES -> Kind.RESOURCE_ATTRIBUTES;
+            case Columns.TRACE_ID -> Kind.TRACE_ID;
+            case Columns.SPAN_ID -> Kind.SPAN_ID;
+            case Columns.FLAGS -> Kind.FLAGS;
+            case Columns.EVENT_NAME -> Kind.EVENT_NAME;
+            case Columns.BODY_KIND -> Kind.BODY_KIND;
+            case Columns.BODY -> Kind.BODY;
+            case Columns.CONFIDENCE -> Kind.CONFIDENCE;
+            case Columns.LOSSY_FLAG -> Kind.LOSSY_FLAG;
+            case Columns.SCOPE_ATTRIBUTES -> Kind.SCOPE_ATTRIBUTES;
+            case Columns.RESOURCE_SCHEMA_URL -> Kind.RESOURCE_SCHEMA_URL;
+            case Columns.SCOPE_SCHEMA_URL -> Kind.SCOPE_SCHEMA_URL;
+            case Columns.SERVICE_NAME -> Kind.SERVICE_NAME;
+            default -> switch (t.getPrimitiveTypeName()) {
+                case BINARY, FIXED_LEN_BYTE_ARRAY -> LogSchema.isStringColumn(t) ? Kind.EXTRA_STRING
+                        : Kind.EXTRA_BYTES;
+                case INT64 -> Kind.EXTRA_INT64;
+                case INT32 -> Kind.EXTRA_INT32;
+                case DOUBLE -> Kind.EXTRA_DOUBLE;
+                case FLOAT -> Kind.EXTRA_FLOAT;
+                case BOOLEAN -> Kind.EXTRA_BOOLEAN;
+                default -> throw new IllegalStateException("unsupported extra column " + t);
+            };
+        };
+    }
+
+    /** The path of a standard 3-level list's element: list → repeated group → element. */
+    private static String[] listElementPath(Type list) {
+        GroupType repeated = list.asGroupType().getType(0).asGroupType();
+        return new String[] {list.getName(), repeated.getName(), repeated.getType(0).getName()};
+    }
+
+    private static Type listElement(Type list) {
+        return list.asGroupType().getType(0).asGroupType().getType(0);
+    }
+
+    private static String[] append(String[] path, String name) {
+        String[] out = Arrays.copyOf(path, path.length + 1);
+        out[path.length] = name;
+        return out;
+    }
+
+    private static int leaf(MessageType schema, List<ColumnDescriptor> needed, String[] path) {
+        needed.add(schema.getColumnDescription(path));
+        return needed.size() - 1;
+    }
+
+    private enum Kind {
+        TENANT, TEMPLATE_ID, TEMPLATE_VERSION, TIME, OBSERVED_TIME, EFFECTIVE_TIME, SEVERITY_NUMBER, SEVERITY_TEXT,
+        SCOPE_NAME, SCOPE_VERSION, ATTRIBUTES, DROPPED_ATTRIBUTES_COUNT, RESOURCE_ATTRIBUTES, TRACE_ID, SPAN_ID, FLAGS,
+        EVENT_NAME, BODY_KIND, BODY, CONFIDENCE, LOSSY_FLAG, SCOPE_ATTRIBUTES, RESOURCE_SCHEMA_URL, SCOPE_SCHEMA_URL,
+        SERVICE_NAME, PARAMS, SEPARATORS, EXTRA_STRING, EXTRA_BYTES, EXTRA_INT64, EXTRA_INT32, EXTRA_DOUBLE,
+        EXTRA_FLOAT, EXTRA_BOOLEAN
+    }
+
+    /**
+     * One top-level field: its kind, its leaf cursor; for params also the value leaf ({@code second}, or -1) and
+     * the definition level at which an element exists.
+     */
+    private record Field(Kind kind, String name, int leaf, int second, int elementDefinitionLevel) {
+    }
+}

@@ -1,0 +1,618 @@
+package dev.ourios.parquet.read;
+
+import dev.ourios.core.Columns;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.parquet.LogFormatException;
+import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.parquet.rows.StringTable;
+import dev.ourios.store.NoSuchObjectException;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.store.RandomAccessInput;
+import java.io.Closeable;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.PrimitiveIterator;
+import java.util.function.UnaryOperator;
+import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.filter2.columnindex.RowRanges;
+import org.apache.parquet.filter2.compat.FilterCompat;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ParquetMetadata;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.MessageColumnIO;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+
+/**
+ * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
+ * row groups that survive the filter).
+ *
+ * <p>Reader contract (STORAGE.md §2): columns are matched by name; unknown top-level columns come back as
+ * {@code LogRecord.extras()} so compaction keeps them; a missing OPTIONAL column reads as null; a missing REQUIRED
+ * column fails the open with a {@link LogFormatException} naming the file and the column.
+ *
+ * <p>Missing {@code effective_time_unix_nano} (old files): the record carries null in
+ * {@code effectiveTimeUnixNano()}, reproducing the source exactly. Every consumer of the effective time uses
+ * {@code LogRecord.effectiveTime()}, which recomputes it from time (and observed time when time is 0), i.e. it is
+ * the row's time_unix_nano whenever that is known, as the contract says; compaction re-projects the column anyway.
+ *
+ * <p>With a {@link RowPrefilter} (queries), rows are decided on the prefilter's columns before the others are
+ * decoded (late materialization, see {@link #nextKeptGroup}); files our column cursors do not decode are read whole
+ * through parquet-java's record reader and the prefilter sees whole rows: the same rows come back either way.
+ *
+ * <p>Row indexes in a {@link PartitionMismatchException}, handed to a prefilter or given by {@link #rowIndex} are
+ * positions in the file, except on parquet-java's record reader with a filter, where pages may be skipped and the
+ * index counts from the row group's first row over the rows actually decoded.
+ *
+ * <p>A late-materializing read can be shared out among threads: {@link #openPartner} opens another reader of the
+ * same file (same footer, same options) and the two read disjoint sets of the kept row groups, each group going to
+ * whichever reader asks for the next one first ({@link RowGroupClaims}). Each reader is confined to its thread.
+ */
+public final class LogFileReader implements Closeable {
+    /** The largest row-group span {@link #prefetchColumns} reads at once. */
+    static final long MAX_PREFETCH = 256L << 20;
+
+    private final String file;
+    private final ObjectStore store;
+    private final String key;
+    private final boolean allowColumnar;
+    private final RandomAccessInput input;
+    private final StoreInputFile inputFile;
+    private final ParquetFileReader reader;
+    private final ReadOptions options;
+    /** The rows of the expected partition, if any (checked for every row). */
+    private final PartitionKey.Rows expectedRows;
+    private final FilterCompat.Filter filter;
+    private final MessageType fileSchema;
+    private final MessageType requested;
+    private final MessageColumnIO columnIO;
+    private final LogRecordMaterializer materializer;
+    /**
+     * Our own column decoding, for unfiltered or prefiltered reads of files it supports; null: parquet-java's record
+     * reader.
+     */
+    private final ColumnarRows columnar;
+    private final RowPrefilter prefilter;
+    /** The prefilter's columns only (late materialization), or null: rows are read whole. */
+    private final ColumnarRows probe;
+    private final MessageType probeSchema;
+    /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
+    private long[] kept = new long[64];
+    private int keptCount;
+    private int keptNext;
+    private PageReadStore keptPages;
+    /** Counting (see {@link #countRest}): kept rows are counted, their pages never fetched. */
+    private boolean countOnly;
+    private final int rowGroupsTotal;
+    private final int rowGroupsKept;
+    private final List<BlockMetaData> keptBlocks;
+    /** Which kept groups this reader reads (late materialization); shared with its partners. */
+    private final RowGroupClaims claims;
+    private int groupIndex = -1;
+    private long rowIndex = -1;
+    private RecordReader<LogRecord> records;
+    private long rowsLeftInGroup;
+    private long rowInGroup;
+    private LogRecord pending;
+    private boolean finished;
+
+    private LogFileReader(ObjectStore store, String key, String file, RandomAccessInput input, ReadOptions options,
+            boolean allowColumnar, ParquetMetadata footer, RowGroupClaims shared) throws IOException {
+        this.store = store;
+        this.key = key;
+        this.allowColumnar = allowColumnar;
+        this.file = file;
+        this.input = input;
+        this.options = options;
+        this.expectedRows = options.expectedPartition().map(PartitionKey::rows).orElse(null);
+        this.inputFile = new StoreInputFile(input, file);
+        this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
+        boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
+        ParquetReadOptions readOptions = ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withRecordFilter(filter)
+                .useStatsFilter(!pruned)
+                .useDictionaryFilter(!pruned)
+                .useBloomFilter(!pruned)
+                .useColumnIndexFilter(true)
+                .useRecordFilter(true)
+                .build();
+        try {
+            this.reader = footer == null ? ParquetFileReader.open(inputFile, readOptions)
+                    : new ParquetFileReader(inputFile, footer, readOptions, inputFile.newStream());
+        } catch (NoSuchObjectException e) {
+            throw e;
+        } catch (IOException | RuntimeException e) {
+            throw new LogFormatException(file + ": not a readable Parquet file (" + e.getMessage() + ")", e);
+        }
+        try {
+            this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            this.requested = SchemaCheck.requested(fileSchema, file);
+            reader.setRequestedSchema(requested);
+            this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+                    .getColumnIO(requested, fileSchema, true);
+            this.materializer = new LogRecordMaterializer(requested);
+            this.rowGroupsTotal = pruned ? shared.totalGroups() : reader.getFooter().getBlocks().size();
+            this.keptBlocks = reader.getRowGroups();
+            this.rowGroupsKept = keptBlocks.size();
+            this.prefilter = options.prefilter().orElse(null);
+            boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
+            this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
+                    ? new ColumnarRows(requested) : null;
+            this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
+            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true) : null;
+            if (shared != null && rowGroupsKept != shared.groups()) {
+                throw new IllegalStateException("BUG: a partner reader of " + file + " kept " + rowGroupsKept
+                        + " row groups, its first reader " + shared.groups());
+            }
+            this.claims = shared != null ? shared : new RowGroupClaims(rowGroupsKept, rowGroupsTotal);
+        } catch (IOException | RuntimeException e) {
+            reader.close();
+            throw e instanceof LogFormatException lfe ? lfe
+                    : new LogFormatException(file + ": unreadable schema (" + e.getMessage() + ")", e);
+        }
+    }
+
+    /** Opens {@code key}; the object is read in ranges, never whole. */
+    public static LogFileReader open(ObjectStore store, String key, ReadOptions options) throws IOException {
+        return open(store, key, options, true);
+    }
+
+    /**
+     * Opens {@code key} read through parquet-java's record reader only (never {@link ColumnarRows}): the reference
+     * the differential tests compare our column decoding with.
+     */
+    static LogFileReader openWithRecordReader(ObjectStore store, String key, ReadOptions options) throws IOException {
+        return open(store, key, options, false);
+    }
+
+    private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar)
+            throws IOException {
+        return open(store, key, options, allowColumnar, null, null);
+    }
+
+    private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar,
+            ParquetMetadata footer, RowGroupClaims shared) throws IOException {
+        String name = store.describe(key);
+        RandomAccessInput input = store.openRandomAccess(key);
+        try {
+            return new LogFileReader(store, key, name, input, options, allowColumnar, footer, shared);
+        } catch (IOException | RuntimeException e) {
+            input.close();
+            throw e;
+        }
+    }
+
+    /**
+     * Another reader of this file that shares its kept row groups with this one (and with its other partners): each
+     * group is read by one of them, so together they return every row once. Empty when this read does not
+     * materialize late (its groups are not read by index) or no group is left unclaimed. The partner reuses this
+     * reader's footer, pruning and options (it reads no footer, dictionary or bloom filter again: only its groups'
+     * column and offset indexes and pages); it may be opened from another thread and used there, while this one is
+     * read. Its {@link #fileSchema} and {@link #rowGroupsTotal} are the file's; its footer, and so {@link #rowCount},
+     * holds only the kept row groups.
+     */
+    public Optional<LogFileReader> openPartner() throws IOException {
+        if (probe == null || !claims.anyLeft()) {
+            return Optional.empty();
+        }
+        ParquetMetadata kept = new ParquetMetadata(reader.getFooter().getFileMetaData(), keptBlocks);
+        return Optional.of(open(store, key, options, allowColumnar, kept, claims));
+    }
+
+    /**
+     * Compressed bytes of the kept row groups that neither this reader nor a partner has started (0 when this read
+     * cannot have partners, or none is left): what a partner opened now could share.
+     */
+    public long unclaimedBytes() {
+        if (probe == null) {
+            return 0;
+        }
+        long bytes = 0;
+        for (int g = claims.firstUnclaimed(); g < keptBlocks.size(); g++) {
+            bytes += keptBlocks.get(g).getCompressedSize();
+        }
+        return bytes;
+    }
+
+    /**
+     * Counts the rows {@link #read} would still return (of the row groups this reader claims) and ends the read.
+     * A late-materializing read decides each row on the prefilter's columns and fetches nothing else; other reads
+     * decode the rows and count them. The partition and prefilter checks run on every row either way.
+     */
+    public long countRest() throws IOException {
+        long n = 0;
+        if (pending != null) {
+            pending = null;
+            n++;
+        }
+        if (probe == null) {
+            while (read() != null) {
+                n++;
+            }
+            return n;
+        }
+        countOnly = true;
+        n += keptCount - keptNext; // the rest of a group whose pages were fetched for read()
+        keptNext = keptCount;
+        while (!finished && nextKeptGroup()) {
+            n += keptCount;
+            keptNext = keptCount;
+        }
+        finished = true;
+        closeKeptPages();
+        return n;
+    }
+
+    /** The position in the file of the row {@link #read} returned last (see the class comment for the exception). */
+    public long rowIndex() {
+        return rowIndex;
+    }
+
+    /** The next record, or null at the end. */
+    public LogRecord read() throws IOException {
+        if (pending != null) {
+            LogRecord r = pending;
+            pending = null;
+            return r;
+        }
+        if (probe != null) {
+            return readKept();
+        }
+        while (!finished) {
+            if (rowsLeftInGroup == 0 && !nextGroup()) {
+                finished = true;
+                return null;
+            }
+            rowsLeftInGroup--;
+            long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
+            LogRecord r;
+            try {
+                if (columnar != null) {
+                    r = columnar.read();
+                } else {
+                    r = records.read();
+                    if (r == null || records.shouldSkipCurrentRecord()) {
+                        continue;
+                    }
+                }
+            } catch (RuntimeException e) {
+                throw rowFailure(rowIndex, e);
+            }
+            checkPartition(r, rowIndex);
+            if (prefilter != null && !prefilter.test(r, rowIndex)) {
+                continue;
+            }
+            this.rowIndex = rowIndex;
+            return r;
+        }
+        return null;
+    }
+
+    /**
+     * Reads the next row re-projected (STORAGE.md §5: effective time recomputed, service name derived from the
+     * resource attributes by {@code serviceOf}) and appends it to {@code out} as {@link RowCodec#encode} encodes it,
+     * with {@code origin} and references into {@code strings}; returns what {@code encode} returns, or -1 at the
+     * end. The partition check runs as in {@link #read}. On an unfiltered read of a file our column cursors decode
+     * (a compaction's inputs) no record is built: values go from the pages to {@code out}
+     * ({@link ColumnarRows#encodeNext}); otherwise the row is read as a record, re-projected and encoded. After a
+     * failure {@code out} may hold part of a row past its previous size.
+     */
+    public int readProjected(long origin, UnaryOperator<String> serviceOf, StringTable strings, RowCodec.Output out)
+            throws IOException {
+        if (columnar == null || prefilter != null || pending != null) {
+            LogRecord r = read();
+            return r == null ? -1
+                    : RowCodec.encode(r.reprojected(serviceOf.apply(r.resourceAttributes())), origin, strings, out);
+        }
+        while (rowsLeftInGroup == 0) { // a row group may hold no rows
+            if (finished || !nextGroup()) {
+                finished = true;
+                return -1;
+            }
+        }
+        rowsLeftInGroup--;
+        long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
+        int weight;
+        try {
+            weight = columnar.encodeNext(origin, serviceOf, strings, out);
+        } catch (RuntimeException e) {
+            throw rowFailure(rowIndex, e);
+        }
+        checkPartition(columnar.lastTenant(), columnar.lastEffectiveTime(), rowIndex);
+        this.rowIndex = rowIndex;
+        return weight;
+    }
+
+    private void checkPartition(LogRecord r, long rowIndex) throws PartitionMismatchException {
+        checkPartition(r.tenantId(), r.effectiveTime(), rowIndex);
+    }
+
+    private void checkPartition(String tenant, long effectiveTime, long rowIndex) throws PartitionMismatchException {
+        if (expectedRows != null && !expectedRows.holds(tenant, effectiveTime)) {
+            throw new PartitionMismatchException(file, rowIndex, options.expectedPartition().get(),
+                    PartitionKey.of(tenant, effectiveTime));
+        }
+    }
+
+    private LogFormatException rowFailure(long rowIndex, RuntimeException e) {
+        return new LogFormatException(file + ": cannot decode row " + rowIndex + " (" + e.getMessage() + ")", e);
+    }
+
+    /** Late materialization: the next row the prefilter kept, decoded whole. */
+    private LogRecord readKept() throws IOException {
+        while (keptNext == keptCount) {
+            if (finished || !nextKeptGroup()) {
+                finished = true;
+                closeKeptPages();
+                return null;
+            }
+        }
+        long row = kept[keptNext++];
+        long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + row;
+        LogRecord r;
+        try {
+            r = columnar.readRow(row);
+        } catch (RuntimeException e) {
+            throw rowFailure(rowIndex, e);
+        }
+        checkPartition(r, rowIndex);
+        this.rowIndex = rowIndex;
+        return r;
+    }
+
+    /**
+     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the
+     * prefilter's columns of the group's candidate rows (those the column index leaves), tests each, then fetches the
+     * pages that hold the kept rows.
+     */
+    private boolean nextKeptGroup() throws IOException {
+        closeKeptPages();
+        while ((groupIndex = claims.claim()) < keptBlocks.size()) {
+            BlockMetaData block = keptBlocks.get(groupIndex);
+            keptCount = 0;
+            keptNext = 0;
+            RowRanges candidates;
+            PageReadStore probePages;
+            try {
+                candidates = reader.getRowRanges(groupIndex); // with the whole requested schema's columns
+                if (candidates.rowCount() == 0) {
+                    continue;
+                }
+                reader.setRequestedSchema(probeSchema);
+                try {
+                    probePages = readRows(groupIndex, candidates);
+                } finally {
+                    reader.setRequestedSchema(requested);
+                }
+            } catch (IOException | RuntimeException e) {
+                throw groupFailure(e);
+            }
+            try (PageReadStore pages = probePages) {
+                try {
+                    probe.startGroup(pages);
+                } catch (RuntimeException e) {
+                    throw groupFailure(e);
+                }
+                for (PrimitiveIterator.OfLong rows = candidates.iterator(); rows.hasNext(); ) {
+                    long row = rows.nextLong();
+                    long rowIndex = block.getRowIndexOffset() + row;
+                    LogRecord partial;
+                    try {
+                        partial = probe.readRow(row);
+                    } catch (RuntimeException e) {
+                        throw rowFailure(rowIndex, e);
+                    }
+                    if (prefilter.test(partial, rowIndex)) {
+                        keep(row);
+                    }
+                }
+            }
+            if (keptCount == 0) {
+                continue;
+            }
+            if (countOnly) {
+                return true; // the caller counts the kept rows; their other columns are not needed
+            }
+            try {
+                boolean span = keptCount < block.getRowCount() && prefetchColumns(block);
+                try {
+                    keptPages = readRows(groupIndex, keptRanges());
+                } finally {
+                    if (span) {
+                        inputFile.dropPrefetch();
+                    }
+                }
+                columnar.startGroup(keptPages);
+            } catch (IOException | RuntimeException e) {
+                throw groupFailure(e);
+            }
+            return true;
+        }
+        return false;
+    }
+
+    /**
+     * On a store where every read is a costly request (S3), reads the byte span of the group's requested column
+     * chunks at once, so the kept rows' pages (one or a few per column, scattered over the group) are served from it
+     * rather than fetched one GET per column: a one-row query would otherwise send ~30 GETs where reading the whole
+     * group takes one. The span is no more than what reading the whole group through parquet-java's record reader
+     * holds; groups larger than {@link #MAX_PREFETCH} are not prefetched.
+     */
+    private boolean prefetchColumns(BlockMetaData block) throws IOException {
+        if (!inputFile.requestsAreCostly() || !hasOffsetIndexes(block)) {
+            return false; // local reads are cheap; without offset indexes the group is read in one range anyway
+        }
+        long start = Long.MAX_VALUE;
+        long end = 0;
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (requested.containsPath(chunk.getPath().toArray())) {
+                start = Math.min(start, chunk.getStartingPos());
+                end = Math.max(end, chunk.getStartingPos() + chunk.getTotalSize());
+            }
+        }
+        if (end <= start || end - start > MAX_PREFETCH) {
+            return false;
+        }
+        inputFile.prefetch(start, (int) (end - start));
+        return true;
+    }
+
+    /** The pages of {@code group} that hold {@code rows}: all of them when the file has no offset index. */
+    private PageReadStore readRows(int group, RowRanges rows) throws IOException {
+        return hasOffsetIndexes(keptBlocks.get(group)) ? reader.readFilteredRowGroup(group, rows)
+                : reader.readRowGroup(group);
+    }
+
+    private static boolean hasOffsetIndexes(BlockMetaData block) {
+        for (ColumnChunkMetaData chunk : block.getColumns()) {
+            if (chunk.getOffsetIndexReference() == null) {
+                return false;
+            }
+        }
+        return true;
+    }
+
+    private void keep(long row) {
+        if (keptCount == kept.length) {
+            kept = Arrays.copyOf(kept, keptCount * 2);
+        }
+        kept[keptCount++] = row;
+    }
+
+    private RowRanges keptRanges() {
+        RowRanges.Builder b = RowRanges.builder();
+        int i = 0;
+        while (i < keptCount) {
+            int j = i;
+            while (j + 1 < keptCount && kept[j + 1] == kept[j] + 1) {
+                j++;
+            }
+            b.addSelectedRange(kept[i], kept[j]);
+            i = j + 1;
+        }
+        return b.build();
+    }
+
+    private void closeKeptPages() {
+        if (keptPages != null) {
+            keptPages.close();
+            keptPages = null;
+        }
+    }
+
+    private LogFormatException groupFailure(Exception e) {
+        return e instanceof LogFormatException lfe ? lfe
+                : new LogFormatException(file + ": cannot read row group " + keptBlocks.get(groupIndex).getOrdinal()
+                        + " (" + e.getMessage() + ")", e);
+    }
+
+    /** The requested schema's fields that {@code rows} reads (at least one, so the schema is not empty). */
+    private static MessageType probeSchema(MessageType requested, RowPrefilter rows) {
+        List<Type> fields = new ArrayList<>();
+        for (Type field : requested.getFields()) {
+            if (rows.columns().contains(field.getName())) {
+                fields.add(field);
+            }
+        }
+        if (fields.isEmpty()) {
+            fields.add(requested.getType(Columns.TENANT_ID));
+        }
+        return new MessageType(requested.getName(), fields);
+    }
+
+    public boolean hasNext() throws IOException {
+        if (pending == null) {
+            pending = read();
+        }
+        return pending != null;
+    }
+
+    public LogRecord next() throws IOException {
+        LogRecord r = read();
+        if (r == null) {
+            throw new NoSuchElementException(file + ": no more rows");
+        }
+        return r;
+    }
+
+    private boolean nextGroup() throws IOException {
+        PageReadStore pages;
+        try {
+            pages = reader.readNextFilteredRowGroup();
+            if (pages != null && columnar != null) {
+                columnar.startGroup(pages); // reads the chunks' dictionaries
+            }
+        } catch (IOException | RuntimeException e) {
+            throw new LogFormatException(file + ": cannot read row group " + (groupIndex + 1) + " ("
+                    + e.getMessage() + ")", e);
+        }
+        if (pages == null) {
+            return false;
+        }
+        groupIndex++;
+        rowsLeftInGroup = pages.getRowCount();
+        rowInGroup = 0;
+        if (columnar == null) {
+            records = columnIO.getRecordReader(pages, materializer, filter);
+        }
+        return true;
+    }
+
+    /** True when rows are decoded by {@link ColumnarRows} rather than parquet-java's record reader. */
+    boolean decodesColumns() {
+        return columnar != null;
+    }
+
+    /** True when a prefilter decides rows on its columns before the others are decoded. */
+    boolean materializesLate() {
+        return probe != null;
+    }
+
+    /** The file's own schema (what the writer declared, root name included). */
+    public MessageType fileSchema() {
+        return fileSchema;
+    }
+
+    /** Rows in the file according to its footer (before any filtering). */
+    public long rowCount() {
+        return reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+    }
+
+    public int rowGroupsTotal() {
+        return rowGroupsTotal;
+    }
+
+    /** Row groups left after statistics, dictionary and bloom-filter pruning. */
+    public int rowGroupsKept() {
+        return rowGroupsKept;
+    }
+
+    /** Bytes fetched from the store so far. */
+    public long bytesRead() {
+        return inputFile.bytesRead();
+    }
+
+    public String file() {
+        return file;
+    }
+
+    @Override
+    public void close() throws IOException {
+        try {
+            closeKeptPages();
+            reader.close();
+        } finally {
+            input.close();
+        }
+    }
+}

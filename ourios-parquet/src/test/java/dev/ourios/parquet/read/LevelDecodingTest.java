@@ -1,0 +1,101 @@
+package dev.ourios.parquet.read;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+
+import dev.ourios.parquet.write.WriterTestAccess;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.util.Random;
+import org.apache.parquet.bytes.ByteBufferInputStream;
+import org.apache.parquet.bytes.HeapByteBufferAllocator;
+import org.apache.parquet.column.values.bitpacking.BitPacking;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridDecoder;
+import org.apache.parquet.column.values.rle.RunLengthBitPackingHybridEncoder;
+import org.junit.jupiter.api.Test;
+
+/** Our bulk run decoders against parquet-java's encoders, on seeded random runs of every bit width. */
+class LevelDecodingTest {
+
+    @Test
+    void rleHybridDecodesWhatParquetJavaEncodes() throws Exception {
+        forRandomRuns(400, 33, 3000, (width, values, what) -> {
+            RunLengthBitPackingHybridEncoder enc = new RunLengthBitPackingHybridEncoder(width, 64, 1 << 16,
+                    HeapByteBufferAllocator.getInstance());
+            for (int v : values) {
+                enc.writeInt(v);
+            }
+            byte[] bytes = enc.toBytes().toByteArray();
+            byte[] padded = new byte[bytes.length + 5];
+            System.arraycopy(bytes, 0, padded, 3, bytes.length);
+            int[] out = new int[values.length];
+            LevelDecoding.rleHybrid(padded, 3, 3 + bytes.length, width, out, values.length);
+            assertArrayEquals(values, out, what);
+        });
+    }
+
+    @Test
+    void bitPackedDecodesWhatParquetJavaEncodes() throws Exception {
+        // Widths up to 8: BIT_PACKED is only ever used for levels.
+        forRandomRuns(200, 9, 500, (width, values, what) -> {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+            BitPacking.BitPackingWriter w = BitPacking.getBitPackingWriter(width, bytes);
+            for (int v : values) {
+                w.write(v);
+            }
+            w.finish();
+            byte[] b = bytes.toByteArray();
+            int[] out = new int[values.length];
+            LevelDecoding.bitPacked(b, 0, width, out, values.length);
+            assertArrayEquals(values, out, what);
+        });
+    }
+
+    @Test
+    void ourEncoderWritesWhatParquetJavaDecodes() throws Exception {
+        forRandomRuns(400, 33, 3000, (width, values, what) -> {
+            byte[] bytes = WriterTestAccess.rleHybrid(values, values.length, width);
+            var decoder = new RunLengthBitPackingHybridDecoder(width, ByteBufferInputStream.wrap(ByteBuffer.wrap(bytes)));
+            int[] theirs = new int[values.length];
+            for (int i = 0; i < values.length; i++) {
+                theirs[i] = decoder.readInt();
+            }
+            assertArrayEquals(values, theirs, what);
+            int[] ours = new int[values.length];
+            LevelDecoding.rleHybrid(bytes, 0, bytes.length, width, ours, values.length);
+            assertArrayEquals(values, ours, what);
+        });
+    }
+
+    @FunctionalInterface
+    private interface RunCheck {
+        void check(int width, int[] values, String what) throws Exception;
+    }
+
+    /** {@code iterations} seeded random run sequences of widths below {@code widths}; the seed is printed. */
+    private static void forRandomRuns(int iterations, int widths, int maxCount, RunCheck check) throws Exception {
+        long seed = System.nanoTime();
+        System.out.println("LevelDecodingTest seed " + seed);
+        Random rnd = new Random(seed);
+        for (int iteration = 0; iteration < iterations; iteration++) {
+            int width = rnd.nextInt(widths);
+            int[] values = runs(rnd, width, 1 + rnd.nextInt(maxCount));
+            check.check(width, values, "seed " + seed + " iteration " + iteration + " width " + width);
+        }
+    }
+
+    /** Values below 2^width, in runs of repeats and stretches of noise (so both run kinds appear). */
+    private static int[] runs(Random rnd, int width, int n) {
+        long bound = 1L << width;
+        int[] v = new int[n];
+        int i = 0;
+        while (i < n) {
+            int len = Math.min(n - i, 1 + rnd.nextInt(40));
+            boolean repeat = rnd.nextBoolean();
+            int r = (int) (width == 0 ? 0 : rnd.nextLong(bound));
+            for (int k = 0; k < len; k++) {
+                v[i++] = repeat || width == 0 ? r : (int) rnd.nextLong(bound);
+            }
+        }
+        return v;
+    }
+}
