@@ -130,8 +130,7 @@ class SweepRunnerTest {
         TestStores.generate(real, TestStores.spec(List.of("c"), partitions, 2, 20, 32));
         GatedStore store = new GatedStore(real);
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withConcurrency(concurrency);
-        SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop(),
-                OutputFault.NONE);
+        SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop());
         ExecutorService sweeper = Executors.newSingleThreadExecutor();
         try {
             Future<SweepReport> sweep = sweeper.submit(() -> runner.sweep(PartitionFilter.all(), store::finished));
@@ -188,8 +187,7 @@ class SweepRunnerTest {
         List<PartitionResult> seen = Collections.synchronizedList(new ArrayList<>());
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withConcurrency(concurrency);
 
-        SweepReport report = TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop(),
-                OutputFault.NONE).sweep(PartitionFilter.all(), seen::add);
+        SweepReport report = TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop()).sweep(PartitionFilter.all(), seen::add);
 
         assertEquals(4, seen.size(), "one result per candidate: " + seen);
         assertEquals(4, report.partitions().size(), report.toString());

@@ -6,7 +6,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.parquet.WriterOptions;
+import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.table.ManifestKeys;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
