@@ -11,16 +11,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** Shared helpers: writing and reading whole files, seeded record generation, fixture location. */
+/** Shared helpers: writing and reading whole files, seeded record generation. */
 final class TestFiles {
     static final long HOUR = 1_764_432_000_000_000_000L; // 2025-11-29T16:00Z in nanos
 
     private TestFiles() {
-    }
-
-    static Path fixtures() {
-        String p = System.getProperty("ourios.fixtures");
-        return Path.of(p == null || p.isBlank() ? "/work/shared/fixtures" : p);
     }
 
     static WrittenFile write(ObjectStore store, String key, WriterOptions opts, List<LogRecord> records)
