@@ -151,7 +151,7 @@ class Rfc0009CrashTest {
             // six CI kills spread over the whole sweep instead of clustering by chance.
             int slices = Math.min(iterations, 10);
             long delay = (long) (window * ((i % slices) + rnd.nextDouble()) / slices);
-            Thread.sleep(delay);
+            Thread.sleep(delay); // a deliberate delay, not a wait for anything: the random moment of the kill
             boolean wasAlive = child.kill();
             System.out.println("rfc0009_4 iteration " + i + ": kill at " + delay + " ms; child got to "
                     + child.output().lines().filter(l -> l.startsWith("RESULT") || l.startsWith("DONE")).toList());

@@ -6,8 +6,8 @@ import java.util.function.Supplier;
 
 /**
  * Waiting for a condition with a deadline: the one way tests wait for something another thread or process does.
- * The condition is checked at once, then at growing intervals (1 ms doubling up to 50 ms), so a condition that
- * comes true quickly is seen quickly and a slow one does not spin.
+ * The condition is checked at once, then at growing intervals (1 ms doubling up to 50 ms, or a smaller maximum),
+ * so a condition that comes true quickly is seen quickly and a slow one does not spin.
  */
 public final class Await {
     private static final long FIRST_PAUSE_NANOS = 1_000_000L;
@@ -34,8 +34,18 @@ public final class Await {
 
     /** True as soon as {@code condition} holds; false if it still does not after {@code timeout}. */
     public static boolean poll(Duration timeout, BooleanSupplier condition) throws InterruptedException {
+        return poll(timeout, Duration.ofNanos(MAX_PAUSE_NANOS), condition);
+    }
+
+    /**
+     * As {@link #poll(Duration, BooleanSupplier)}, never pausing longer than {@code maxPause} between checks: for a
+     * probe that must notice the condition within that long (e.g. to act while it still holds).
+     */
+    public static boolean poll(Duration timeout, Duration maxPause, BooleanSupplier condition)
+            throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
-        long pause = FIRST_PAUSE_NANOS;
+        long maxPauseNanos = Math.max(1, maxPause.toNanos());
+        long pause = Math.min(FIRST_PAUSE_NANOS, maxPauseNanos);
         while (true) {
             if (condition.getAsBoolean()) {
                 return true;
@@ -46,7 +56,7 @@ public final class Await {
             }
             long nanos = Math.min(pause, left);
             Thread.sleep(nanos / 1_000_000L, (int) (nanos % 1_000_000L));
-            pause = Math.min(MAX_PAUSE_NANOS, pause * 2);
+            pause = Math.min(maxPauseNanos, pause * 2);
         }
     }
 }

@@ -88,6 +88,8 @@ public final class ChildJvm implements AutoCloseable {
 
     /** How to start a child JVM. */
     public static final class Builder {
+        private static Path tempLogDir;
+
         private final String target;
         private final boolean jar;
         private String name;
@@ -176,7 +178,7 @@ public final class ChildJvm implements AutoCloseable {
 
         /**
          * Where the output files go (default: {@code target/child-jvm} under the working directory when that
-         * {@code target} exists, as under Maven, else a temporary directory).
+         * {@code target} exists, as under Maven, else one temporary directory per parent JVM).
          */
         public Builder logDir(Path dir) {
             this.logDir = dir;
@@ -227,7 +229,15 @@ public final class ChildJvm implements AutoCloseable {
 
         private static Path defaultLogDir() throws IOException {
             Path target = Path.of(System.getProperty("user.dir"), "target");
-            return Files.isDirectory(target) ? target.resolve("child-jvm") : Files.createTempDirectory("child-jvm-");
+            if (Files.isDirectory(target)) {
+                return target.resolve("child-jvm");
+            }
+            synchronized (Builder.class) {
+                if (tempLogDir == null) {
+                    tempLogDir = Files.createTempDirectory("child-jvm-");
+                }
+                return tempLogDir;
+            }
         }
     }
 
