@@ -16,7 +16,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -109,6 +111,8 @@ class Rfc0009CrashTest {
     }
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void rfc0009_4_sigkill_at_random_moments_loses_no_row_and_recovery_converges() throws Exception {
         boolean soak = Boolean.getBoolean("ourios.soak");
         int iterations = Integer.getInteger("ourios.soak.iterations", soak ? SOAK_ITERATIONS : CI_ITERATIONS);

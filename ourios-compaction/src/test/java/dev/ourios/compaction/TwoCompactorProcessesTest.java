@@ -22,7 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +37,8 @@ class TwoCompactorProcessesTest {
     Path dir;
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void two_compactor_processes_and_a_late_writer_lose_and_duplicate_nothing() throws Exception {
         long seed = Long.getLong("ourios.test.seed", System.nanoTime());
         System.out.println("TwoCompactorProcessesTest seed " + seed);
