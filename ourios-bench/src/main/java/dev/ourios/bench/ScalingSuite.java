@@ -1,9 +1,11 @@
 package dev.ourios.bench;
 
+import dev.ourios.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -18,6 +20,8 @@ import java.util.Map;
 public final class ScalingSuite implements Suite {
     static final long[] SIZES_MIB = {32, 128, 512, 2048};
     static final long NO_SPILL_MAX_MIB = 128;
+    /** A bound on one point's child JVM, generous for full-size points: a hung child is killed, not waited for. */
+    private static final Duration POINT_TIMEOUT = Duration.ofHours(2);
 
     @Override
     public String name() {
@@ -54,21 +58,21 @@ public final class ScalingSuite implements Suite {
             long budgetMib, String xmx) throws IOException, InterruptedException {
         BenchOptions o = ctx.options();
         Path json = Files.createTempFile(o.workDir(), "scaling-", ".json");
-        List<String> cmd = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                xmx, "-cp", System.getProperty("java.class.path"), BenchMain.class.getName(), "scaling-point",
-                "--size-mib=" + sizeMib, "--budget-mib", Long.toString(budgetMib), "--runs",
-                Integer.toString(o.runs()), "--warmups", Integer.toString(o.warmups()), "--work",
-                o.workDir().toString(), "--json", json.toString()));
         ctx.log().accept("scaling: " + mode + " " + sizeMib + " MiB " + xmx);
-        Path err = Files.createTempFile(o.workDir(), "scaling-", ".err");
-        Process p = new ProcessBuilder(cmd).redirectOutput(ProcessBuilder.Redirect.DISCARD)
-                .redirectError(err.toFile()).start();
-        int rc = p.waitFor();
-        String stderr = Files.readString(err);
-        Files.delete(err);
-        if (rc != 0) {
-            String tail = stderr.substring(Math.max(0, stderr.length() - 2000));
-            throw new IOException("scaling point " + sizeMib + " MiB (" + mode + ") exited " + rc + ":\n" + tail);
+        try (ChildJvm child = ChildJvm.main(BenchMain.class).name("scaling-point").jvmArgs(xmx)
+                .args("scaling-point", "--size-mib=" + sizeMib, "--budget-mib", Long.toString(budgetMib), "--runs",
+                        Integer.toString(o.runs()), "--warmups", Integer.toString(o.warmups()), "--work",
+                        o.workDir().toString(), "--json", json.toString())
+                .logDir(o.workDir()).start()) {
+            int rc = child.waitFor(POINT_TIMEOUT);
+            String stderr = child.stderr();
+            Files.deleteIfExists(child.stdoutFile());
+            Files.deleteIfExists(child.stderrFile());
+            if (rc != 0) {
+                String tail = stderr.substring(Math.max(0, stderr.length() - 2000));
+                throw new IOException("scaling point " + sizeMib + " MiB (" + mode + ") exited " + rc + ":\n"
+                        + tail);
+            }
         }
         SuiteReport child = SuiteReport.fromJson(Files.readString(json).trim());
         Files.delete(json);

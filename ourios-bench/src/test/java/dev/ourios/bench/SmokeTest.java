@@ -10,6 +10,8 @@ import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -25,6 +27,8 @@ class SmokeTest {
     Path work;
 
     @ParameterizedTest
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     @ValueSource(strings = {"d2", "d3", "checksum", "b2post", "rfc0036-2", "scaling", "s3", "query-duckdb"})
     void suiteRunsAtSmokeSizeAndReportsWellFormed(String suite) throws Exception {
         List<String> args = suite.equals("scaling") ? List.of("--svg=" + work.resolve("chart.svg")) : List.of();

@@ -6,6 +6,7 @@ import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.LandingLedger;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -31,7 +32,7 @@ final class ChaosRun {
 
     private final ChaosConfig config;
     private final ObjectStore store;
-    private final Ledger ledger = new Ledger();
+    private final LandingLedger<PartitionKey, LogRecord> ledger = new LandingLedger<>(RowIdentity::of);
     private final Tally tally = new Tally();
     private final StoreInspector inspector;
     private final PartitionReads reads;

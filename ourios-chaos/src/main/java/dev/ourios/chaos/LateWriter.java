@@ -5,6 +5,7 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.LandingLedger;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.List;
@@ -13,11 +14,11 @@ import java.util.Random;
 /** Lands late ingest files into partitions that compactors are working on, recording each in the ledger. */
 final class LateWriter {
     private final IngestWriter writer;
-    private final Ledger ledger;
+    private final LandingLedger<PartitionKey, LogRecord> ledger;
     private final Tally tally;
     private final GeneratorSpec spec;
 
-    LateWriter(IngestWriter writer, Ledger ledger, Tally tally, GeneratorSpec spec) {
+    LateWriter(IngestWriter writer, LandingLedger<PartitionKey, LogRecord> ledger, Tally tally, GeneratorSpec spec) {
         this.writer = writer;
         this.ledger = ledger;
         this.tally = tally;

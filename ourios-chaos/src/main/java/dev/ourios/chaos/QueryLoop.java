@@ -1,22 +1,25 @@
 package dev.ourios.chaos;
 
+import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.testkit.LandingLedger;
 import java.util.List;
 import java.util.Random;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * A reader running while children compact, collect and die and the writer lands late files: it counts a random
- * partition again and again and judges every count against the ledger (see {@link Ledger#judge}).
+ * partition again and again and judges every count against the ledger (see {@link LandingLedger#judge}).
  */
 final class QueryLoop implements Runnable {
     private final PartitionReads reads;
-    private final Ledger ledger;
+    private final LandingLedger<PartitionKey, LogRecord> ledger;
     private final Tally tally;
     private final Random random;
     private final AtomicBoolean running;
 
-    QueryLoop(PartitionReads reads, Ledger ledger, Tally tally, long seed, AtomicBoolean running) {
+    QueryLoop(PartitionReads reads, LandingLedger<PartitionKey, LogRecord> ledger, Tally tally, long seed,
+            AtomicBoolean running) {
         this.reads = reads;
         this.ledger = ledger;
         this.tally = tally;

@@ -1,5 +1,6 @@
 package dev.ourios.chaos;
 
+import dev.ourios.testkit.LandingLedger;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -24,7 +25,7 @@ final class Tally {
     private final Map<String, long[]> kills = new TreeMap<>();
     private final List<String> violations = Collections.synchronizedList(new ArrayList<>());
 
-    void record(String what, Verdict v) {
+    void record(String what, LandingLedger.Verdict v) {
         rowsChecked.addAndGet(v.rows());
         torn.addAndGet(v.torn());
         lost.addAndGet(v.lost());

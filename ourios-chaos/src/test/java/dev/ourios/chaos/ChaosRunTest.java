@@ -8,7 +8,9 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -22,6 +24,8 @@ class ChaosRunTest {
     Path dir;
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void short_crash_loop_keeps_every_invariant_and_converges() throws Exception {
         long seed = Long.getLong("ourios.seed", System.nanoTime());
         int iterations = Integer.getInteger("ourios.chaos.iterations", 5);

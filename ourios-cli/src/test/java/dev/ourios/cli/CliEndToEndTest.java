@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ourios.testkit.Testdata;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
@@ -149,7 +150,7 @@ class CliEndToEndTest {
 
     @Test
     void ingest_lands_otlp_json_per_tenant_hour() throws Exception {
-        Path fixtures = Path.of(System.getProperty("ourios.fixtures", "/work/shared/fixtures"), "otlp");
+        Path fixtures = Testdata.dir("otlp");
         String store = dir.resolve("s").toString();
         var r = CliProcess.run(dir, "ingest", "--store", store, "--tenant", "acme", "--json",
                 fixtures.resolve("reference-sample.jsonl").toString());

@@ -1,15 +1,16 @@
 package dev.ourios.cli;
 
+import dev.ourios.testkit.ChildJvm;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.ArrayList;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 
 /** Runs the real CLI in a child JVM (as a user would through ./ourios) and captures its streams and exit status. */
 final class CliProcess {
+    private static final Duration TIMEOUT = Duration.ofMinutes(5);
+
     record Result(int exit, String out, String err) {
         List<String> outLines() {
             return out.lines().toList();
@@ -24,38 +25,13 @@ final class CliProcess {
     }
 
     static Result run(Path workDir, Map<String, String> env, String... args) throws IOException, InterruptedException {
-        List<String> cmd = new ArrayList<>();
-        cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-        cmd.add("-Xmx512m");
-        cmd.add("-cp");
-        cmd.add(System.getProperty("java.class.path"));
-        cmd.add(Main.class.getName());
-        cmd.addAll(List.of(args));
-        ProcessBuilder pb = new ProcessBuilder(cmd).directory(workDir.toFile());
-        pb.environment().remove("OURIOS_STORE");
-        pb.environment().remove("OTEL_EXPORTER_OTLP_ENDPOINT");
-        pb.environment().putAll(env);
-        Process p = pb.start();
-        p.getOutputStream().close();
-        var out = p.getInputStream();
-        var err = p.getErrorStream();
-        byte[][] captured = new byte[2][];
-        Thread t = new Thread(() -> {
-            try {
-                captured[1] = err.readAllBytes();
-            } catch (IOException e) {
-                captured[1] = new byte[0];
-            }
-        });
-        t.start();
-        captured[0] = out.readAllBytes();
-        if (!p.waitFor(5, TimeUnit.MINUTES)) {
-            p.destroyForcibly();
-            throw new IllegalStateException("CLI did not finish: " + args[0]);
+        String name = args.length > 0 ? "ourios-" + args[0] : "ourios";
+        try (ChildJvm cli = ChildJvm.main(Main.class).name(name).heap("512m").workDir(workDir)
+                .removeEnv(k -> k.equals("OURIOS_STORE") || k.equals("OTEL_EXPORTER_OTLP_ENDPOINT")).env(env)
+                .args(args).start()) {
+            int exit = cli.waitFor(TIMEOUT);
+            return new Result(exit, cli.stdout(), cli.stderr());
         }
-        t.join();
-        return new Result(p.exitValue(), new String(captured[0], StandardCharsets.UTF_8),
-                new String(captured[1], StandardCharsets.UTF_8));
     }
 
     static Result run(Path workDir, String... args) throws IOException, InterruptedException {

@@ -15,12 +15,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeSet;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -37,6 +39,8 @@ class ServeEndToEndTest {
     Path dir;
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void queries_during_a_sweep_are_never_torn_and_sigterm_mid_sweep_drains_to_exit_0() throws Exception {
         String store = dir.resolve("s").toString();
         var gen = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",

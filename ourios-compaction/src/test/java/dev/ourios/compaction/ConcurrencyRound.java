@@ -19,6 +19,8 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.Await;
+import dev.ourios.testkit.LandingLedger;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -26,7 +28,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Queue;
 import java.util.Random;
 import java.util.concurrent.ConcurrentLinkedQueue;
@@ -38,7 +39,7 @@ import java.util.concurrent.locks.ReentrantLock;
  * One round of the RFC0009.3 test on a fresh one-partition store: a compactor thread sweeps the partition again
  * and again, a writer thread lands late ingest files into it, and a querier thread counts it over and over, through
  * the {@link QueryEngine} and through a raw read of the live set ({@link TableReader#snapshot} plus
- * {@link LogFileReader}). Every count is checked against the {@link LandingLedger}.
+ * {@link LogFileReader}). Every count is judged by a {@link LandingLedger}.
  *
  * <p>With {@code gcGraceZero}, GC with a zero grace runs after every sweep, so the inputs a count planned on are
  * deleted right after the commit that retired them: the querier must re-resolve (once). A zero grace breaks the
@@ -71,7 +72,7 @@ final class ConcurrencyRound {
     private LocalObjectStore store;
     private PartitionKey partition;
     private GeneratorSpec spec;
-    private LandingLedger ledger;
+    private LandingLedger<PartitionKey, LogRecord> ledger;
 
     ConcurrencyRound(Path root, boolean gcGraceZero, long seed) {
         this.root = root;
@@ -91,20 +92,17 @@ final class ConcurrencyRound {
         spec = TestStores.spec(List.of("t"), 1, 4, 300, rnd.nextLong());
         TestStores.generate(store, spec);
         partition = PartitionKey.ofHour("t", TestStores.HOUR);
-        ledger = new LandingLedger(TestStores.liveRows(store, partition));
+        ledger = new LandingLedger<>(TestStores::identity);
+        ledger.addBase(partition, TestStores.liveRows(store, partition));
 
         long started = System.nanoTime();
         List<Thread> threads = List.of(thread("compactor", this::compactLoop), thread("writer", this::writeLoop),
                 thread("querier", this::queryLoop));
         threads.forEach(Thread::start);
-        while (!stop.get()) {
-            long elapsed = (System.nanoTime() - started) / 1_000_000;
-            if (elapsed >= maxMillis || (elapsed >= minMillis && minimumsMet()) || !failures.isEmpty()) {
-                stop.set(true);
-            } else {
-                Thread.sleep(20);
-            }
-        }
+        // Until a failure, or the minimums are met once minMillis have passed; at most maxMillis.
+        Await.poll(Duration.ofMillis(maxMillis), () -> stop.get() || !failures.isEmpty()
+                || ((System.nanoTime() - started) / 1_000_000 >= minMillis && minimumsMet()));
+        stop.set(true);
         for (Thread t : threads) {
             t.join(120_000);
             if (t.isAlive()) {
@@ -115,7 +113,7 @@ final class ConcurrencyRound {
         failuresOut.addAll(failures);
         long finalRows = TestStores.liveRows(store, partition).size();
         return new Stats(engineCounts.get(), rawCounts.get(), engineReResolves.get(), rawReResolves.get(),
-                vanishFailures.get(), commits.get(), gcDeleted.get(), ledger.completedFiles(), finalRows, secs);
+                vanishFailures.get(), commits.get(), gcDeleted.get(), ledger.completed(), finalRows, secs);
     }
 
     boolean minimumsMet() {
@@ -172,14 +170,16 @@ final class ConcurrencyRound {
         while (!stop.get()) {
             LogGenerator gen = new LogGenerator(spec.withSeed(r.nextLong()));
             List<LogRecord> file = gen.file("t", 0, 0);
-            List<LogRecord> rows = ledger.start(file.subList(0, 5 + r.nextInt(36)));
+            List<LogRecord> rows = ledger.claim(partition, file.subList(0, 5 + r.nextInt(36)));
+            int late = ledger.beginLate(partition, rows);
             landingOrGc.lock();
             try {
                 writer.writeFile(partition, rows);
             } finally {
                 landingOrGc.unlock();
             }
-            ledger.completed();
+            ledger.completeLate(late);
+            // Deliberate pacing, not a wait for anything: a few landings per sweep rather than a flood of them.
             Thread.sleep(2 + r.nextInt(15));
         }
     }
@@ -191,7 +191,7 @@ final class ConcurrencyRound {
         TableReader reader = new TableReader(store, new ManifestCodec());
         for (long n = 0; !stop.get(); n++) {
             boolean viaEngine = n % 2 == 0;
-            int completedBefore = ledger.completedFiles();
+            int completedBefore = ledger.completed();
             long vanishedBefore = probed.vanished();
             List<String> ids;
             try {
@@ -203,11 +203,11 @@ final class ConcurrencyRound {
                 }
                 throw e;
             }
-            int startedAfter = ledger.startedFiles();
-            Optional<String> wrong = ledger.check(ids, completedBefore, startedAfter);
-            if (wrong.isPresent()) {
+            int startedAfter = ledger.started();
+            LandingLedger.Verdict verdict = ledger.judge(partition, ids, completedBefore, startedAfter);
+            if (!verdict.clean()) {
                 failures.add((viaEngine ? "QueryEngine" : "raw live-set read") + " count " + n + " (seed " + seed
-                        + ", gc grace " + (gcGraceZero ? "0" : "default") + "): " + wrong.get());
+                        + ", gc grace " + (gcGraceZero ? "0" : "default") + "): " + verdict);
                 stop.set(true);
                 return;
             }

@@ -9,11 +9,13 @@ import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.ChildJvm;
 import java.lang.management.ManagementFactory;
 import java.lang.management.MemoryPoolMXBean;
 import java.lang.management.MemoryType;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -27,6 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class MemoryBoundTest {
     private static final boolean BIG = Boolean.getBoolean("ourios.big");
+    private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(BIG ? 60 : 4);
 
     @TempDir
     Path dir;
@@ -101,12 +104,14 @@ class MemoryBoundTest {
     }
 
     private String compactInChild(String heap, String budgetMiB) throws Exception {
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(), heap,
-                "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"), CompactInChild.class.getName(),
-                dir.resolve("store").toString(), dir.resolve("scratch").toString(), budgetMiB)
-                .redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), "child JVM failed (" + heap + "):\n" + out);
+        String out;
+        try (ChildJvm child = ChildJvm.main(CompactInChild.class).jvmArgs(heap, "-XX:+UseSerialGC")
+                .args(dir.resolve("store").toString(), dir.resolve("scratch").toString(), budgetMiB).mergeStderr()
+                .start()) {
+            int exit = child.waitFor(CHILD_TIMEOUT);
+            out = child.output();
+            assertEquals(0, exit, "child JVM failed (" + heap + "):\n" + out);
+        }
         try (var s = Files.walk(dir.resolve("scratch"))) {
             assertTrue(s.noneMatch(f -> f.toString().endsWith(".parquet")), "scratch cleaned");
         }

@@ -14,8 +14,10 @@ import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.Await;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -116,9 +118,22 @@ class PrefetchedInputsTest {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         CompactionPlan plan = plan(store, new LogGenerator(TestStores.spec(List.of("acme"), 1, 2, 20_000, 7)), 2);
         PrefetchedInputs p = new PrefetchedInputs(store, plan, 2, "test-abandoned", null);
-        Thread.sleep(300); // let it fill the queue and block
+        Await.until("a reader blocked on the full queue", Duration.ofMinutes(1),
+                () -> blockedInQueuePut("test-abandoned-"));
         long t0 = System.nanoTime();
         p.close();
         assertTrue(System.nanoTime() - t0 < 5_000_000_000L, "close returned promptly");
+    }
+
+    /** Whether a thread whose name starts with {@code prefix} is parked in {@link WeightedQueue#put}. */
+    private static boolean blockedInQueuePut(String prefix) {
+        for (Map.Entry<Thread, StackTraceElement[]> e : Thread.getAllStackTraces().entrySet()) {
+            if (e.getKey().getName().startsWith(prefix) && e.getKey().getState() == Thread.State.WAITING
+                    && Arrays.stream(e.getValue()).anyMatch(f -> f.getClassName().equals(WeightedQueue.class.getName())
+                            && f.getMethodName().equals("put"))) {
+                return true;
+            }
+        }
+        return false;
     }
 }

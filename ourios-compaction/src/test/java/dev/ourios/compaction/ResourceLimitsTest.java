@@ -12,9 +12,11 @@ import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.ChildJvm;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -56,12 +58,14 @@ class ResourceLimitsTest {
                 .serviceName("big").build();
         new IngestWriter(store).writeFile(P, List.of(big));
 
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx192m", "-XX:+UseSerialGC", "-cp", System.getProperty("java.class.path"),
-                MemoryBoundTest.CompactInChild.class.getName(), dir.resolve("store").toString(),
-                dir.resolve("scratch").toString(), "16").redirectErrorStream(true).start();
-        String out = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), "the 16 MiB body must compact with -Xmx192m and a 16 MiB sort budget:\n" + out);
+        String out;
+        try (ChildJvm child = ChildJvm.main(MemoryBoundTest.CompactInChild.class).heap("192m")
+                .jvmArgs("-XX:+UseSerialGC").args(dir.resolve("store").toString(), dir.resolve("scratch").toString(),
+                        "16").mergeStderr().start()) {
+            int exit = child.waitFor(Duration.ofMinutes(4));
+            out = child.output();
+            assertEquals(0, exit, "the 16 MiB body must compact with -Xmx192m and a 16 MiB sort budget:\n" + out);
+        }
         var m = java.util.regex.Pattern.compile("output=(\\S+)").matcher(out);
         assertTrue(m.find(), out);
         List<LogRecord> rows = TestStores.readAll(store, m.group(1));

@@ -14,6 +14,7 @@ import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.Testdata;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
@@ -125,7 +126,7 @@ class Rfc0009CompactionTest {
     @Test
     void rfc0009_6_reference_writer_fixtures_plus_new_files_compact_to_the_union_schema() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        Path fixtures = Path.of(System.getProperty("ourios.fixtures", "/work/shared/fixtures"), "reference-writer");
+        Path fixtures = Testdata.dir("reference-writer");
         java.util.Set<PartitionKey> partitions = new java.util.TreeSet<>();
         for (String f : List.of("rfc0021-pre-upgrade.parquet", "rfc0022-pre-amendment.parquet",
                 "rfc0025-pre-amendment.parquet")) {

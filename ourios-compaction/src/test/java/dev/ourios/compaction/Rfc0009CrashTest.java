@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
@@ -110,6 +112,8 @@ class Rfc0009CrashTest {
     }
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void rfc0009_4_sigkill_at_random_moments_loses_no_row_and_recovery_converges() throws Exception {
         boolean soak = Boolean.getBoolean("ourios.soak");
         int iterations = Integer.getInteger("ourios.soak.iterations", soak ? SOAK_ITERATIONS : CI_ITERATIONS);
@@ -152,7 +156,7 @@ class Rfc0009CrashTest {
             // six CI kills spread over the whole sweep instead of clustering by chance.
             int slices = Math.min(iterations, 10);
             long delay = (long) (window * ((i % slices) + rnd.nextDouble()) / slices);
-            Thread.sleep(delay);
+            Thread.sleep(delay); // a deliberate delay, not a wait for anything: the random moment of the kill
             boolean wasAlive = child.kill();
             System.out.println("rfc0009_4 iteration " + i + ": kill at " + delay + " ms; child got to "
                     + child.output().lines().filter(l -> l.startsWith("RESULT") || l.startsWith("DONE")).toList());

@@ -13,10 +13,12 @@ import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.ChildJvm;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.MessageDigest;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HexFormat;
@@ -284,12 +286,11 @@ class Rfc0036LayoutTest {
         RewriteResult here = new SortedRewriter(store, dir.resolve("scratch")).rewrite(plan(store, 64L << 20, 64,
                 1L << 20));
         Path outFile = dir.resolve("other.sha");
-        Process p = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-cp", System.getProperty("java.class.path"), RewriteInAnotherJvm.class.getName(),
-                dir.resolve("store").toString(), dir.resolve("scratch2").toString(), outFile.toString())
-                .redirectErrorStream(true).start();
-        String log = new String(p.getInputStream().readAllBytes());
-        assertEquals(0, p.waitFor(), log);
+        try (ChildJvm child = ChildJvm.main(RewriteInAnotherJvm.class).args(dir.resolve("store").toString(),
+                dir.resolve("scratch2").toString(), outFile.toString()).mergeStderr().start()) {
+            int exit = child.waitFor(Duration.ofMinutes(4));
+            assertEquals(0, exit, child.output());
+        }
         assertEquals(sha256(store.readAllBytes(here.outputKey())), Files.readString(outFile).trim());
     }
 

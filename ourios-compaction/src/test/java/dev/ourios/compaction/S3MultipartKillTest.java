@@ -19,20 +19,20 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import dev.ourios.testkit.Await;
+import dev.ourios.testkit.ChildJvm;
 import io.opentelemetry.api.metrics.MeterProvider;
-import java.io.BufferedReader;
-import java.io.InputStreamReader;
 import java.net.URI;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.TreeSet;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.StaticCredentialsProvider;
@@ -52,6 +52,8 @@ class S3MultipartKillTest {
     private static final String PREFIX = "store";
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void sigkill_during_multipart_upload_leaves_no_visible_change_and_the_next_sweep_commits(@TempDir Path dir)
             throws Exception {
         long seed = Long.getLong("ourios.test.seed", System.nanoTime());
@@ -128,30 +130,23 @@ class S3MultipartKillTest {
 
     /** Starts the child compactor and SIGKILLs it on its MULTIPART line; returns that line. */
     private static String runAndKill(S3ProxyServer server, Path dir, List<String> out) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        Process child = new ProcessBuilder(java, "-Xmx384m", "-XX:+UseSerialGC",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), Child.class.getName(),
-                server.endpoint().toString(), BUCKET, PREFIX, dir.resolve("scratch-child").toString())
-                .redirectError(dir.resolve("child.err").toFile())
-                .start();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(),
-                StandardCharsets.UTF_8))) {
-            String line;
-            while ((line = r.readLine()) != null) {
-                if (line.startsWith("MULTIPART")) {
-                    child.destroyForcibly(); // SIGKILL: no shutdown hook, no abort, no cleanup
-                    assertTrue(child.waitFor(30, TimeUnit.SECONDS), "child did not die");
-                    assertEquals(137, child.exitValue(), "SIGKILL exit status");
-                    return line;
-                }
-                out.add(line);
+        try (ChildJvm child = ChildJvm.main(Child.class).heap("384m").jvmArgs("-XX:+UseSerialGC")
+                .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
+                .args(server.endpoint().toString(), BUCKET, PREFIX, dir.resolve("scratch-child").toString())
+                .start()) {
+            Optional<String> line = child.tryAwaitLine(ChildJvm.Output.STDOUT, l -> l.startsWith("MULTIPART"),
+                    Duration.ofMinutes(3));
+            if (line.isPresent()) {
+                // SIGKILL: no shutdown hook, no abort, no cleanup
+                assertTrue(child.kill9(), "the child was still uploading");
+                assertEquals(137, child.exitValue(), "SIGKILL exit status");
+                child.stdoutLines().stream().takeWhile(l -> !l.startsWith("MULTIPART")).forEach(out::add);
+                return line.get();
             }
-            child.waitFor(30, TimeUnit.SECONDS);
-            throw new AssertionError("child ended (exit " + child.exitValue() + ") without starting a multipart "
-                    + "upload; stdout " + out + ", stderr " + Files.readString(dir.resolve("child.err")));
-        } finally {
-            child.destroyForcibly();
+            int exit = child.isAlive() ? -1 : child.waitFor(Duration.ofSeconds(30));
+            throw new AssertionError("child " + (exit < 0 ? "still running after 3 minutes" : "ended (exit " + exit
+                    + ")") + " without starting a multipart upload; stdout " + child.stdoutLines() + ", stderr "
+                    + child.stderr());
         }
     }
 
@@ -194,18 +189,15 @@ class S3MultipartKillTest {
                     .withCredentials(new S3Credentials(S3ProxyServer.IDENTITY, S3ProxyServer.CREDENTIAL));
             try (S3ObjectStore store = new S3ObjectStore(config)) {
                 Thread watcher = new Thread(() -> {
-                    while (true) {
-                        long puts = store.counters().snapshot().puts();
-                        if (puts >= 2) {
-                            System.out.println("MULTIPART puts=" + puts);
+                    try {
+                        // Checked every millisecond: the parent's kill must land while the first parts upload.
+                        if (Await.poll(Duration.ofMinutes(5), Duration.ofMillis(1),
+                                () -> store.counters().snapshot().puts() >= 2)) {
+                            System.out.println("MULTIPART puts=" + store.counters().snapshot().puts());
                             System.out.flush();
-                            return;
                         }
-                        try {
-                            Thread.sleep(1);
-                        } catch (InterruptedException e) {
-                            return;
-                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
                     }
                 }, "multipart-watcher");
                 watcher.setDaemon(true);

@@ -5,11 +5,13 @@ import dev.ourios.store.s3.S3Credentials;
 import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.store.s3.S3ProxyServer;
 import dev.ourios.table.PartitionFilter;
+import dev.ourios.testkit.Await;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 
 /**
  * A compactor process for multi-process tests: waits for {@code go}, sweeps an S3 store over and over until
@@ -30,9 +32,7 @@ public final class S3SweeperMain {
         try (S3ObjectStore store = new S3ObjectStore(config)) {
             SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
                     TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
-            while (!Files.exists(go)) {
-                Thread.sleep(10);
-            }
+            Await.until("the go file " + go, Duration.ofMinutes(5), () -> Files.exists(go));
             boolean last;
             do {
                 last = Files.exists(stop); // read before sweeping: the final sweep starts after the writer stopped

@@ -15,32 +15,31 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
+import dev.ourios.testkit.LandingLedger;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
-import java.util.Map;
-import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Stream;
 
 /**
- * What a crash test expects of a store: the row-identity multiset of every partition, i.e. every row that was
- * acknowledged (its ingest file landed), kept in step with the late files the test lands. A crash may change
- * which files hold the rows, never the multiset.
+ * What a crash test expects of a store: every row that was acknowledged (its ingest file landed), by partition,
+ * kept by a {@link LandingLedger} as the test lands late files; plus the checks and the recovery of a crashed
+ * store. A crash may change which files hold the rows, never which rows are there.
  */
 final class StoreLedger {
     private final LocalObjectStore store;
-    private final Map<PartitionKey, List<String>> expected = new TreeMap<>();
+    private final LandingLedger<PartitionKey, LogRecord> ledger = new LandingLedger<>(TestStores::identity);
 
     StoreLedger(LocalObjectStore store) throws IOException {
         this.store = store;
         for (PartitionKey p : partitions()) {
-            expected.put(p, new ArrayList<>(TestStores.identities(TestStores.liveRows(store, p))));
+            ledger.addBase(p, TestStores.liveRows(store, p));
         }
     }
 
@@ -48,22 +47,25 @@ final class StoreLedger {
         return new TableLayout(store).partitions(PartitionFilter.all());
     }
 
-    /** Lands one late ingest file and adds its rows to the expectation (the rows are acknowledged now). */
+    /**
+     * Lands one late ingest file of those of {@code rows} not landed before, and adds them to the expectation (the
+     * rows are acknowledged once the write returns).
+     */
     void land(PartitionKey p, Collection<LogRecord> rows) throws IOException {
-        new IngestWriter(store).writeFile(p, rows);
-        List<String> ids = new ArrayList<>(expected.computeIfAbsent(p, k -> new ArrayList<>()));
-        ids.addAll(TestStores.identities(List.copyOf(rows)));
-        ids.sort(null);
-        expected.put(p, ids);
+        List<LogRecord> fresh = ledger.claim(p, rows);
+        int file = ledger.beginLate(p, fresh);
+        new IngestWriter(store).writeFile(p, fresh);
+        ledger.completeLate(file);
     }
 
     /** Every partition reads (a clean generation) and holds exactly the expected rows: none lost, none doubled. */
     void assertRowsIntact(String context) throws IOException {
-        assertEquals(expected.keySet(), new java.util.TreeSet<>(partitions()), context);
-        for (Map.Entry<PartitionKey, List<String>> e : expected.entrySet()) {
-            List<String> actual = TestStores.identities(TestStores.liveRows(store, e.getKey()));
-            assertEquals(e.getValue().size(), actual.size(), context + ": row count of " + e.getKey());
-            assertEquals(e.getValue(), actual, context + ": row identities of " + e.getKey());
+        assertEquals(new TreeSet<>(ledger.partitions()), new TreeSet<>(partitions()), context);
+        for (PartitionKey p : ledger.partitions()) {
+            List<String> expected = ledger.acknowledged(p);
+            List<String> actual = TestStores.identities(TestStores.liveRows(store, p));
+            assertEquals(expected.size(), actual.size(), context + ": row count of " + p);
+            assertEquals(expected, actual, context + ": row identities of " + p);
         }
     }
 
@@ -91,7 +93,7 @@ final class StoreLedger {
     void assertConverged(String context) throws IOException {
         assertRowsIntact(context);
         AuditLog audit = new AuditLog(store, store.root().resolveSibling("unused-audit-scratch")); // exists() only
-        for (PartitionKey p : expected.keySet()) {
+        for (PartitionKey p : ledger.partitions()) {
             PartitionSnapshot s = TestStores.snapshot(store, p);
             String ctx = context + ": " + p + " " + s.listing();
             assertEquals(1, s.live().size(), ctx);

@@ -10,9 +10,11 @@ import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.ingest.IngestWriter;
-import java.nio.charset.StandardCharsets;
+import dev.ourios.testkit.ChildJvm;
+import dev.ourios.testkit.LandingLedger;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -20,9 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.Set;
-import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
@@ -35,6 +37,8 @@ class TwoCompactorProcessesTest {
     Path dir;
 
     @Test
+    // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
+    @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void two_compactor_processes_and_a_late_writer_lose_and_duplicate_nothing() throws Exception {
         long seed = Long.getLong("ourios.test.seed", System.nanoTime());
         System.out.println("TwoCompactorProcessesTest seed " + seed);
@@ -45,42 +49,50 @@ class TwoCompactorProcessesTest {
             GeneratorSpec spec = TestStores.spec(List.of("a", "b"), 2, 4, 200, rnd.nextLong());
             TestStores.generate(store, spec);
             LogGenerator gen = new LogGenerator(spec);
-            Map<PartitionKey, List<String>> landed = new TreeMap<>();
+            LandingLedger<PartitionKey, LogRecord> ledger = new LandingLedger<>(TestStores::identity);
             for (String t : spec.tenants()) {
                 for (int h = 0; h < spec.hours(); h++) {
                     PartitionKey p = gen.partition(t, h);
-                    landed.put(p, new ArrayList<>(TestStores.identities(TestStores.liveRows(store, p))));
+                    ledger.addBase(p, TestStores.liveRows(store, p));
                 }
             }
 
             Path go = dir.resolve("go");
             Path stop = dir.resolve("stop");
-            List<Process> children = new ArrayList<>();
-            for (int i = 0; i < 2; i++) {
-                children.add(child(s3, store.config().prefix(), i, go, stop));
-            }
-            Files.writeString(go, "go");
-            IngestWriter writer = new IngestWriter(store);
-            for (int i = 0; i < 12; i++) {
-                Thread.sleep(300 + rnd.nextInt(400));
-                String t = spec.tenants().get(rnd.nextInt(spec.tenants().size()));
-                int h = rnd.nextInt(spec.hours());
-                PartitionKey p = gen.partition(t, h);
-                List<LogRecord> late = new LogGenerator(TestStores.spec(spec.tenants(), spec.hours(), 1,
-                        20 + rnd.nextInt(80), rnd.nextLong())).file(t, h, 0);
-                writer.writeFile(p, late);
-                landed.get(p).addAll(TestStores.identities(late));
-            }
-            Files.writeString(stop, "stop");
+            List<ChildJvm> children = new ArrayList<>();
+            try {
+                for (int i = 0; i < 2; i++) {
+                    children.add(child(s3, store.config().prefix(), i, go, stop));
+                }
+                Files.writeString(go, "go");
+                IngestWriter writer = new IngestWriter(store);
+                for (int i = 0; i < 12; i++) {
+                    // Deliberate pacing, not a wait for anything: spreads the landings over the compactors'
+                    // sweeps at random moments, so some land between a sweep's plan and its commit.
+                    Thread.sleep(300 + rnd.nextInt(400));
+                    String t = spec.tenants().get(rnd.nextInt(spec.tenants().size()));
+                    int h = rnd.nextInt(spec.hours());
+                    PartitionKey p = gen.partition(t, h);
+                    List<LogRecord> late = ledger.claim(p, new LogGenerator(TestStores.spec(spec.tenants(),
+                            spec.hours(), 1, 20 + rnd.nextInt(80), rnd.nextLong())).file(t, h, 0));
+                    int file = ledger.beginLate(p, late);
+                    writer.writeFile(p, late);
+                    ledger.completeLate(file);
+                }
+                Files.writeString(stop, "stop");
 
+                for (int i = 0; i < children.size(); i++) {
+                    ChildJvm c = children.get(i);
+                    int exit = c.waitFor(Duration.ofMinutes(4));
+                    assertEquals(0, exit, "compactor " + i + " failed (seed " + seed + "):\n" + c.output());
+                }
+            } finally {
+                children.forEach(ChildJvm::close);
+            }
             List<String> lines = new ArrayList<>();
-            for (int i = 0; i < children.size(); i++) {
-                Process c = children.get(i);
-                assertTrue(c.waitFor(5, TimeUnit.MINUTES), "compactor " + i + " did not finish (seed " + seed + ")");
-                String out = Files.readString(dir.resolve("child-" + i + ".out"), StandardCharsets.UTF_8);
-                assertEquals(0, c.exitValue(), "compactor " + i + " failed (seed " + seed + "):\n" + out
-                        + Files.readString(dir.resolve("child-" + i + ".err")));
-                out.lines().filter(l -> l.startsWith("RESULT") || l.startsWith("SWEEP-ERROR")).forEach(lines::add);
+            for (ChildJvm c : children) {
+                c.stdoutLines().stream().filter(l -> l.startsWith("RESULT") || l.startsWith("SWEEP-ERROR"))
+                        .forEach(lines::add);
             }
 
             String ctx = "seed " + seed + "\n" + String.join("\n", lines);
@@ -100,14 +112,12 @@ class TwoCompactorProcessesTest {
                     lostRaces++;
                 }
             }
-            for (Map.Entry<PartitionKey, List<String>> e : landed.entrySet()) {
-                PartitionKey p = e.getKey();
+            for (PartitionKey p : ledger.partitions()) {
                 PartitionSnapshot s = TestStores.snapshot(store, p);
                 String key = p.tenantId() + "/" + p.hourLabel();
                 assertEquals(1, s.live().size(), key + " ends with one live file: " + ctx);
-                assertEquals(e.getValue().stream().sorted().toList(),
-                        TestStores.identities(TestStores.liveRows(store, p)), key + ": every row exactly once, "
-                                + ctx);
+                assertEquals(ledger.acknowledged(p), TestStores.identities(TestStores.liveRows(store, p)),
+                        key + ": every row exactly once, " + ctx);
                 // Generations 1..N each have exactly one committer: none skipped, none doubled.
                 for (long g = 1; g <= s.generation(); g++) {
                     assertTrue(committedGenerations.contains(key + "#" + g), key + " generation " + g + ": " + ctx);
@@ -123,15 +133,12 @@ class TwoCompactorProcessesTest {
         }
     }
 
-    private Process child(StoreBackend.S3 s3, String prefix, int i, Path go, Path stop) throws Exception {
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        return new ProcessBuilder(java, "-Xmx256m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1",
-                "-Dorg.slf4j.simpleLogger.defaultLogLevel=warn",
-                "-cp", System.getProperty("java.class.path"), S3SweeperMain.class.getName(),
-                s3.server().endpoint().toString(), StoreBackend.S3.BUCKET, prefix,
-                dir.resolve("scratch-" + i).toString(), go.toString(), stop.toString())
-                .redirectOutput(dir.resolve("child-" + i + ".out").toFile())
-                .redirectError(dir.resolve("child-" + i + ".err").toFile())
+    private ChildJvm child(StoreBackend.S3 s3, String prefix, int i, Path go, Path stop) throws Exception {
+        return ChildJvm.main(S3SweeperMain.class).name("compactor-" + i).heap("256m")
+                .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
+                .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
+                .args(s3.server().endpoint().toString(), StoreBackend.S3.BUCKET, prefix,
+                        dir.resolve("scratch-" + i).toString(), go.toString(), stop.toString())
                 .start();
     }
 }

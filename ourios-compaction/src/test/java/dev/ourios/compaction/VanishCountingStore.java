@@ -63,6 +63,8 @@ final class VanishCountingStore extends ForwardingObjectStore {
     }
 
     private void awaitLatency() throws IOException {
+        // A deliberate delay, not synchronisation: the simulated latency of a remote store's open, which widens
+        // the window between a query's plan and its reads so that GC can collect a planned file in between.
         try {
             Thread.sleep(openLatencyNanos / 1_000_000, (int) (openLatencyNanos % 1_000_000));
         } catch (InterruptedException e) {

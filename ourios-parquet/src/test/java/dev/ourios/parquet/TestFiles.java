@@ -11,21 +11,15 @@ import dev.ourios.parquet.write.WrittenFile;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
 
-/** Shared helpers: writing and reading whole files, seeded record generation, fixture location. */
+/** Shared helpers: writing and reading whole files, seeded record generation. */
 public final class TestFiles {
     public static final long HOUR = 1_764_432_000_000_000_000L; // 2025-11-29T16:00Z in nanos
 
     private TestFiles() {
-    }
-
-    public static Path fixtures() {
-        String p = System.getProperty("ourios.fixtures");
-        return Path.of(p == null || p.isBlank() ? "/work/shared/fixtures" : p);
     }
 
     public static WrittenFile write(ObjectStore store, String key, WriterOptions opts, List<LogRecord> records)

@@ -11,6 +11,7 @@ import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.PartitionMismatchException;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.testkit.Testdata;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -25,8 +26,7 @@ class TenantAndFixturesTest {
     Path dir;
 
     static Path fixtures() {
-        String p = System.getProperty("ourios.fixtures");
-        return Path.of(p == null || p.isBlank() ? "/work/shared/fixtures" : p).resolve("reference-writer");
+        return Testdata.dir("reference-writer");
     }
 
     @Test

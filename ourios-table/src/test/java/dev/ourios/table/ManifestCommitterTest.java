@@ -8,11 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.store.LocalObjectStore;
-import java.io.BufferedReader;
-import java.io.File;
-import java.io.InputStreamReader;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
+import dev.ourios.testkit.ChildJvm;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -143,20 +139,14 @@ class ManifestCommitterTest {
         int rounds = 12;
         long spacing = 150;
         long start = System.currentTimeMillis() + 5000; // time for the second JVM to start
-        String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-        ProcessBuilder pb = new ProcessBuilder(java, "-cp", System.getProperty("java.class.path"),
-                CommitRaceMain.class.getName(), root.toString(), Integer.toString(rounds), Long.toString(start),
-                Long.toString(spacing));
-        File err = Files.createTempFile("race", ".err").toFile();
-        pb.redirectError(err);
-        Process child = pb.start();
-        List<String> mine = CommitRaceMain.race(root, rounds, start, spacing);
-        List<String> theirs = new ArrayList<>();
-        try (BufferedReader r = new BufferedReader(new InputStreamReader(child.getInputStream(), StandardCharsets.UTF_8))) {
-            r.lines().forEach(theirs::add);
+        List<String> mine;
+        List<String> theirs;
+        try (ChildJvm child = ChildJvm.main(CommitRaceMain.class).args(root.toString(), Integer.toString(rounds),
+                Long.toString(start), Long.toString(spacing)).start()) {
+            mine = CommitRaceMain.race(root, rounds, start, spacing);
+            assertEquals(0, child.waitFor(Duration.ofMinutes(2)), child.stderr());
+            theirs = child.stdoutLines();
         }
-        assertTrue(child.waitFor(120, TimeUnit.SECONDS), "child did not finish");
-        assertEquals(0, child.exitValue(), Files.readString(err.toPath()));
         assertEquals(rounds, theirs.size(), theirs.toString());
         Map<Integer, List<String>> winners = new HashMap<>();
         for (String line : concat(mine, theirs)) {

@@ -9,8 +9,8 @@ import java.util.List;
 import java.util.SplittableRandom;
 
 /**
- * The services of the OpenTelemetry demo, in volume order, with the shares measured on a 48-hour capture
- * (shared/notes/otel-demo-shape.md): cart 56 %, recommendation 20 %, currency 12 %, ad 10 %, kafka 2.8 %, the rest
+ * The services of the OpenTelemetry demo, in volume order, with the shares measured on a 48-hour capture of the
+ * demo's logs: cart 56 %, recommendation 20 %, currency 12 %, ad 10 %, kafka 2.8 %, the rest
  * small. Templates per service are few, except kafka, whose broker lines barely template. The catalogue does not
  * depend on the seed: resource attributes and templates are the fixed "deployment"; only rows are random.
  */

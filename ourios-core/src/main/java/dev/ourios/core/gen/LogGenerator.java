@@ -16,7 +16,7 @@ import java.util.NoSuchElementException;
 import java.util.SplittableRandom;
 
 /**
- * Deterministic OpenTelemetry-demo-shaped log records (shared/notes/otel-demo-shape.md), one ingest file at a time.
+ * Deterministic OpenTelemetry-demo-shaped log records (see {@link DemoCatalogue}), one ingest file at a time.
  *
  * <p>Every (tenant, hour, file) has its own random stream derived from the global seed, so files can be generated
  * in any order, in parallel or again later, and come out identical. Each file's rows are spread over the whole hour

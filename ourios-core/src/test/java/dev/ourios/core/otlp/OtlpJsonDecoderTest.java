@@ -9,10 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.Bytes;
-import dev.ourios.core.Fixtures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.json.JsonPathException;
+import dev.ourios.testkit.Testdata;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
@@ -27,7 +27,7 @@ class OtlpJsonDecoderTest {
     @Test
     void decodesTheProtoRepositoryExample() throws IOException {
         List<LogRecord> rows;
-        try (InputStream in = Files.newInputStream(Fixtures.otlp("opentelemetry-proto-example-logs.json"))) {
+        try (InputStream in = Files.newInputStream(Testdata.file("otlp", "opentelemetry-proto-example-logs.json"))) {
             rows = OtlpJsonDecoder.decode("acme", in);
         }
         assertEquals(1, rows.size());
@@ -73,7 +73,7 @@ class OtlpJsonDecoderTest {
     @Test
     void decodesTheReferenceSampleLineByLine() throws IOException {
         List<LogRecord> rows;
-        try (Reader in = Files.newBufferedReader(Fixtures.otlp("reference-sample.jsonl"))) {
+        try (Reader in = Files.newBufferedReader(Testdata.file("otlp", "reference-sample.jsonl"))) {
             rows = OtlpJsonDecoder.decodeLines("t1", in);
         }
         assertEquals(4, rows.size());

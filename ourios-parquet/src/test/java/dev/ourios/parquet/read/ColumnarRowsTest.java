@@ -15,6 +15,7 @@ import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.parquet.write.WriterTestAccess;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.testkit.Testdata;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -111,7 +112,7 @@ public class ColumnarRowsTest {
     @ValueSource(strings = {"rfc0021-pre-upgrade.parquet", "rfc0022-pre-amendment.parquet",
             "rfc0025-pre-amendment.parquet"})
     void referenceWriterFilesDecodeLikeParquetJava(String name) throws IOException {
-        ObjectStore store = new LocalObjectStore(TestFiles.fixtures().resolve("reference-writer"));
+        ObjectStore store = new LocalObjectStore(Testdata.dir("reference-writer"));
         assertSameRecords(store, name, true, name);
     }
 

@@ -12,6 +12,7 @@ import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.footer.FileFooter;
 import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.testkit.Testdata;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
@@ -23,7 +24,7 @@ class FixturesTest {
     @CsvSource({"rfc0021-pre-upgrade.parquet,4,false", "rfc0022-pre-amendment.parquet,3,false",
             "rfc0025-pre-amendment.parquet,2,true"})
     void referenceFilesRead(String name, int rows, boolean hasServiceColumn) throws Exception {
-        var store = new LocalObjectStore(TestFiles.fixtures().resolve("reference-writer"));
+        var store = new LocalObjectStore(Testdata.dir("reference-writer"));
         List<LogRecord> records = TestFiles.readAll(store, name, ReadOptions.all());
         assertEquals(rows, records.size());
         try (LogFileReader r = LogFileReader.open(store, name, ReadOptions.all())) {
@@ -56,7 +57,7 @@ class FixturesTest {
     @ParameterizedTest
     @CsvSource({"rfc0021-pre-upgrade.parquet", "rfc0022-pre-amendment.parquet", "rfc0025-pre-amendment.parquet"})
     void referenceFootersInspect(String name) throws Exception {
-        var store = new LocalObjectStore(TestFiles.fixtures().resolve("reference-writer"));
+        var store = new LocalObjectStore(Testdata.dir("reference-writer"));
         FileFooter f = FooterInspector.inspect(store, name);
         assertTrue(f.createdBy().startsWith("parquet-rs"), f.createdBy());
         assertEquals(1, f.rowGroups().size());

@@ -14,6 +14,7 @@ import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.parquet.write.WriterTestAccess;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.testkit.Testdata;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
@@ -93,7 +94,7 @@ class LateMaterializationTest {
     @ValueSource(strings = {"rfc0021-pre-upgrade.parquet", "rfc0022-pre-amendment.parquet",
             "rfc0025-pre-amendment.parquet"})
     void referenceWriterFilesAreReadLateLikeWhole(String name) throws IOException {
-        ObjectStore store = new LocalObjectStore(TestFiles.fixtures().resolve("reference-writer"));
+        ObjectStore store = new LocalObjectStore(Testdata.dir("reference-writer"));
         List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, name, ReadOptions.all()));
         for (int min = 0; min <= 24; min += 4) {
             int floor = min;

@@ -11,8 +11,10 @@ import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.testkit.ChildJvm;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -30,12 +32,10 @@ class CrossProcessDeterminismTest {
     void twoProcessesWriteIdenticalBytes() throws Exception {
         WriteSampleMain.writeSample(dir, "here.parquet");
         for (int i = 0; i < 2; i++) {
-            String java = Path.of(System.getProperty("java.home"), "bin", "java").toString();
-            Process p = new ProcessBuilder(java, "-Xmx256m", "-cp", System.getProperty("java.class.path"),
-                    WriteSampleMain.class.getName(), dir.toString(), "there" + i + ".parquet")
-                    .redirectErrorStream(true).start();
-            String output = new String(p.getInputStream().readAllBytes());
-            assertEquals(0, p.waitFor(), output);
+            try (ChildJvm child = ChildJvm.main(WriteSampleMain.class).heap("256m")
+                    .args(dir.toString(), "there" + i + ".parquet").mergeStderr().start()) {
+                assertEquals(0, child.waitFor(Duration.ofMinutes(2)), child.output());
+            }
             assertArrayEquals(Files.readAllBytes(dir.resolve("here.parquet")),
                     Files.readAllBytes(dir.resolve("there" + i + ".parquet")));
         }
