@@ -241,7 +241,11 @@ public final class LogSchema {
         return List.copyOf(f);
     }
 
-    /** The declared base field of this name (for type checks by the reader), or null. */
+    /**
+     * The declared base field of this name (for type checks by the reader), or null.
+     *
+     * <p>Internal to ourios-parquet: public only for the {@code read} package's schema check.
+     */
     public static Type baseField(String name) {
         if (name.equals(Columns.SERVICE_NAME)) {
             return SERVICE_NAME_FIELD;

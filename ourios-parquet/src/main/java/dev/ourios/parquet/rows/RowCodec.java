@@ -30,7 +30,7 @@ import java.util.TreeMap;
  * does not depend on the order rows reach it. It is not a column and is never written to a Parquet file.
  */
 public final class RowCodec {
-    /** A null string/bytes field's length. */
+    /** A null string/bytes field's length marker (internal to ourios-parquet: public only for {@code read}). */
     public static final int NULL = -1;
     /** Extra value tags. */
     public static final int X_NULL = 0;
