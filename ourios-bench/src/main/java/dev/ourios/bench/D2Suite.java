@@ -78,9 +78,9 @@ public final class D2Suite implements Suite {
     static List<Contender> contenders(BenchOptions o, Path scratch) {
         return List.of(
                 new RewriterContender("ours-sorted", s -> new SortedRewriter(s, scratch.resolve("sort")),
-                        o.budgetBytes(), dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                        o.budgetBytes(), dev.ourios.compaction.plan.CompactionOptions.DEFAULT_FAN_IN),
                 new RewriterContender("ours-unsorted", UnsortedRewriter::new, o.budgetBytes(),
-                        dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                        dev.ourios.compaction.plan.CompactionOptions.DEFAULT_FAN_IN),
                 new DuckDbContender(2, scratch.resolve("duckdb")),
                 new DuckDbContender(2, scratch.resolve("duckdb"), SAME_MEMORY_MIB));
     }

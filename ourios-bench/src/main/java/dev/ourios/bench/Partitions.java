@@ -1,8 +1,8 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
 import io.opentelemetry.api.metrics.MeterProvider;

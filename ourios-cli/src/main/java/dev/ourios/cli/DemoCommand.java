@@ -1,9 +1,9 @@
 package dev.ourios.cli;
 
-import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.parquet.footer.FooterInspector;

@@ -1,5 +1,13 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import dev.ourios.compaction.plan.RowGroupSizing;
+import dev.ourios.compaction.sweep.CompactionMetrics;
+import dev.ourios.compaction.sweep.DebrisCollector;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.Uuid7;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.GarbageCollector;

@@ -1,5 +1,11 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.sort.ExternalSorter;
+import dev.ourios.compaction.sort.PrefetchedInputs;
+import dev.ourios.compaction.sort.ResidencyGauge;
+import dev.ourios.compaction.verify.ChecksumMismatchException;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
@@ -72,7 +78,7 @@ public final class SortedRewriter implements PartitionRewriter {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
                     "ourios-input-reader", () -> new RowChecksum(checksums))) {
-                inputs.forEachEncoded(sorter::add);
+                sorter.addAll(inputs);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
             }

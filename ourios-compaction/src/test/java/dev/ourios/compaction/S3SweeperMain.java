@@ -1,5 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.store.s3.S3Config;
 import dev.ourios.store.s3.S3Credentials;
 import dev.ourios.store.s3.S3ObjectStore;

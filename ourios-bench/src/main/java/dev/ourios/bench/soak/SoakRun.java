@@ -1,9 +1,9 @@
 package dev.ourios.bench.soak;
 
 import dev.ourios.bench.Machine;
-import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.query.QueryEngine;

@@ -10,7 +10,7 @@ import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.ObjectStore;
