@@ -57,7 +57,7 @@ public final class SortedRewriter implements PartitionRewriter {
     /**
      * The same rewrite with row hashing replaced by row counting, so only the row counts are compared: it exists to
      * measure what the checksum verification costs (the benchmark's checksum suite sets the two side by side), and
-     * is public because that benchmark is a separate module. {@link Compactor} never builds one, so no sweep
+     * is public because that benchmark is a separate module. {@link CompactionWiring} never builds one, so no sweep
      * commits an unverified rewrite.
      */
     public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {

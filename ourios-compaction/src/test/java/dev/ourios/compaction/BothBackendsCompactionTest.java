@@ -210,7 +210,7 @@ class BothBackendsCompactionTest {
         Set<PartitionKey> compacted = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             Shard shard = new Shard(i, n);
-            SweepReport r = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
+            SweepReport r = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
                     TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, shard)
                     .sweep(PartitionFilter.all(), x -> { });
             assertFalse(r.hasErrors(), r.toString());

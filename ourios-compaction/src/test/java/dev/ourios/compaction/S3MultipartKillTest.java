@@ -205,7 +205,7 @@ class S3MultipartKillTest {
                 }, "multipart-watcher");
                 watcher.setDaemon(true);
                 watcher.start();
-                SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
+                SweepRunner runner = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
                         TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
                 SweepReport report = runner.sweep(PartitionFilter.all(), r -> System.out.println("RESULT " + r));
                 System.out.println("DONE " + report);

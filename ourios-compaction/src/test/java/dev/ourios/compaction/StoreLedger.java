@@ -79,7 +79,7 @@ final class StoreLedger {
      */
     void converge(Path scratch) throws IOException {
         CompactionOptions opts = CompactionOptions.defaults(scratch);
-        SweepReport report = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
+        SweepReport report = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
                 MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         assertTrue(!report.hasErrors(), "recovery sweep: " + report);
         TableReader reader = new TableReader(store, new ManifestCodec());

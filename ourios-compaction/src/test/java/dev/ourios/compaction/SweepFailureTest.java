@@ -80,9 +80,10 @@ class SweepFailureTest {
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
             PartitionKey p = PartitionKey.ofHour("a", TestStores.HOUR);
             PartitionSnapshot before = TestStores.snapshot(store, p);
-            SweepReport report = Compactor.sweepRunner(store, CompactionOptions.defaults(root.resolve("scratch")),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, Shard.ALL,
-                    FaultSeam.altering(fault)).sweep(PartitionFilter.all(), r -> { });
+            SweepReport report = CompactionWiring.sweepRunner(store,
+                    CompactionOptions.defaults(root.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
+                    MeterProvider.noop(), false, Shard.ALL, FaultSeam.altering(fault))
+                    .sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();
             assertTrue(error.contains("checksum"), error);

@@ -130,14 +130,14 @@ public final class ExternalSorter implements AutoCloseable {
      * Appends one encoded row (already validated and re-projected, its origin included) whose references are to
      * {@code strings}, as {@link #add(LogRecord, long)} does.
      */
-    int add(byte[] buf, int offset, InputStrings strings) throws IOException {
+    int add(byte[] buf, int offset, ReaderTableMirror strings) throws IOException {
         makeRoomForKeys();
         return added(buffer.add(buf, offset, strings));
     }
 
     /**
      * Appends every row the input readers hand over ({@link PrefetchedInputs#forEachEncoded}), as
-     * {@link #add(byte[], int, InputStrings)} does.
+     * {@link #add(byte[], int, ReaderTableMirror)} does.
      */
     public void addAll(PrefetchedInputs inputs) throws IOException {
         inputs.forEachEncoded(this::add);

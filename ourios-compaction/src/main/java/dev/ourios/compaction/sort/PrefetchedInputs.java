@@ -33,10 +33,11 @@ import org.apache.parquet.schema.MessageType;
  * larger); that bound is outside the sort budget, like the checksum helper's (docs/architecture.md, heap planning).
  *
  * <p>Each reader encodes the re-projected rows straight from the pages ({@link LogFileReader#readProjected}) with
- * references into a string table of its own ({@link ReaderStrings}, at most {@link #READER_TABLE_BYTES}, outside the
- * sort budget like the queue), whose new entries travel with the batch; the compacting thread only copies each row
- * into the run buffer. Building a record per row, re-projecting it and encoding it on the compacting thread was most
- * of run formation's CPU (docs/benchmarks.md).
+ * references into a string table of its own ({@link ReaderStringTable}, at most {@link #READER_TABLE_BYTES}, outside
+ * the sort budget like the queue), whose new entries travel with the batch to the reader's
+ * {@link ReaderTableMirror} on the compacting thread, which only copies each row into the run buffer. Building a
+ * record per row, re-projecting it and encoding it on the compacting thread was most of run formation's CPU
+ * (docs/benchmarks.md).
  *
  * <p>With a checksum supplier, each reader also hashes the encoded rows it reads into a {@link RowChecksum} of its
  * own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that
@@ -65,12 +66,12 @@ public final class PrefetchedInputs implements AutoCloseable {
     /** Receives each encoded row: {@code buf[offset]}, whose references are to {@code strings}. */
     @FunctionalInterface
     interface EncodedRowHandler {
-        void accept(byte[] buf, int offset, InputStrings strings) throws IOException;
+        void accept(byte[] buf, int offset, ReaderTableMirror strings) throws IOException;
     }
 
     private final int inputs;
     /** Each reader's string table as the compacting thread knows it. */
-    private final InputStrings[] readerStrings;
+    private final ReaderTableMirror[] mirrors;
     private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
     /** Each input's file schema, by plan ordinal; each is set before its input's first batch is queued. */
@@ -85,14 +86,14 @@ public final class PrefetchedInputs implements AutoCloseable {
         this.inputs = plan.inputs().size();
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
-        this.readerStrings = new InputStrings[n];
+        this.mirrors = new ReaderTableMirror[n];
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
             if (sum != null) {
                 checksums.add(sum);
             }
-            readerStrings[k] = new InputStrings();
+            mirrors[k] = new ReaderTableMirror();
             Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);
@@ -106,7 +107,7 @@ public final class PrefetchedInputs implements AutoCloseable {
      */
     void forEachEncoded(EncodedRowHandler handler) throws IOException {
         drain(b -> {
-            InputStrings strings = readerStrings[b.reader];
+            ReaderTableMirror strings = mirrors[b.reader];
             strings.append(b.entries);
             byte[] buf = b.encoded.array();
             for (int i = 0; i < b.rows; i++) {
@@ -168,7 +169,7 @@ public final class PrefetchedInputs implements AutoCloseable {
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
     private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
         UnaryOperator<String> serviceOf = new ServiceNameProjector()::serviceOf;
-        ReaderStrings table = new ReaderStrings(READER_TABLE_BYTES);
+        ReaderStringTable table = new ReaderStringTable(READER_TABLE_BYTES);
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
                 Batch batch = new Batch(first, input, 0);
@@ -212,7 +213,7 @@ public final class PrefetchedInputs implements AutoCloseable {
     }
 
     /** Queues {@code batch} with the reader table's entries its rows may be the first to reference. */
-    private void put(Batch batch, ReaderStrings table) throws InterruptedIOException {
+    private void put(Batch batch, ReaderStringTable table) throws InterruptedIOException {
         batch.entries = table.takeNew();
         queue.put(batch, batch.bytes);
     }
@@ -245,7 +246,7 @@ public final class PrefetchedInputs implements AutoCloseable {
         /** The rows, where each starts, and the reader table's entries new with this batch. */
         final RowCodec.Output encoded = new RowCodec.Output(ENCODED_BATCH_BYTES + (16 << 10));
         int[] offsets = new int[BATCH_ROWS];
-        ReaderStrings.Entries entries = ReaderStrings.Entries.NONE;
+        ReaderStringTable.Entries entries = ReaderStringTable.Entries.NONE;
         long bytes;
         boolean inputDone;
         Throwable failure;

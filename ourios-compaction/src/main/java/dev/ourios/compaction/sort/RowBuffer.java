@@ -132,7 +132,7 @@ final class RowBuffer implements StringTable {
      * copy with references into this buffer's table ({@link RowCodec#translate}), each source entry looked up here
      * once per buffer. Returns what the row will weigh in a spill run, as {@link #add(LogRecord, long)} does.
      */
-    int add(byte[] buf, int offset, InputStrings source) {
+    int add(byte[] buf, int offset, ReaderTableMirror source) {
         source.bind(this);
         enc.reset();
         int weight = RowCodec.translate(buf, offset, source, source, enc);

@@ -125,9 +125,9 @@ class RowBufferTest {
     }
     /**
      * Rows encoded against an input reader's table and copied into the buffer ({@link RowBuffer#add(byte[], int,
-     * InputStrings)}) are the rows {@link RowBuffer#add(LogRecord, long)} gives, in the same sort order, whatever the
-     * reader table (capped, so some values are inline) and the buffer table (capped too) took, and across clears (the
-     * reader's ids stay, the buffer's are new).
+     * ReaderTableMirror)}) are the rows {@link RowBuffer#add(LogRecord, long)} gives, in the same sort order, whatever
+     * the reader table (capped, so some values are inline) and the buffer table (capped too) took, and across clears
+     * (the reader's ids stay, the buffer's are new).
      */
     @Test
     void rows_copied_from_a_reader_table_equal_the_encoded_records_across_clears() {
@@ -141,8 +141,8 @@ class RowBufferTest {
         }
         rows.add(RowBufferAccess.edge("svc", 5));
         rows.add(RowBufferAccess.edge(null, 0));
-        ReaderStrings readerTable = new ReaderStrings(1 + rnd.nextInt(6_000));
-        InputStrings mirror = new InputStrings();
+        ReaderStringTable readerTable = new ReaderStringTable(1 + rnd.nextInt(6_000));
+        ReaderTableMirror mirror = new ReaderTableMirror();
         RowBuffer copied = new RowBuffer(1 + rnd.nextInt(6_000));
         RowBuffer direct = new RowBuffer(Long.MAX_VALUE);
         RowCodec.Output enc = new RowCodec.Output(64);

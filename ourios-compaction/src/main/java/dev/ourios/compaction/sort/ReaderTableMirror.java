@@ -7,14 +7,14 @@ import java.util.Arrays;
 import java.util.List;
 
 /**
- * The compacting thread's copy of one input reader's {@link ReaderStrings}, filled from the entries each batch
+ * The compacting thread's copy of one input reader's {@link ReaderStringTable}, filled from the entries each batch
  * carries, and the map from its ids to the run buffer's: the rows a reader encodes reference its table, and the run
  * buffer copies them with references into its own ({@link RowCodec#translate}), looking each entry up in the buffer's
  * table once per buffer (the map is forgotten when the buffer is cleared at a spill) rather than once per row.
  *
  * <p>Confined to the compacting thread.
  */
-final class InputStrings implements StringTable, RowCodec.Retarget {
+final class ReaderTableMirror implements StringTable, RowCodec.Retarget {
     private static final int UNSET = Integer.MIN_VALUE;
 
     private final List<String> strings = new ArrayList<>();
@@ -28,7 +28,7 @@ final class InputStrings implements StringTable, RowCodec.Retarget {
     private int stamp = 1;
 
     /** Appends the entries a batch carries (the reader's next ids). */
-    void append(ReaderStrings.Entries entries) {
+    void append(ReaderStringTable.Entries entries) {
         strings.addAll(Arrays.asList(entries.strings()));
         utf8.addAll(Arrays.asList(entries.utf8()));
         if (strings.size() > stamps.length) {

@@ -20,14 +20,15 @@ import io.opentelemetry.api.metrics.MeterProvider;
 import java.time.Clock;
 
 /**
- * Wires a {@link SweepRunner} from a store and options: the one place the compaction object graph is built.
+ * Wires a {@link SweepRunner} from a store and options: the one place the compaction object graph is built. It only
+ * builds; {@link PartitionCompactor} compacts a partition and the sweep runner schedules the compactions.
  *
  * <p>Two clocks: {@code planClock} decides which hours are sealed ({@code --now}, or a simulated clock in soak
  * tests); {@code wallClock} drives everything that compares against object modification times (GC ages, the
  * committer's output-age guard, commit timestamps), which only make sense in real time.
  */
-public final class Compactor {
-    private Compactor() {
+public final class CompactionWiring {
+    private CompactionWiring() {
     }
 
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,

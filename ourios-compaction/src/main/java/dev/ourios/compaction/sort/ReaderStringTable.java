@@ -11,11 +11,11 @@ import java.util.Map;
  * An input reader's string table: the low-cardinality values of the rows it encodes ({@link StringTable}), kept for
  * the whole compaction (a reader cannot know when the run buffer spills) and capped at {@code capBytes}, after which
  * new values are stored inline. The entries added since the last {@link #takeNew} travel to the compacting thread
- * with the batch whose rows first reference them, where {@link InputStrings} mirrors the table.
+ * with the batch whose rows first reference them, where {@link ReaderTableMirror} mirrors the table.
  *
  * <p>Confined to its reader thread.
  */
-final class ReaderStrings implements StringTable {
+final class ReaderStringTable implements StringTable {
     private final long capBytes;
     private final List<String> strings = new ArrayList<>();
     private final List<byte[]> utf8 = new ArrayList<>();
@@ -25,7 +25,7 @@ final class ReaderStrings implements StringTable {
     private long bytes;
     private int taken;
 
-    ReaderStrings(long capBytes) {
+    ReaderStringTable(long capBytes) {
         this.capBytes = capBytes;
     }
 
