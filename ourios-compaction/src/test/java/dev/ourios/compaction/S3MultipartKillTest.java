@@ -44,8 +44,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Issue 7: a compactor SIGKILLed in the middle of a multipart upload of its output leaves no visible change, and
- * the next sweep commits normally. The child JVM compacts one partition whose output spans several 8 MiB parts;
+ * A compactor SIGKILLed in the middle of a multipart upload of its output leaves no visible change, and the next
+ * sweep commits normally. The child JVM compacts one partition whose output spans several 8 MiB parts;
  * a watcher thread in the child prints {@code MULTIPART} as soon as its store has sent the second PUT-class
  * request (CreateMultipartUpload, then the first UploadPart), and the test kills it with
  * {@link Process#destroyForcibly()} (SIGKILL) on that line, several parts before CompleteMultipartUpload.

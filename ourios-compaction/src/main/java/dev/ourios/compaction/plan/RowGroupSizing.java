@@ -4,9 +4,9 @@ import java.util.OptionalLong;
 
 /**
  * The compacted row-group threshold (STORAGE.md §5, RFC 0036 §3.3 amended): {@code clamp(input bytes / 8, 1 MiB,
- * 32 MiB)}. Eight groups per partition is what made a one-service window prune on the reference's real corpus; a
- * fixed 32 MiB was inert on real hours (a few MiB each, so one group) and fragmented big ones. An explicit setting
- * wins over {@code OURIOS_COMPACTED_RG_BYTES}, which wins over the adaptive value.
+ * 32 MiB)}. Eight groups per partition are enough for a one-service window to prune on the reference's real corpus;
+ * a fixed 32 MiB would be inert on real hours (a few MiB each, so one group) and fragment big ones. An explicit
+ * setting wins over {@code OURIOS_COMPACTED_RG_BYTES}, which wins over the adaptive value.
  */
 public final class RowGroupSizing {
     public static final long MIN_BYTES = 1L << 20;

@@ -33,7 +33,8 @@ import java.util.concurrent.Future;
  * <p>Run formation: as soon as the buffer's footprint exceeds B, it is sorted and spilled to scratch as a Parquet
  * run (no dictionaries, no statistics; one column of encoded rows, see {@link RunFileWriter}). So the
  * buffer holds at most B plus one row. (RFC 0036 cuts runs only between whole inputs, which bounds the buffer by B
- * plus one input; an ingest file of 64 MiB decodes to ~250 MiB, which broke a 2 GiB partition under -Xmx512m.)
+ * plus one input: an ingest file of 64 MiB decodes to ~250 MiB, no bound for a compaction meant to fit a 512 MiB
+ * heap.)
  * A run is written on the compacting thread but published (fsynced and renamed) on a helper, so the next rows go
  * into the buffer while the disk catches up; the merge starts once every run is published, and a run that failed
  * to publish fails the sort at the next spill or before the merge.
@@ -53,8 +54,8 @@ import java.util.concurrent.Future;
  * <p>Scratch space: runs are written raw (UNCOMPRESSED, about five times the bytes of the compressed Parquet input
  * on OpenTelemetry-demo-shaped logs) while the raw runs of this sort fit in its raw allowance, a quarter of the
  * scratch volume's usable space when the sort starts; runs beyond it, and intermediate runs, are ZSTD-compressed
- * (level 1, incompressible stretches stored raw). Compressing and decompressing the runs cost a sixth of a
- * spilling compaction's CPU (docs/benchmarks.md, session 8), so disk is spent where there is plenty of it.
+ * (level 1, incompressible stretches stored raw). Compressing and decompressing the runs costs about a sixth of a
+ * spilling compaction's CPU (see docs/benchmarks.md), so disk is spent where there is plenty of it.
  */
 public final class ExternalSorter implements AutoCloseable {
     /** Heap of one row read back from a run beyond its bytes: the array header and the batch list's slot. */
@@ -79,8 +80,8 @@ public final class ExternalSorter implements AutoCloseable {
     /**
      * Formation runs being published (synced and renamed) on {@link #publisher}, oldest first. A spill stops the
      * input readers (their queue fills while the compacting thread sorts and writes the run), and the run file's
-     * fsync was the largest part of that pause; the run's rows are in the file before it is synced, so the buffer
-     * is free for the next rows at once, and only the merge needs the runs published.
+     * fsync would be the largest part of that pause; the run's rows are in the file before it is synced, so the
+     * buffer is free for the next rows at once, and only the merge needs the runs published.
      */
     private final ArrayDeque<Future<?>> publishing = new ArrayDeque<>();
     private ExecutorService publisher;

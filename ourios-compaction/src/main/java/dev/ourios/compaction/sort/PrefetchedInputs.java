@@ -18,14 +18,14 @@ import org.apache.parquet.schema.MessageType;
 
 /**
  * Reads a plan's inputs on helper threads through the reader contract (row-vs-path validation included) and
- * re-projects every row, handing the compacting thread batches of encoded rows. Decoding Parquet into records and
- * re-projecting them was ~15 % of a compaction, on the compacting thread, and with the writer's work spread over two
- * cores it became the longest part of run formation.
+ * re-projects every row, handing the compacting thread batches of encoded rows. On the compacting thread, decoding
+ * Parquet and re-projecting the rows would be the longest part of run formation, the writer's work being spread over
+ * two cores.
  *
  * <p>With {@code readers} threads, reader {@code k} reads inputs {@code k, k + readers, …} in order into one shared
  * queue, and the caller takes batches as they come: each input's rows arrive in row order, but the inputs'
- * batches interleave as the readers produce them. (Taking input 0's rows, then input 1's, … kept the other reader
- * waiting on a full queue most of the time; measured in docs/benchmarks.md.) Every row carries its origin (input
+ * batches interleave as the readers produce them. (Taking input 0's rows, then input 1's, … would keep the other
+ * reader waiting on a full queue most of the time.) Every row carries its origin (input
  * ordinal, row ordinal, {@link RowCodec#origin}), the sort's tie-break, so the arrival order does not reach the
  * output. An input's failure (unreadable, foreign schema, a row in the wrong partition) reaches the caller as the
  * same exception once every input before it has been handed over; with several failing inputs, the first in plan
@@ -36,8 +36,7 @@ import org.apache.parquet.schema.MessageType;
  * references into a string table of its own ({@link ReaderStringTable}, at most {@link #READER_TABLE_BYTES}, outside
  * the sort budget like the queue), whose new entries travel with the batch to the reader's
  * {@link ReaderTableMirror} on the compacting thread, which only copies each row into the run buffer. Building a
- * record per row, re-projecting it and encoding it on the compacting thread was most of run formation's CPU
- * (docs/benchmarks.md).
+ * record per row, re-projecting it and encoding it on the compacting thread would be most of run formation's CPU.
  *
  * <p>With a checksum supplier, each reader also hashes the encoded rows it reads into a {@link RowChecksum} of its
  * own ({@link #readChecksum} adds them up): the read side of a compaction's row checksum, on the threads that

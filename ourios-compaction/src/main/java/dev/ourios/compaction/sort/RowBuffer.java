@@ -29,8 +29,8 @@ import java.util.TreeMap;
  */
 final class RowBuffer implements StringTable {
     /**
-     * Under half of G1's smallest region (1 MiB), so a page is never a humongous object: 1 MiB pages were, and each
-     * such allocation can start a GC cycle (91 humongous-triggered collections per 1/4-size benchmark pair).
+     * Under half of G1's smallest region (1 MiB), so a page is never a humongous object: a humongous allocation can
+     * start a GC cycle, and a buffer allocates pages all through run formation.
      */
     static final int PAGE_BYTES = (256 << 10) - 64;
     /**
@@ -191,7 +191,8 @@ final class RowBuffer implements StringTable {
     int[] sortedOrder() {
         int[] rank = serviceRanks();
         // Counting sort by service rank (stable: each service's rows stay in insertion order), then each service's
-        // rows by time. A comparator merge sort over the whole buffer was ~13 % of the compacting thread.
+        // rows by time, both on primitive arrays: a comparator merge sort over the whole buffer would cost the
+        // compacting thread far more.
         int[] start = new int[rank.length + 1];
         for (int i = 0; i < rows; i++) {
             start[rank[serviceIds[i] + 1] + 1]++;

@@ -6,8 +6,8 @@ import dev.ourios.core.json.FirstStringCache;
  * Re-projection (STORAGE.md §5): the derived service name of a row, recomputed from its resource attributes as the
  * input readers encode it, so rows from older files gain it and the sort key uses the same derived value. Resource
  * attributes repeat across rows of one service, so the last JSON string and its answer are kept (identity check),
- * backed by a bounded LRU of answers: ingest files interleave services row by row, and parsing the JSON again on
- * every change of service was ~7 % of an unsorted rewrite.
+ * backed by a bounded LRU of answers: ingest files interleave services row by row, so with the last answer alone the
+ * JSON would be parsed again on nearly every row.
  */
 final class ServiceNameProjector {
     private final FirstStringCache cache = FirstStringCache.serviceName();

@@ -197,7 +197,7 @@ public final class SweepRunner {
                     PartitionResult r = compactor.compact(c.snapshot, c.plan);
                     if (r.result() == PartitionResult.Result.ERROR) {
                         // DEBUG: the result carries the error and every caller reports it (CLI line, serve event);
-                        // a WARN here printed each error twice on the CLI's stderr.
+                        // a WARN here would print each error twice on the CLI's stderr.
                         LOG.debug("{}", r.error());
                     } else {
                         LOG.info("{}: {} ({} files, {} rows)", c.plan.partition(), r.result().label(), r.filesIn(),

@@ -235,12 +235,13 @@ public final class RowChecksum {
     }
 
     /**
-     * A small streaming row hash (multiply-rotate per 8-byte word in two lanes); not cryptographic. Each column value is
-     * hashed once into a 64-bit word, and the word is folded into two row accumulators with different seeds and
+     * A small streaming row hash (multiply-rotate per 8-byte word in two lanes); not cryptographic. Each column value
+     * is hashed once into a 64-bit word, and the word is folded into two row accumulators with different seeds and
      * rotations, so the two 64-bit sums stay independent at the row level while every byte is read only once (the
-     * checksum runs on every row read and every row written, so its cost is paid twice per row). Decoded dictionary values (resource attributes, scope, service) are
-     * shared String instances that repeat row after row; their hashes are memoised in a small direct-mapped cache
-     * keyed by identity, which costs one array probe instead of a map insertion per value.
+     * checksum runs on every row read and every row written, so its cost is paid twice per row). Decoded dictionary
+     * values (resource attributes, scope, service) are shared String instances that repeat row after row; their
+     * hashes are memoised in a small direct-mapped cache keyed by identity, which costs one array probe instead of a
+     * map insertion per value.
      */
     private static final class RowHasher {
         private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles
@@ -368,7 +369,7 @@ public final class RowChecksum {
          * Hashes a byte range 16 bytes at a time in two independent lanes (multiply, rotate, multiply per 8-byte
          * word), so the CPU overlaps them; a final avalanche mixes the lanes, the tail and the length. Every value
          * of every row is hashed twice per compaction (read side and write side), so this loop is the checksum's
-         * cost (issue 11 asks for under 5 % of a compaction).
+         * cost, which is to stay under 5 % of a compaction (see docs/benchmarks.md).
          */
         private static long hashBytes(byte[] b, int off, int len) {
             if (len < 8) { // separators, short params: packed with their length, times an odd constant (injective)
