@@ -43,7 +43,7 @@ public record BenchOptions(String suite, double scale, int runs, int warmups, Pa
         int warmups = 1;
         Path work = Path.of(System.getProperty("java.io.tmpdir"), "ourios-bench");
         Optional<Path> json = Optional.empty();
-        long budget = dev.ourios.compaction.CompactionOptions.DEFAULT_SORT_BUDGET_BYTES >> 20;
+        long budget = dev.ourios.compaction.plan.CompactionOptions.DEFAULT_SORT_BUDGET_BYTES >> 20;
         List<String> rest = new ArrayList<>();
         for (int i = 1; i < argv.length; i++) {
             String a = argv[i];
@@ -79,7 +79,7 @@ public record BenchOptions(String suite, double scale, int runs, int warmups, Pa
             sb.append(" --scale ").append(scale == SMOKE ? "0.00390625" : Double.toString(scale));
         }
         sb.append(" --runs ").append(runs).append(" --warmups ").append(warmups);
-        if (budgetMib != dev.ourios.compaction.CompactionOptions.DEFAULT_SORT_BUDGET_BYTES >> 20) {
+        if (budgetMib != dev.ourios.compaction.plan.CompactionOptions.DEFAULT_SORT_BUDGET_BYTES >> 20) {
             sb.append(" --budget-mib ").append(budgetMib);
         }
         args.forEach(a -> sb.append(' ').append(a));

@@ -1,16 +1,16 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.SortedRewriter;
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 
 /**
- * What the row checksum verification costs (issue 11: under 5 % of D2): the sorted rewrite of the D2 demo partition
- * with both checksums against the same rewrite with hashing replaced by row counting, alternating. The goal is on
- * compaction time (wall); the CPU the helpers spend on the other core is reported beside it.
+ * What the row checksum verification costs, against its goal of under 5 % of D2: the sorted rewrite of the D2 demo
+ * partition with both checksums against the same rewrite with hashing replaced by row counting, alternating. The
+ * goal is on compaction time (wall); the CPU the helpers spend on the other core is reported beside it.
  */
 public final class ChecksumSuite implements Suite {
     @Override

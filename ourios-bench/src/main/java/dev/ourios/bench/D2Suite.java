@@ -69,8 +69,8 @@ public final class D2Suite implements Suite {
         report.note(String.format("page faults M: the process's minor page faults per run (median, millions): each "
                 + "is a first touch of a 4 KiB page. On this machine a first touch costs %s (256 MiB of fresh memory "
                 + "zeroed, measured after the runs), so a contender that allocates gigabytes afresh each run pays "
-                + "for it in time and process CPU; on a VM that cost varies from boot to boot (docs/benchmarks.md, "
-                + "session 11).", touch < 0 ? "an unknown time" : String.format("%.2f µs", touch)));
+                + "for it in time and process CPU; on a VM that cost varies from boot to boot (see "
+                + "docs/benchmarks.md).", touch < 0 ? "an unknown time" : String.format("%.2f µs", touch)));
         report.note("ratio = median seconds of the contender / median seconds of ours-sorted (> 1: ours is faster).");
         return report.build();
     }
@@ -78,9 +78,9 @@ public final class D2Suite implements Suite {
     static List<Contender> contenders(BenchOptions o, Path scratch) {
         return List.of(
                 new RewriterContender("ours-sorted", s -> new SortedRewriter(s, scratch.resolve("sort")),
-                        o.budgetBytes(), dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                        o.budgetBytes(), dev.ourios.compaction.plan.CompactionOptions.DEFAULT_FAN_IN),
                 new RewriterContender("ours-unsorted", UnsortedRewriter::new, o.budgetBytes(),
-                        dev.ourios.compaction.CompactionOptions.DEFAULT_FAN_IN),
+                        dev.ourios.compaction.plan.CompactionOptions.DEFAULT_FAN_IN),
                 new DuckDbContender(2, scratch.resolve("duckdb")),
                 new DuckDbContender(2, scratch.resolve("duckdb"), SAME_MEMORY_MIB));
     }

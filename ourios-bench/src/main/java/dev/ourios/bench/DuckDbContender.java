@@ -16,9 +16,9 @@ import java.util.stream.Collectors;
  * auto-install/auto-load are off so no run touches the network; DuckDB spills to {@code scratch} if it must. The
  * output's row count and row groups are read back after the timed statement.
  *
- * <p>By default DuckDB may use 80 % of the machine's memory, and sorts in memory what fits there (3.7 GiB of peak
- * RSS for a 127 MiB partition, docs/benchmarks.md, session 9); with {@code memoryLimitMiB > 0} it is held to that
- * ({@code SET memory_limit}) and spills beyond it, as our compaction does beyond its sort budget: the
+ * <p>By default DuckDB may use 80 % of the machine's memory, and sorts in memory what fits there (several GiB of
+ * peak RSS for a partition of about a hundred MiB; see docs/benchmarks.md); with {@code memoryLimitMiB > 0} it is
+ * held to that ({@code SET memory_limit}) and spills beyond it, as our compaction does beyond its sort budget: the
  * same-memory comparison.
  */
 public final class DuckDbContender implements Contender {

@@ -1,8 +1,8 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
 import io.opentelemetry.api.metrics.MeterProvider;
@@ -38,7 +38,7 @@ final class Partitions {
         Path scratch = fixtures.scratch(name + "-scratch");
         CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(java.time.Duration.ofDays(3650));
         long t0 = System.nanoTime();
-        SweepReport report = Compactor.sweepRunner(copy.store(), opts, LATER, MeterProvider.noop())
+        SweepReport report = CompactionWiring.sweepRunner(copy.store(), opts, LATER, MeterProvider.noop())
                 .sweep(PartitionFilter.all(), r -> { });
         double secs = (System.nanoTime() - t0) / 1e9;
         if (report.hasErrors()) {

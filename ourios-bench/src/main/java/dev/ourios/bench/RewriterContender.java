@@ -1,9 +1,9 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionPlan;
 import dev.ourios.compaction.PartitionRewriter;
 import dev.ourios.compaction.RewriteResult;
-import dev.ourios.compaction.RowGroupSizing;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.ObjectStore;
 import java.util.function.Function;
 

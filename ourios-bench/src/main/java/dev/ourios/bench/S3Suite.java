@@ -1,10 +1,10 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.CompactionPlan;
 import dev.ourios.compaction.RewriteResult;
-import dev.ourios.compaction.RowGroupSizing;
 import dev.ourios.compaction.SortedRewriter;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.AtomicOutput;
 import dev.ourios.store.CountingObjectStore;
 import dev.ourios.store.ObjectInfo;

@@ -1,7 +1,7 @@
 package dev.ourios.bench;
 
-import dev.ourios.compaction.CompactionOptions;
 import dev.ourios.compaction.SortedRewriter;
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,6 +1,6 @@
 package dev.ourios.chaos;
 
-import dev.ourios.compaction.RowChecksum;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 
 /**

@@ -1,7 +1,7 @@
 package dev.ourios.chaos;
 
-import dev.ourios.compaction.AuditEvent;
-import dev.ourios.compaction.AuditLog;
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;

@@ -1,12 +1,12 @@
 package dev.ourios.cli;
 
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.Compactor;
+import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.PlanDecision;
-import dev.ourios.compaction.Shard;
-import dev.ourios.compaction.SweepReport;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.PlanDecision;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreRequests;
 import dev.ourios.table.PartitionFilter;
@@ -81,7 +81,7 @@ public final class CompactCommand implements Callable<Integer> {
         try (Shutdown drain = once || dryRun ? Shutdown.none()
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
                 ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
-            SweepRunner runner = Compactor.sweepRunner(s, options, planClock, Clock.systemUTC(),
+            SweepRunner runner = CompactionWiring.sweepRunner(s, options, planClock, Clock.systemUTC(),
                     telemetry.meterProvider(), dryRun, slice);
             if (dryRun) {
                 return dryRun(runner, filter, out);

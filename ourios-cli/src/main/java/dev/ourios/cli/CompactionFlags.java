@@ -1,6 +1,6 @@
 package dev.ourios.cli;
 
-import dev.ourios.compaction.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 import picocli.CommandLine.Option;

@@ -1,9 +1,9 @@
 package dev.ourios.cli;
 
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.Compactor;
+import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.parquet.footer.FooterInspector;
@@ -86,7 +86,7 @@ public final class DemoCommand implements Callable<Integer> {
         Snapshot before = measure(store, layout, query, errors);
         CompactionOptions options = CompactionOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"),
                 "ourios-scratch"));
-        SweepReport report = Compactor.sweepRunner(store, options, Clock.systemUTC(), MeterProvider.noop())
+        SweepReport report = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(), MeterProvider.noop())
                 .sweep(PartitionFilter.all(), r -> out.progress("compact", 1, 1));
         Snapshot after = measure(store, layout, query, errors);
 

@@ -1,8 +1,8 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.SweepReport;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.table.PartitionFilter;
 import java.time.Duration;
 import java.util.function.Consumer;

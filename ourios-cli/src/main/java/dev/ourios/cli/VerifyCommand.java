@@ -1,6 +1,6 @@
 package dev.ourios.cli;
 
-import dev.ourios.compaction.Verifier;
+import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.TableLayout;

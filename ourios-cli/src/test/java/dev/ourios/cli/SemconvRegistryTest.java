@@ -8,11 +8,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
-import dev.ourios.compaction.CompactionMetrics;
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.Compactor;
+import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.CompactionMetrics;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
@@ -185,7 +185,7 @@ class SemconvRegistryTest {
             GenerateCommand.run(store, new GeneratorSpec(List.of("acme", "globex"),
                     Instant.parse("2026-11-01T10:00:00Z"), 1, 3, 200, GeneratorSpec.DEFAULT_SERVICES, 7, 0),
                     new Output(quiet, quiet));
-            SweepReport report = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
+            SweepReport report = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
                     Clock.systemUTC(), Clock.systemUTC(), meters, false)
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, report.count(PartitionResult.Result.COMMITTED), report.toString());

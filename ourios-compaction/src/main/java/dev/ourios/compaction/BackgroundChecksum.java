@@ -1,5 +1,7 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.sort.WeightedQueue;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.rows.StringTable;
 import java.io.IOException;
@@ -10,15 +12,16 @@ import java.util.List;
 
 /**
  * A {@link RowChecksum} computed on a helper thread, so hashing every value of every row written is off the
- * compaction thread's critical path (issue 11 asks the checksum to cost under 5 % of a compaction; on one thread
- * it cost 6-13 %, and the compacting thread is the one the others wait for while it writes). The calling thread only
- * counts rows and hands batches over; the sum is order-independent, so when the helper hashes a row does not matter.
+ * compaction thread's critical path: the checksum is to cost under 5 % of a compaction (see docs/benchmarks.md),
+ * hashing in line costs more than that, and the compacting thread is the one the others wait for while it writes.
+ * The calling thread only counts rows and hands batches over; the sum is order-independent, so when the helper
+ * hashes a row does not matter.
  *
  * <p>Rows handed over must not change afterwards: decoded records are immutable, and the sorter never writes into
- * a row's bytes once it has emitted them (see {@link ExternalSorter.RowSink}). What the helper holds is bounded:
- * batches waiting weigh at most {@link #IN_FLIGHT_BYTES} (or one batch, if a single row is larger), plus the batch
- * being hashed, and the caller blocks when the helper falls that far behind. That bound is outside the sort budget;
- * see docs/architecture.md (heap planning).
+ * a row's bytes once it has emitted them (see {@link dev.ourios.compaction.sort.ExternalSorter.RowSink}). What the
+ * helper holds is bounded: batches waiting weigh at most {@link #IN_FLIGHT_BYTES} (or one batch, if a single row is
+ * larger), plus the batch being hashed, and the caller blocks when the helper falls that far behind. That bound is
+ * outside the sort budget; see docs/architecture.md (heap planning).
  *
  * <p>One instance per stream of rows, fed from one thread; {@link #value()} waits for the helper to finish.
  */

@@ -18,8 +18,8 @@ import org.slf4j.LoggerFactory;
  * <p><b>Crash points.</b> Random-moment kills cannot hit a protocol step reliably, so a test process can be made to
  * die at one named step as if it had been SIGKILLed: {@link Runtime#halt} with {@link #HALT_STATUS} (no shutdown
  * hooks, no finally blocks, no flushes: exactly what a kill leaves behind). A process is armed by starting its JVM
- * with {@code -D}{@value #CRASH_PROPERTY}{@code =<label>}; the public {@link Compactor} wiring reads the property
- * once per sweep runner it builds and hands the seam to the steps that reach each point:
+ * with {@code -D}{@value #CRASH_PROPERTY}{@code =<label>}; the public {@link CompactionWiring} reads the property once
+ * per sweep runner it builds and hands the seam to the steps that reach each point:
  * <ul>
  *   <li>{@code mid-rewrite}: half the sorted rows went to the output stream (its temp file exists);</li>
  *   <li>{@code after-output-published}: the output is published (invisible, unnamed) and its checksums matched;

@@ -1,5 +1,9 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.verify.ChecksumMismatchException;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.CommitResult;
 import dev.ourios.table.Manifest;

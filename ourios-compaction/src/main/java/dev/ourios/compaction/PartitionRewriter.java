@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionPlan;
 import java.io.IOException;
 
 /**

@@ -1,5 +1,11 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.sort.ExternalSorter;
+import dev.ourios.compaction.sort.PrefetchedInputs;
+import dev.ourios.compaction.sort.ResidencyGauge;
+import dev.ourios.compaction.verify.ChecksumMismatchException;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
@@ -51,7 +57,7 @@ public final class SortedRewriter implements PartitionRewriter {
     /**
      * The same rewrite with row hashing replaced by row counting, so only the row counts are compared: it exists to
      * measure what the checksum verification costs (the benchmark's checksum suite sets the two side by side), and
-     * is public because that benchmark is a separate module. {@link Compactor} never builds one, so no sweep
+     * is public because that benchmark is a separate module. {@link CompactionWiring} never builds one, so no sweep
      * commits an unverified rewrite.
      */
     public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {
@@ -72,7 +78,7 @@ public final class SortedRewriter implements PartitionRewriter {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
                     "ourios-input-reader", () -> new RowChecksum(checksums))) {
-                inputs.forEachEncoded(sorter::add);
+                sorter.addAll(inputs);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
             }

@@ -4,6 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.CompactionMetrics;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.sort.RecordFootprint;
+import dev.ourios.compaction.sort.RowBufferAccess;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.parquet.rows.StringTable;
@@ -34,7 +37,7 @@ class BackgroundChecksumTest {
             rows.add(rnd.nextInt(rows.size()), LogRecord.builder("t").timeUnixNano(i).body(body).build());
         }
         RowChecksum inLine = new RowChecksum();
-        RowBuffer buffer = new RowBuffer();
+        RowBufferAccess buffer = new RowBufferAccess();
         for (LogRecord r : rows) {
             inLine.add(r);
             buffer.add(r, buffer.rows());

@@ -4,6 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
@@ -203,7 +210,7 @@ class BothBackendsCompactionTest {
         Set<PartitionKey> compacted = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             Shard shard = new Shard(i, n);
-            SweepReport r = Compactor.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
+            SweepReport r = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
                     TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, shard)
                     .sweep(PartitionFilter.all(), x -> { });
             assertFalse(r.hasErrors(), r.toString());

@@ -1,5 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
@@ -50,7 +53,7 @@ public final class CompactorProcess {
         if (args[4].equals("warm")) {
             warmUp(store, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
         }
-        SweepRunner runner = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
+        SweepRunner runner = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
                 MeterProvider.noop(), false);
         System.out.println("SWEEP");
         System.out.flush();
@@ -74,7 +77,7 @@ public final class CompactorProcess {
             for (ObjectInfo o : TestStores.snapshot(store, partitions.get(0)).live()) {
                 copy.put(o.key(), store.readAllBytes(o.key()));
             }
-            Compactor.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
+            CompactionWiring.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
                     MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         }
         try (Stream<Path> all = Files.walk(dir)) {

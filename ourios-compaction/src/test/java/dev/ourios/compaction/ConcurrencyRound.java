@@ -1,5 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;

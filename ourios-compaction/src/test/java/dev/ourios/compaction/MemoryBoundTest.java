@@ -3,6 +3,10 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.RowGroupSizing;
+import dev.ourios.compaction.sort.RecordFootprint;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.json.AttributesJson;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.FaultSeam.CrashPoint;
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;

@@ -3,6 +3,8 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.plan.RowGroupSizing;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.SortKey;
 import dev.ourios.parquet.footer.FileFooter;

@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;

@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.IncompleteUpload;
 import dev.ourios.store.ObjectInfo;
@@ -41,8 +44,8 @@ import software.amazon.awssdk.services.s3.S3Client;
 import software.amazon.awssdk.services.s3.model.S3Object;
 
 /**
- * Issue 7: a compactor SIGKILLed in the middle of a multipart upload of its output leaves no visible change, and
- * the next sweep commits normally. The child JVM compacts one partition whose output spans several 8 MiB parts;
+ * A compactor SIGKILLed in the middle of a multipart upload of its output leaves no visible change, and the next
+ * sweep commits normally. The child JVM compacts one partition whose output spans several 8 MiB parts;
  * a watcher thread in the child prints {@code MULTIPART} as soon as its store has sent the second PUT-class
  * request (CreateMultipartUpload, then the first UploadPart), and the test kills it with
  * {@link Process#destroyForcibly()} (SIGKILL) on that line, several parts before CompleteMultipartUpload.
@@ -202,7 +205,7 @@ class S3MultipartKillTest {
                 }, "multipart-watcher");
                 watcher.setDaemon(true);
                 watcher.start();
-                SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
+                SweepRunner runner = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
                         TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
                 SweepReport report = runner.sweep(PartitionFilter.all(), r -> System.out.println("RESULT " + r));
                 System.out.println("DONE " + report);

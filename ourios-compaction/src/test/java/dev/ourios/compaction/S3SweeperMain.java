@@ -1,5 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.store.s3.S3Config;
 import dev.ourios.store.s3.S3Credentials;
 import dev.ourios.store.s3.S3ObjectStore;
@@ -30,7 +33,7 @@ public final class S3SweeperMain {
         Path go = Path.of(args[4]);
         Path stop = Path.of(args[5]);
         try (S3ObjectStore store = new S3ObjectStore(config)) {
-            SweepRunner runner = Compactor.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
+            SweepRunner runner = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
                     TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
             Await.until("the go file " + go, Duration.ofMinutes(5), () -> Files.exists(go));
             boolean last;

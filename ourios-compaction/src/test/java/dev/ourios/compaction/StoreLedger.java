@@ -3,6 +3,10 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.LocalObjectStore;
@@ -75,7 +79,7 @@ final class StoreLedger {
      */
     void converge(Path scratch) throws IOException {
         CompactionOptions opts = CompactionOptions.defaults(scratch);
-        SweepReport report = Compactor.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
+        SweepReport report = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
                 MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         assertTrue(!report.hasErrors(), "recovery sweep: " + report);
         TableReader reader = new TableReader(store, new ManifestCodec());

@@ -3,6 +3,9 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.LogGenerator;
@@ -77,9 +80,10 @@ class SweepFailureTest {
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
             PartitionKey p = PartitionKey.ofHour("a", TestStores.HOUR);
             PartitionSnapshot before = TestStores.snapshot(store, p);
-            SweepReport report = Compactor.sweepRunner(store, CompactionOptions.defaults(root.resolve("scratch")),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, Shard.ALL,
-                    FaultSeam.altering(fault)).sweep(PartitionFilter.all(), r -> { });
+            SweepReport report = CompactionWiring.sweepRunner(store,
+                    CompactionOptions.defaults(root.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
+                    MeterProvider.noop(), false, Shard.ALL, FaultSeam.altering(fault))
+                    .sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();
             assertTrue(error.contains("checksum"), error);

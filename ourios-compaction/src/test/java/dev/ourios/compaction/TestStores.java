@@ -1,5 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepRunner;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -22,20 +25,20 @@ import java.util.ArrayList;
 import java.util.List;
 
 /** Shared fixtures for compaction tests: generated ingest files, sweeps and live-set reads, all on real files. */
-final class TestStores {
-    static final Instant HOUR = Instant.parse("2026-11-01T10:00:00Z");
+public final class TestStores {
+    public static final Instant HOUR = Instant.parse("2026-11-01T10:00:00Z");
     /** A plan clock long after every test hour: everything is sealed. */
-    static final Clock LATER = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
+    public static final Clock LATER = Clock.fixed(Instant.parse("2026-12-01T00:00:00Z"), ZoneOffset.UTC);
 
     private TestStores() {
     }
 
-    static GeneratorSpec spec(List<String> tenants, int hours, int files, int rows, long seed) {
+    public static GeneratorSpec spec(List<String> tenants, int hours, int files, int rows, long seed) {
         return GeneratorSpec.of(tenants, HOUR, hours, files, rows, seed);
     }
 
     /** Lands every file of the spec as an ingest file. */
-    static void generate(ObjectStore store, GeneratorSpec spec) throws IOException {
+    public static void generate(ObjectStore store, GeneratorSpec spec) throws IOException {
         LogGenerator gen = new LogGenerator(spec);
         IngestWriter w = new IngestWriter(store);
         for (String t : spec.tenants()) {
@@ -47,20 +50,20 @@ final class TestStores {
         }
     }
 
-    static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters) {
-        return Compactor.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, false);
+    public static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters) {
+        return CompactionWiring.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, false);
     }
 
-    static SweepRunner runner(ObjectStore store, Path scratch) {
+    public static SweepRunner runner(ObjectStore store, Path scratch) {
         return runner(store, scratch, CompactionOptions.defaults(scratch), MeterProvider.noop());
     }
 
-    static PartitionSnapshot snapshot(ObjectStore store, PartitionKey p) throws IOException {
+    public static PartitionSnapshot snapshot(ObjectStore store, PartitionKey p) throws IOException {
         return new TableReader(store, new ManifestCodec()).snapshot(p);
     }
 
     /** Every row of the partition's live set, in live-file order. */
-    static List<LogRecord> liveRows(ObjectStore store, PartitionKey p) throws IOException {
+    public static List<LogRecord> liveRows(ObjectStore store, PartitionKey p) throws IOException {
         List<LogRecord> rows = new ArrayList<>();
         for (ObjectInfo o : snapshot(store, p).live()) {
             rows.addAll(readAll(store, o.key()));
@@ -68,7 +71,7 @@ final class TestStores {
         return rows;
     }
 
-    static List<LogRecord> readAll(ObjectStore store, String key) throws IOException {
+    public static List<LogRecord> readAll(ObjectStore store, String key) throws IOException {
         List<LogRecord> rows = new ArrayList<>();
         try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all())) {
             LogRecord rec;
@@ -80,13 +83,13 @@ final class TestStores {
     }
 
     /** Source-column identity of a row (derived columns excluded), for multiset comparisons. */
-    static String identity(LogRecord r) {
+    public static String identity(LogRecord r) {
         RowChecksum c = new RowChecksum();
         c.add(r);
         return c.value();
     }
 
-    static List<String> identities(List<LogRecord> rows) {
+    public static List<String> identities(List<LogRecord> rows) {
         return rows.stream().map(TestStores::identity).sorted().toList();
     }
 }

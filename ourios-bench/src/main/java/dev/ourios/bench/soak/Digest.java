@@ -4,9 +4,9 @@ import java.util.Collection;
 
 /**
  * An order-independent digest of a multiset of rows that can be added up: the row count and the two 64-bit sums of
- * {@link dev.ourios.compaction.RowChecksum}, parsed from its documented {@code <rows>:<32 hex digits>} form. Because
- * the checksum is a sum of per-row hashes, the digest of a partition is the sum of the digests of its files, so
- * files written on different threads can be digested separately and combined.
+ * {@link dev.ourios.compaction.verify.RowChecksum}, parsed from its documented {@code <rows>:<32 hex digits>} form.
+ * Because the checksum is a sum of per-row hashes, the digest of a partition is the sum of the digests of its files,
+ * so files written on different threads can be digested separately and combined.
  */
 public record Digest(long rows, long sumA, long sumB) {
     public static final Digest EMPTY = new Digest(0, 0, 0);

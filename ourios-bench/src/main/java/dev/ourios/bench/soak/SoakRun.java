@@ -1,9 +1,9 @@
 package dev.ourios.bench.soak;
 
 import dev.ourios.bench.Machine;
-import dev.ourios.compaction.CompactionOptions;
-import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.query.QueryEngine;
@@ -64,7 +64,7 @@ public final class SoakRun {
                 defaults.scratchDir());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
-        SweepRunner runner = Compactor.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),
+        SweepRunner runner = CompactionWiring.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),
                 false);
         SoakDaemon daemon = new SoakDaemon(runner, o.sweepEvery());
         SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());

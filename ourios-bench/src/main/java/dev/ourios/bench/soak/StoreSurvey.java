@@ -1,7 +1,7 @@
 package dev.ourios.bench.soak;
 
-import dev.ourios.compaction.PlanDecision;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.plan.PlanDecision;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;

@@ -1,6 +1,6 @@
 package dev.ourios.bench.soak;
 
-import dev.ourios.compaction.RowChecksum;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import java.util.AbstractCollection;
 import java.util.Iterator;

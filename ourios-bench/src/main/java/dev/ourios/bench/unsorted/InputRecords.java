@@ -1,6 +1,6 @@
 package dev.ourios.bench.unsorted;
 
-import dev.ourios.compaction.CompactionPlan;
+import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.FirstStringCache;

@@ -1,6 +1,6 @@
 package dev.ourios.bench.unsorted;
 
-import dev.ourios.compaction.RowChecksum;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import java.io.IOException;
 import java.io.InterruptedIOException;

@@ -1,10 +1,10 @@
 package dev.ourios.bench.unsorted;
 
-import dev.ourios.compaction.ChecksumMismatchException;
-import dev.ourios.compaction.CompactionPlan;
 import dev.ourios.compaction.PartitionRewriter;
-import dev.ourios.compaction.RecordFootprint;
 import dev.ourios.compaction.RewriteResult;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.sort.RecordFootprint;
+import dev.ourios.compaction.verify.ChecksumMismatchException;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.Uuid7;
 import dev.ourios.parquet.LogSchema;

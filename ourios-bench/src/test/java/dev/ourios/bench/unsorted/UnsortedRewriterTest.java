@@ -4,9 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ourios.compaction.CompactionPlan;
 import dev.ourios.compaction.RewriteResult;
-import dev.ourios.compaction.RowChecksum;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;

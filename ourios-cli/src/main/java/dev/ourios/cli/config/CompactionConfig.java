@@ -1,6 +1,6 @@
 package dev.ourios.cli.config;
 
-import dev.ourios.compaction.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;

@@ -9,8 +9,8 @@ import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
-import dev.ourios.compaction.Compactor;
-import dev.ourios.compaction.SweepRunner;
+import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.ObjectStore;
@@ -93,7 +93,7 @@ public final class ServeCommand implements Callable<Integer> {
                     + " on " + cfg.store().uri(), started(cfg, bound));
             try {
                 if (cfg.compaction().enabled()) {
-                    SweepRunner runner = Compactor.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
+                    SweepRunner runner = CompactionWiring.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
                             Clock.systemUTC(), telemetry.meterProvider(), false);
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
                             .run(new SweepEvents(events));

@@ -2,7 +2,7 @@ package dev.ourios.cli.serve;
 
 import dev.ourios.cli.SweepLoop;
 import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.SweepReport;
+import dev.ourios.compaction.sweep.SweepReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

@@ -1,0 +1,71 @@
+package dev.ourios.compaction;
+
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import dev.ourios.compaction.plan.RowGroupSizing;
+import dev.ourios.compaction.sweep.CompactionMetrics;
+import dev.ourios.compaction.sweep.DebrisCollector;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.compaction.sweep.SweepRunner;
+import dev.ourios.core.Uuid7;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.GarbageCollector;
+import dev.ourios.table.GcOptions;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.ManifestCommitter;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import io.opentelemetry.api.metrics.MeterProvider;
+import java.time.Clock;
+
+/**
+ * Wires a {@link SweepRunner} from a store and options: the one place the compaction object graph is built. It only
+ * builds; {@link PartitionCompactor} compacts a partition and the sweep runner schedules the compactions.
+ *
+ * <p>Two clocks: {@code planClock} decides which hours are sealed ({@code --now}, or a simulated clock in soak
+ * tests); {@code wallClock} drives everything that compares against object modification times (GC ages, the
+ * committer's output-age guard, commit timestamps), which only make sense in real time.
+ */
+public final class CompactionWiring {
+    private CompactionWiring() {
+    }
+
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            Clock clock, MeterProvider meters, boolean gcDryRun) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, Shard.ALL);
+    }
+
+    /** As above, planning only the partitions {@code shard} owns (GC still covers every partition in scope). */
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard) {
+        // Crash tests arm a crash point in a child process through a system property; unset, this is FaultSeam.NONE.
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty());
+    }
+
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            MeterProvider meters) {
+        return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, false);
+    }
+
+    /** The wiring itself, with the fault-injection seam explicit (tests in this package hand it row faults). */
+    static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
+            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults) {
+        ManifestCodec codec = new ManifestCodec();
+        TableLayout layout = new TableLayout(store);
+        TableReader reader = new TableReader(store, codec);
+        GarbageCollector gc = new GarbageCollector(faults.gcStore(store), layout, reader,
+                new GcOptions(options.gcGrace(), gcDryRun), clock);
+        CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
+        AuditLog audit = new AuditLog(store, options.scratchDir());
+        // Each compaction gets its steps on its own counting view of the store, for per-partition request counts.
+        PartitionCompactor compactor = new PartitionCompactor(store, view -> new CompactionSteps(
+                new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
+                ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
+                new AuditLog(view, options.scratchDir())), clock, faults);
+        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
+                gcDryRun);
+        return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
+                planClock, clock, options.concurrency(), shard, debris);
+    }
+}

@@ -1,0 +1,131 @@
+package dev.ourios.compaction.audit;
+
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.ZoneOffset;
+import java.time.ZonedDateTime;
+import java.util.UUID;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.schema.LogicalTypeAnnotation;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
+import org.apache.parquet.schema.Types;
+
+/**
+ * Writes compaction audit events as Parquet under {@code audit/tenant_id=<enc>/year=/month=/day=/<uuidv7>.parquet},
+ * one file per event, day-partitioned by the event time. The file name is a UUIDv7 whose time part is the event's
+ * millisecond and whose other bits are a hash of (tenant, partition, generation): emitting the same event twice
+ * addresses the same key, and the create-only put makes the second emission a no-op. That is what lets a sweep
+ * re-emit the event of a commit whose process died before auditing it, from the manifest's commit record.
+ */
+public final class AuditLog {
+    static final MessageType SCHEMA = Types.buildMessage()
+            .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("tenant_id")
+            .required(PrimitiveTypeName.INT64)
+            .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.NANOS)).named("timestamp")
+            .required(PrimitiveTypeName.INT32).as(LogicalTypeAnnotation.intType(8, false)).named("event_kind")
+            .required(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("event_type")
+            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("reason")
+            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("compaction_partition")
+            .optionalList().requiredElement(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType())
+            .named("compaction_input_files")
+            .optional(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType()).named("compaction_output_file")
+            .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false))
+            .named("compaction_generation")
+            .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false)).named("compaction_rows")
+            .named("audit_event");
+
+    private final ObjectStore store;
+    private final Path scratchRoot;
+
+    public AuditLog(ObjectStore store, Path scratchRoot) {
+        this.store = store;
+        this.scratchRoot = scratchRoot;
+    }
+
+    /** The key this event is (or will be) stored under. */
+    public static String keyOf(AuditEvent e) {
+        ZonedDateTime t = e.timestamp().atZone(ZoneOffset.UTC);
+        return PartitionKey.AUDIT_ROOT + PartitionKey.tenantSegment(e.partition().tenantId())
+                + String.format("/year=%04d/month=%02d/day=%02d/", t.getYear(), t.getMonthValue(), t.getDayOfMonth())
+                + eventId(e) + ".parquet";
+    }
+
+    /** True if the event is already in the store. */
+    public boolean exists(AuditEvent e) throws IOException {
+        return store.stat(keyOf(e)).isPresent();
+    }
+
+    /**
+     * Writes the event unless it is already there.
+     *
+     * @return true if this call wrote it
+     */
+    public boolean emit(AuditEvent e) throws IOException {
+        String key = keyOf(e);
+        if (store.stat(key).isPresent()) {
+            return false;
+        }
+        return store.putIfAbsent(key, encode(e));
+    }
+
+    byte[] encode(AuditEvent e) throws IOException {
+        Files.createDirectories(scratchRoot);
+        Path tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
+        try {
+            SimpleGroupFactory f = new SimpleGroupFactory(SCHEMA);
+            Group g = f.newGroup()
+                    .append("tenant_id", e.partition().tenantId())
+                    .append("timestamp", e.timestamp().getEpochSecond() * 1_000_000_000L + e.timestamp().getNano())
+                    .append("event_kind", AuditEvent.EVENT_KIND_COMPACTION)
+                    .append("event_type", AuditEvent.EVENT_TYPE_COMPACTION)
+                    .append("compaction_partition", e.partition().hourPath());
+            Group list = g.addGroup("compaction_input_files");
+            for (String in : e.inputFiles()) {
+                list.addGroup("list").append("element", in);
+            }
+            g.append("compaction_output_file", e.outputFile())
+                    .append("compaction_generation", e.generation())
+                    .append("compaction_rows", e.rows());
+            try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(tmp))
+                    .withConf(new PlainParquetConfiguration()).withType(SCHEMA)
+                    .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                    .withCompressionCodec(CompressionCodecName.ZSTD).build()) {
+                w.write(g);
+            }
+            return Files.readAllBytes(tmp);
+        } finally {
+            Files.deleteIfExists(tmp);
+        }
+    }
+
+    /** A UUIDv7 derived from the event's identity: time bits from the event, the rest from a SHA-256. */
+    static UUID eventId(AuditEvent e) {
+        byte[] h;
+        try {
+            h = MessageDigest.getInstance("SHA-256").digest((e.partition().tenantId() + "\0"
+                    + e.partition().hourPath() + "\0" + e.generation()).getBytes(StandardCharsets.UTF_8));
+        } catch (NoSuchAlgorithmException ex) {
+            throw new IllegalStateException("SHA-256 is always available", ex);
+        }
+        ByteBuffer b = ByteBuffer.wrap(h);
+        long millis = e.timestamp().toEpochMilli();
+        long msb = (millis & 0xFFFF_FFFF_FFFFL) << 16 | 0x7000L | (b.getLong() & 0x0FFFL);
+        long lsb = (b.getLong() & 0x3FFF_FFFF_FFFF_FFFFL) | 0x8000_0000_0000_0000L;
+        return new UUID(msb, lsb);
+    }
+}

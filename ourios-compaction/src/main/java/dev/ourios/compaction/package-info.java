@@ -1,0 +1,19 @@
+/**
+ * The compaction of one partition, and the wiring of the compactor.
+ *
+ * <p>{@link dev.ourios.compaction.PartitionCompactor} runs one planned compaction: the rewrite
+ * ({@link dev.ourios.compaction.SortedRewriter}: input readers, external sort and output writer, the row checksums of
+ * both sides compared), the commit through ourios-table's {@code ManifestCommitter}, then the audit event;
+ * {@link dev.ourios.compaction.PartitionResult} is its outcome. {@link dev.ourios.compaction.CompactionWiring} builds
+ * the whole object graph, a {@link dev.ourios.compaction.sweep.SweepRunner}, from a store and options.
+ *
+ * <p>The crash and verification tests' fault-injection seam, {@code FaultSeam}, is package-private on purpose: the
+ * steps it reaches (the rewriter, the partition compactor, the store the wiring hands to GC) are all in this package,
+ * and from outside it only the JVM system property {@code ourios.test.crashAt} arms it.
+ *
+ * <p>Sub-packages: {@code plan} (which partitions to compact, and how), {@code sort} (the input readers and the
+ * external sort), {@code verify} (the row checksum and the {@code ourios verify} scrub), {@code sweep} (the
+ * schedule: one sweep's GC, planning and compactions, and its metrics) and {@code audit} (the audit events of
+ * commits).
+ */
+package dev.ourios.compaction;

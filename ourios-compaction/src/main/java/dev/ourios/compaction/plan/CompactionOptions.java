@@ -1,0 +1,111 @@
+package dev.ourios.compaction.plan;
+
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.OptionalLong;
+
+/**
+ * Every knob of a compaction sweep, validated once at construction. Each check names the option, the value and
+ * the consequence, so a bad flag fails before anything is read or written.
+ *
+ * @param grace            sealing margin: an hour is compacted only once {@code now >= hour end + grace}, so
+ *                         writers still landing late files for it have had time to finish (RFC 0009 default 15 min)
+ * @param minFiles         a partition with more than this many live files is a candidate whatever their sizes
+ * @param smallFileBytes   a partition with any live file smaller than this is a candidate (128 MiB: below it a
+ *                         file is "small" in the small-file problem's sense)
+ * @param sortBudgetBytes  decoded-row budget B of the external sort: above it, runs spill to scratch
+ * @param fanIn            maximum number of runs merged at once; more runs merge hierarchically
+ * @param rowGroupBytes    explicit compacted row-group threshold; empty = OURIOS_COMPACTED_RG_BYTES or adaptive
+ * @param concurrency      partitions compacted at the same time
+ * @param gcGrace          how long retired inputs, orphans, temp files and superseded manifests are kept
+ * @param scratchDir       where spill runs go (a private sub-directory per compaction)
+ */
+public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir) {
+
+    public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
+    public static final int DEFAULT_MIN_FILES = 4;
+    public static final long DEFAULT_SMALL_FILE_BYTES = 128L << 20;
+    public static final long DEFAULT_SORT_BUDGET_BYTES = 64L << 20;
+    public static final int DEFAULT_FAN_IN = 64;
+    public static final Duration DEFAULT_GC_GRACE = Duration.ofMinutes(10);
+
+    public CompactionOptions {
+        Objects.requireNonNull(grace, "grace is null");
+        Objects.requireNonNull(rowGroupBytes, "rowGroupBytes is null");
+        Objects.requireNonNull(gcGrace, "gcGrace is null");
+        Objects.requireNonNull(scratchDir, "scratchDir is null");
+        if (grace.isNegative()) {
+            throw new IllegalArgumentException("--grace must not be negative (got " + grace + ")");
+        }
+        if (minFiles < 1) {
+            throw new IllegalArgumentException("--min-files must be at least 1 (got " + minFiles + ")");
+        }
+        if (smallFileBytes < 0) {
+            throw new IllegalArgumentException("--small-file-bytes must not be negative (got " + smallFileBytes + ")");
+        }
+        if (sortBudgetBytes < (1L << 20)) {
+            throw new IllegalArgumentException("--sort-budget must be at least 1MiB (got " + sortBudgetBytes
+                    + "): smaller budgets spill every input and cannot bound reader batches");
+        }
+        if (fanIn < 2) {
+            throw new IllegalArgumentException("--fan-in must be at least 2 (got " + fanIn + "): a merge needs two runs");
+        }
+        if (rowGroupBytes.isPresent() && rowGroupBytes.getAsLong() < 1024) {
+            throw new IllegalArgumentException("--row-group-bytes must be at least 1KiB (got "
+                    + rowGroupBytes.getAsLong() + ")");
+        }
+        if (concurrency < 1) {
+            throw new IllegalArgumentException("--concurrency must be at least 1 (got " + concurrency + ")");
+        }
+        if (gcGrace.isNegative()) {
+            throw new IllegalArgumentException("--gc-grace must not be negative (got " + gcGrace + ")");
+        }
+    }
+
+    public static CompactionOptions defaults(Path scratchDir) {
+        return new CompactionOptions(DEFAULT_GRACE, DEFAULT_MIN_FILES, DEFAULT_SMALL_FILE_BYTES,
+                DEFAULT_SORT_BUDGET_BYTES, DEFAULT_FAN_IN, OptionalLong.empty(), 1, DEFAULT_GC_GRACE, scratchDir);
+    }
+
+    public CompactionOptions withGrace(Duration g) {
+        return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
+                gcGrace, scratchDir);
+    }
+
+    public CompactionOptions withSortBudget(long b) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
+                scratchDir);
+    }
+
+    public CompactionOptions withFanIn(int f) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
+                gcGrace, scratchDir);
+    }
+
+    public CompactionOptions withRowGroupBytes(OptionalLong r) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
+                scratchDir);
+    }
+
+    public CompactionOptions withConcurrency(int c) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
+                scratchDir);
+    }
+
+    public CompactionOptions withMinFiles(int m) {
+        return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
+                gcGrace, scratchDir);
+    }
+
+    public CompactionOptions withSmallFileBytes(long s) {
+        return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
+                scratchDir);
+    }
+
+    public CompactionOptions withGcGrace(Duration g) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, g, scratchDir);
+    }
+}

@@ -1,0 +1,61 @@
+package dev.ourios.compaction.sort;
+
+import java.io.InterruptedIOException;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.Semaphore;
+
+/**
+ * A hand-off queue between two threads bounded by the weight (bytes) of what waits in it, not by a count: the
+ * producer blocks while the queue holds {@code capacityBytes}; an item heavier than that waits for an empty queue
+ * and then travels alone. So what waits is at most {@code max(capacityBytes, heaviest item)}, plus what the consumer
+ * holds after taking an item.
+ *
+ * <p>Internal to ourios-compaction: public only because the rewriter's background checksum
+ * ({@code dev.ourios.compaction}) hands its batches over through one too.
+ */
+public final class WeightedQueue<T> {
+    private static final int PERMIT_BYTES = 1024;
+
+    private final int permitsTotal;
+    private final Semaphore permits;
+    private final LinkedBlockingQueue<Entry<T>> queue = new LinkedBlockingQueue<>();
+
+    private record Entry<T>(T item, int permits) {
+    }
+
+    public WeightedQueue(long capacityBytes) {
+        this.permitsTotal = (int) Math.max(1, capacityBytes / PERMIT_BYTES);
+        this.permits = new Semaphore(permitsTotal);
+    }
+
+    public void put(T item, long weightBytes) throws InterruptedIOException {
+        int n = (int) Math.min(permitsTotal, Math.max(1, (weightBytes + PERMIT_BYTES - 1) / PERMIT_BYTES));
+        try {
+            permits.acquire(n);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted handing work to another thread");
+        }
+        queue.add(new Entry<>(item, n));
+    }
+
+    /** Waits for the next item; its weight leaves the queue's account as it is taken. */
+    public T take() throws InterruptedIOException {
+        try {
+            Entry<T> e = queue.take();
+            permits.release(e.permits());
+            return e.item();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new InterruptedIOException("interrupted waiting for another thread");
+        }
+    }
+
+    /** Drops everything waiting (the consumer gave up), so a producer blocked in {@link #put} can finish. */
+    void clear() {
+        Entry<T> e;
+        while ((e = queue.poll()) != null) {
+            permits.release(e.permits());
+        }
+    }
+}

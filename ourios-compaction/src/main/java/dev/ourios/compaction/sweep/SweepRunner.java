@@ -1,0 +1,261 @@
+package dev.ourios.compaction.sweep;
+
+import dev.ourios.compaction.PartitionCompactor;
+import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import dev.ourios.compaction.plan.PlanDecision;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.table.CommitRecord;
+import dev.ourios.table.GarbageCollector;
+import dev.ourios.table.GcReport;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.RecordedCommit;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One sweep (the schedule; policy and mechanism are injected): GC over every partition in scope, then plan every
+ * partition, then compact the candidates oldest first, up to {@code concurrency} at a time. An error in one
+ * partition or tenant is recorded and the sweep goes on. {@link #requestStop()} (SIGTERM) stops it between
+ * partitions: nothing new starts, running ones finish.
+ *
+ * <p>{@code clock} is the planning clock (which hours are sealed); {@code wallClock} is real time, compared with
+ * commit timestamps when looking for audit events lost in a crash.
+ */
+public final class SweepRunner {
+    private static final Logger LOG = LoggerFactory.getLogger(SweepRunner.class);
+    /** How far back a sweep looks for commits whose audit event may have been lost in a crash. */
+    static final Duration AUDIT_REPAIR_WINDOW = Duration.ofDays(1);
+
+    private final TableLayout layout;
+    private final TableReader reader;
+    private final GarbageCollector gc;
+    private final CompactionPolicy policy;
+    private final PartitionCompactor compactor;
+    private final AuditLog audit;
+    private final CompactionMetrics metrics;
+    private final Clock clock;
+    private final Clock wallClock;
+    private final DebrisCollector debris;
+    private final int concurrency;
+    private final Shard shard;
+    private final AtomicBoolean stopping = new AtomicBoolean();
+
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency) {
+        this(layout, reader, gc, policy, compactor, audit, metrics, clock, wallClock, concurrency, Shard.ALL);
+    }
+
+    /**
+     * @param shard the partitions this runner plans and compacts; GC is not sharded: it is idempotent, so every
+     *              compactor collecting every partition is safe, and no partition goes uncollected when a shard's
+     *              process is down or the shard count changes
+     */
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency, Shard shard) {
+        this(layout, reader, gc, policy, compactor, audit, metrics, clock, wallClock, concurrency, shard, null);
+    }
+
+    /** As above, also collecting debris outside the data partitions (audit temp files, stale scratch) each sweep. */
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency, Shard shard, DebrisCollector debris) {
+        this.debris = debris;
+        this.layout = layout;
+        this.reader = reader;
+        this.gc = gc;
+        this.policy = policy;
+        this.compactor = compactor;
+        this.audit = audit;
+        this.metrics = metrics;
+        this.clock = clock;
+        this.wallClock = wallClock;
+        this.concurrency = concurrency;
+        this.shard = shard;
+    }
+
+    public void requestStop() {
+        stopping.set(true);
+    }
+
+    public boolean stopRequested() {
+        return stopping.get();
+    }
+
+    /** Plans without changing anything: the candidates and why. */
+    public List<PlanDecision> plan(PartitionFilter filter, List<String> errors) {
+        Instant now = clock.instant();
+        List<PlanDecision> decisions = new ArrayList<>();
+        List<PartitionKey> partitions;
+        try {
+            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
+        } catch (Exception e) {
+            errors.add("listing partitions: " + e.getMessage());
+            return decisions;
+        }
+        for (PartitionKey p : partitions) {
+            try {
+                PartitionSnapshot s = reader.snapshot(p);
+                decisions.add(policy.decide(p, s.generation(), s.live(), now));
+            } catch (Exception e) {
+                errors.add(p + ": " + e.getMessage());
+            }
+        }
+        return decisions;
+    }
+
+    /**
+     * Runs one sweep.
+     *
+     * @param onResult called for each partition result as it completes (for progress and JSON lines)
+     */
+    public SweepReport sweep(PartitionFilter filter, Consumer<PartitionResult> onResult) {
+        long started = System.nanoTime();
+        Instant now = clock.instant();
+        List<String> errors = Collections.synchronizedList(new ArrayList<>());
+        int gcDeleted = 0;
+        long gcBytes = 0;
+        Map<PartitionKey, List<String>> gcErrors = new TreeMap<>();
+        try {
+            GcReport report = gc.run(filter);
+            gcDeleted = report.deletedKeys().size();
+            gcBytes = report.bytesReclaimed();
+            report.partitions().stream().filter(r -> !r.errors().isEmpty())
+                    .forEach(r -> gcErrors.put(r.partition(), r.errors()));
+        } catch (Exception e) {
+            errors.add("gc: " + e.getMessage());
+        }
+        if (debris != null) {
+            gcDeleted += debris.collect(filter);
+        }
+
+        List<Candidate> candidates = new ArrayList<>();
+        Map<String, Long> found = new TreeMap<>();
+        List<PartitionKey> partitions;
+        try {
+            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
+        } catch (Exception e) {
+            errors.add("listing partitions: " + e.getMessage());
+            partitions = List.of();
+        }
+        List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
+        for (PartitionKey p : partitions) {
+            try {
+                PartitionSnapshot s = reader.snapshot(p);
+                repairAudit(s, wallClock.instant());
+                PlanDecision d = policy.decide(p, s.generation(), s.live(), now);
+                if (d.isCandidate()) {
+                    candidates.add(new Candidate(s, d.plan().orElseThrow()));
+                    found.merge(p.tenantId(), 1L, Long::sum);
+                }
+            } catch (Exception e) {
+                PartitionResult r = PartitionResult.error(p, -1, p + ": " + e.getMessage(), 0);
+                results.add(r);
+                onResult.accept(r);
+                gcErrors.remove(p); // GC skipped it for the same reason: one error line per partition, not two
+            }
+        }
+        gcErrors.values().forEach(errors::addAll);
+        // Oldest first: the hours that have waited longest; ties by tenant for a deterministic order.
+        candidates.sort(Comparator.comparing((Candidate c) -> c.plan.partition().hourStart())
+                .thenComparing(c -> c.plan.partition().tenantId()));
+
+        ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
+            Thread t = new Thread(r, "ourios-compaction");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<?>> futures = new ArrayList<>();
+            for (Candidate c : candidates) {
+                futures.add(pool.submit(() -> {
+                    if (stopping.get()) {
+                        return; // SIGTERM: start nothing new
+                    }
+                    PartitionResult r = compactor.compact(c.snapshot, c.plan);
+                    if (r.result() == PartitionResult.Result.ERROR) {
+                        // DEBUG: the result carries the error and every caller reports it (CLI line, serve event);
+                        // a WARN here would print each error twice on the CLI's stderr.
+                        LOG.debug("{}", r.error());
+                    } else {
+                        LOG.info("{}: {} ({} files, {} rows)", c.plan.partition(), r.result().label(), r.filesIn(),
+                                r.rows());
+                    }
+                    results.add(r);
+                    onResult.accept(r);
+                }));
+            }
+            for (Future<?> f : futures) {
+                try {
+                    f.get();
+                } catch (Exception e) {
+                    errors.add("BUG: compaction task failed: " + e);
+                }
+            }
+        } finally {
+            pool.shutdownNow();
+        }
+        Map<String, Long> backlog = new TreeMap<>(found);
+        synchronized (results) {
+            for (PartitionResult r : results) {
+                if (r.result() == PartitionResult.Result.COMMITTED) {
+                    backlog.merge(r.partition().tenantId(), -1L, Long::sum);
+                }
+            }
+        }
+        List<PartitionResult> ordered = new ArrayList<>(results);
+        ordered.sort(Comparator.comparing(PartitionResult::partition));
+        SweepReport report = new SweepReport(ordered, gcDeleted, gcBytes, errors,
+                (System.nanoTime() - started) / 1e9);
+        metrics.recordSweep(report, backlog);
+        return report;
+    }
+
+    /**
+     * Re-emits the audit event of a recent commit whose process died before auditing it (idempotent). Only a
+     * complete commit record can be one of ours; a record missing fields was written by another tool or by hand, and
+     * there is no compaction of ours to audit.
+     */
+    private void repairAudit(PartitionSnapshot s, Instant now) {
+        s.manifest().flatMap(m -> m.commitRecord().flatMap(RecordedCommit::complete)
+                .map(c -> Map.entry(m.generation(), c))).ifPresent(e -> {
+            CommitRecord c = e.getValue();
+            if (c.at().isBefore(now.minus(AUDIT_REPAIR_WINDOW))) {
+                return;
+            }
+            AuditEvent ev = new AuditEvent(s.partition(), c.at(), c.inputs(), c.output(), e.getKey(), c.rows());
+            try {
+                if (audit.emit(ev)) {
+                    LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());
+                }
+            } catch (Exception ex) {
+                LOG.warn("{}: audit re-emission failed: {}", s.partition(), ex.getMessage());
+            }
+        });
+    }
+
+    private record Candidate(PartitionSnapshot snapshot, CompactionPlan plan) {
+    }
+}

@@ -1,0 +1,131 @@
+package dev.ourios.compaction.verify;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.parquet.read.LogFileReader;
+import dev.ourios.parquet.read.ReadOptions;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Consumer;
+
+/**
+ * The scrub behind {@code ourios verify}: re-reads every live file and checks it against its own footer (row count),
+ * the row-vs-path rule, and, for the file a manifest's commit record names, the checksum and, when recorded, the
+ * size and row count recorded at commit. Changes nothing.
+ *
+ * <p>A manifest written by another tool or by hand may have no commit record, or one without a checksum (STORAGE.md
+ * §3 allows both). Such a partition is readable and its files are still read and checked against their footers and
+ * paths; it is reported as {@link Status#NO_RECORDED_CHECKSUM}, which is not a failure.
+ */
+public final class Verifier {
+    private final ObjectStore store;
+    private final TableLayout layout;
+    private final TableReader reader;
+
+    public Verifier(ObjectStore store, TableLayout layout, TableReader reader) {
+        this.store = store;
+        this.layout = layout;
+        this.reader = reader;
+    }
+
+    /** A partition's outcome, worst first: a mismatch outranks a missing checksum. */
+    public enum Status {
+        /** Every live file read cleanly and, if the partition has a manifest, one was checked against its checksum. */
+        OK,
+        /**
+         * Nothing was wrong, but the current manifest records no checksum a live file could be checked against (no
+         * commit record, or one without {@code checksum} or {@code output}).
+         */
+        NO_RECORDED_CHECKSUM,
+        /** At least one problem: the partition fails verification. */
+        MISMATCH
+    }
+
+    /**
+     * One partition's verdict.
+     *
+     * @param problems        one message per problem found; empty when nothing was wrong
+     * @param checksumMissing the partition has a manifest, but no live file was checked against a checksum recorded
+     *                        at commit
+     */
+    public record PartitionVerdict(PartitionKey partition, long generation, int files, long rows,
+            List<String> problems, boolean checksumMissing) {
+        public PartitionVerdict {
+            problems = List.copyOf(problems);
+        }
+
+        /** True when nothing was wrong (a missing checksum is not wrong). */
+        public boolean ok() {
+            return problems.isEmpty();
+        }
+
+        public Status status() {
+            if (!problems.isEmpty()) {
+                return Status.MISMATCH;
+            }
+            return checksumMissing ? Status.NO_RECORDED_CHECKSUM : Status.OK;
+        }
+    }
+
+    public List<PartitionVerdict> verify(PartitionFilter filter, Consumer<PartitionVerdict> onVerdict)
+            throws java.io.IOException {
+        List<PartitionVerdict> out = new ArrayList<>();
+        for (PartitionKey p : layout.partitions(filter)) {
+            PartitionVerdict v = verify(p);
+            out.add(v);
+            onVerdict.accept(v);
+        }
+        return out;
+    }
+
+    public PartitionVerdict verify(PartitionKey p) {
+        List<String> problems = new ArrayList<>();
+        PartitionSnapshot s;
+        try {
+            s = reader.snapshot(p);
+        } catch (Exception e) {
+            return new PartitionVerdict(p, -1, 0, 0, List.of(p + ": " + e.getMessage()), false);
+        }
+        Optional<CommitCheck> check = s.manifest().flatMap(CommitCheck::of);
+        boolean outputLive = false;
+        boolean checked = false;
+        long rows = 0;
+        for (ObjectInfo f : s.live()) {
+            boolean covered = check.isPresent() && check.get().covers(f);
+            outputLive |= covered;
+            RowChecksum sum = new RowChecksum();
+            long footerRows;
+            try (LogFileReader r = LogFileReader.open(store, f.key(), ReadOptions.partition(p))) {
+                footerRows = r.rowCount();
+                LogRecord rec;
+                while ((rec = r.read()) != null) {
+                    sum.add(rec);
+                }
+            } catch (Exception e) {
+                String msg = String.valueOf(e.getMessage());
+                problems.add(msg.contains(f.name()) ? msg : store.describe(f.key()) + ": " + msg);
+                continue;
+            }
+            rows += sum.rows();
+            if (footerRows != sum.rows()) {
+                problems.add(store.describe(f.key()) + ": footer says " + footerRows + " rows, read " + sum.rows());
+            }
+            if (covered) {
+                problems.addAll(check.get().compare(f, store.describe(f.key()), sum));
+                checked = true;
+            }
+        }
+        if (check.isPresent() && !outputLive && s.manifest().get().fileNames().contains(check.get().output())) {
+            problems.add(p + ": committed output " + check.get().output() + " is not live");
+        }
+        return new PartitionVerdict(p, s.generation(), s.live().size(), rows, problems,
+                s.manifest().isPresent() && !checked);
+    }
+}
