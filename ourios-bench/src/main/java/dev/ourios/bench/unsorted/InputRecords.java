@@ -1,6 +1,7 @@
 package dev.ourios.bench.unsorted;
 
 import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.sort.WeightedQueue;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.FirstStringCache;
@@ -34,7 +35,7 @@ final class InputRecords implements AutoCloseable {
     }
 
     private final int inputs;
-    private final HandOff<Batch> queue = new HandOff<>(QUEUE_BYTES);
+    private final WeightedQueue<Batch> queue = new WeightedQueue<>(QUEUE_BYTES);
     private final List<Thread> readers = new ArrayList<>();
     private volatile boolean closed;
 

@@ -1,5 +1,6 @@
 package dev.ourios.bench.unsorted;
 
+import dev.ourios.compaction.sort.WeightedQueue;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import java.io.IOException;
@@ -20,7 +21,7 @@ final class RecordChecksumThread implements AutoCloseable {
     private static final List<LogRecord> END = List.of();
 
     private final RowChecksum sum = new RowChecksum();
-    private final HandOff<List<LogRecord>> queue = new HandOff<>(IN_FLIGHT_BYTES);
+    private final WeightedQueue<List<LogRecord>> queue = new WeightedQueue<>(IN_FLIGHT_BYTES);
     private final Thread helper;
     private List<LogRecord> filling = new ArrayList<>();
     private long fillingWeight;

@@ -10,8 +10,8 @@ import java.util.concurrent.Semaphore;
  * and then travels alone. So what waits is at most {@code max(capacityBytes, heaviest item)}, plus what the consumer
  * holds after taking an item.
  *
- * <p>Internal to ourios-compaction: public only because the rewriter's background checksum
- * ({@code dev.ourios.compaction}) hands its batches over through one too.
+ * <p>Public: the rewriter's background checksum ({@code dev.ourios.compaction}) and the benchmark's unsorted
+ * baseline hand their batches over through one too.
  */
 public final class WeightedQueue<T> {
     private static final int PERMIT_BYTES = 1024;
@@ -52,7 +52,7 @@ public final class WeightedQueue<T> {
     }
 
     /** Drops everything waiting (the consumer gave up), so a producer blocked in {@link #put} can finish. */
-    void clear() {
+    public void clear() {
         Entry<T> e;
         while ((e = queue.poll()) != null) {
             permits.release(e.permits());
