@@ -21,7 +21,7 @@ public final class B2PostSuite implements Suite {
     @Override
     public SuiteReport run(BenchContext ctx) throws Exception {
         BenchOptions o = ctx.options();
-        // The shape is fixed by the issue (it is already small); the scale only trims the iterations.
+        // The shape is fixed by the suite's definition (it is already small); the scale only trims the iterations.
         Fixture before = ctx.fixtures().demo(FILES, ROWS, 3);
         Partitions.Compacted after = Partitions.compacted(ctx.fixtures(), before, "b2post-compacted");
         long templateId = firstTemplate(before);

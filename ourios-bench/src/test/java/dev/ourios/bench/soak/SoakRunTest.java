@@ -12,7 +12,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The CI soak: a few simulated hours (two wall seconds each) of two tenants with late files, the daemon compacting
- * throughout. The invariants are the issue's: every landed row is live exactly once, the backlog returns to zero
+ * throughout. The invariants are RFC0009.7's: every landed row is live exactly once, the backlog returns to zero
  * once ingest stops, and after the final sweep there is one live file per partition, not one per ingest file.
  */
 class SoakRunTest {
