@@ -1,16 +1,13 @@
 package dev.ourios.core.otlp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.JsonNumbers;
 import dev.ourios.core.json.JsonPathException;
+import dev.ourios.core.json.JsonTrees;
 import dev.ourios.core.json.KeyValue;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -46,10 +43,6 @@ import java.util.List;
  * 64-bit range}.
  */
 public final class OtlpJsonDecoder {
-    /** Floats as BigDecimal, so a timestamp written as {@code 1.5e18} is exact or rejected, never rounded. */
-    private static final ObjectReader READER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build().reader();
-
     private OtlpJsonDecoder() {
     }
 
@@ -60,13 +53,7 @@ public final class OtlpJsonDecoder {
 
     /** Decodes one document read whole from a stream (UTF-8); the caller owns and closes the stream. */
     public static List<LogRecord> decode(String tenantId, InputStream json) {
-        try {
-            return decode(tenantId, READER.readTree(json));
-        } catch (JsonProcessingException e) {
-            throw new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return decode(tenantId, JsonTrees.readOne(json));
     }
 
     /**
@@ -196,12 +183,9 @@ public final class OtlpJsonDecoder {
 
     // ---------------------------------------------------------------- field access
 
+    /** Exactly one document: a second one, or garbage after it, is an error rather than silently dropped. */
     private static JsonNode parse(String json) {
-        try {
-            return READER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
-        }
+        return JsonTrees.readOne(json);
     }
 
     /** A member by its lowerCamelCase name or its proto snake_case name; null when absent or JSON null. */
