@@ -81,6 +81,35 @@ public final class JsonTrees {
         return root;
     }
 
+    /** A parser over {@code in} whose values {@link #readValue} turns into trees by the same rules. */
+    public static JsonParser parser(java.io.Reader in) throws IOException {
+        return FACTORY.createParser(in);
+    }
+
+    /** The value starting at the parser's current token, read by the rules above (exact numbers, -0.0 kept). */
+    public static JsonNode readValue(JsonParser p) throws IOException {
+        return value(p, p.currentToken());
+    }
+
+    /**
+     * True if {@code text} is the beginning of a JSON value that ends only after the text does (the first line of
+     * a pretty-printed document, {@code "{"}); false if a value completes within it or it is not JSON at all.
+     */
+    public static boolean endsInsideAValue(String text) {
+        try (JsonParser p = FACTORY.createParser(text)) {
+            JsonToken t = p.nextToken();
+            if (t == null) {
+                return false;
+            }
+            p.skipChildren();
+            return false;
+        } catch (com.fasterxml.jackson.core.io.JsonEOFException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
+    }
+
     private static JsonPathException malformed(JsonProcessingException e) {
         return new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
     }

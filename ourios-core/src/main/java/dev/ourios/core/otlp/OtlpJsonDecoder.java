@@ -94,25 +94,33 @@ public final class OtlpJsonDecoder {
         List<LogRecord> out = new ArrayList<>();
         JsonNode resourceLogs = array(root, "resourceLogs", "");
         for (int i = 0; i < resourceLogs.size(); i++) {
-            String rPath = "resourceLogs[" + i + "]";
-            JsonNode rl = object(resourceLogs.get(i), rPath);
-            JsonNode resource = field(rl, "resource");
-            String resourcePath = rPath + ".resource";
-            if (resource != null) {
-                object(resource, resourcePath);
-            }
-            List<KeyValue> resourceAttrs = AttributesJson.parse(resource == null ? null : field(resource,
-                    "attributes"), resourcePath + ".attributes");
-            var context = new ResourceContext(tenantId, AttributesJson.encode(resourceAttrs),
-                    AttributesJson.firstString(resourceAttrs, "service.name").orElse(null),
-                    string(rl, "schemaUrl", rPath));
-            JsonNode scopeLogs = array(rl, "scopeLogs", rPath);
-            for (int j = 0; j < scopeLogs.size(); j++) {
-                decodeScope(context, object(scopeLogs.get(j), rPath + ".scopeLogs[" + j + "]"),
-                        rPath + ".scopeLogs[" + j + "]", out);
-            }
+            decodeResourceLogs(tenantId, resourceLogs.get(i), i, out);
         }
         return out;
+    }
+
+    /**
+     * Decodes element {@code index} of a document's {@code resourceLogs} array into {@code out}, so a caller
+     * streaming a large document holds one element at a time.
+     */
+    public static void decodeResourceLogs(String tenantId, JsonNode element, int index, List<LogRecord> out) {
+        String rPath = "resourceLogs[" + index + "]";
+        JsonNode rl = object(element, rPath);
+        JsonNode resource = field(rl, "resource");
+        String resourcePath = rPath + ".resource";
+        if (resource != null) {
+            object(resource, resourcePath);
+        }
+        List<KeyValue> resourceAttrs = AttributesJson.parse(resource == null ? null : field(resource,
+                "attributes"), resourcePath + ".attributes");
+        var context = new ResourceContext(tenantId, AttributesJson.encode(resourceAttrs),
+                AttributesJson.firstString(resourceAttrs, "service.name").orElse(null),
+                string(rl, "schemaUrl", rPath));
+        JsonNode scopeLogs = array(rl, "scopeLogs", rPath);
+        for (int j = 0; j < scopeLogs.size(); j++) {
+            decodeScope(context, object(scopeLogs.get(j), rPath + ".scopeLogs[" + j + "]"),
+                    rPath + ".scopeLogs[" + j + "]", out);
+        }
     }
 
     /** What every record of one ResourceLogs shares; the JSON string instance is shared too, to save heap. */
