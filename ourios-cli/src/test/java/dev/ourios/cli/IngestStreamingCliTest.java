@@ -113,6 +113,14 @@ class IngestStreamingCliTest {
                     ? "more than one JSON document" : "trailing content after the JSON document"), err.get(0));
             assertTrue(err.get(0).endsWith("; nothing landed"), err.get(0));
         }
+        Path latin1 = dir.resolve("latin1.jsonl");
+        byte[] head = (good + "\n").getBytes(java.nio.charset.StandardCharsets.UTF_8);
+        byte[] bad = "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"body\":{\"stringValue\":\"caf\u00e9\"}}]}]}]}\n"
+                .getBytes(java.nio.charset.StandardCharsets.ISO_8859_1);
+        Files.write(latin1, java.nio.ByteBuffer.allocate(head.length + bad.length).put(head).put(bad).array());
+        var r = ingest("256m", null, "--store", store, "--tenant", "acme", latin1.toString());
+        assertEquals(2, r.exit(), r.out() + r.err());
+        assertTrue(r.err().startsWith("ourios: " + latin1 + ": not UTF-8 text"), r.err());
         assertFalse(Files.exists(dir.resolve("s/data")), "nothing was written");
     }
 
