@@ -35,6 +35,8 @@ import java.util.List;
  *       effective-time rule reads as "unknown".</li>
  *   <li>Empty strings (severity text, scope name/version, event name, schema URLs) are null: proto3 cannot tell
  *       them from "unset".</li>
+ *   <li>A document is exactly one JSON value ({@link JsonTrees}): a second document or anything else after it is an
+ *       error, never silently dropped; {@code -0.0} keeps its sign.</li>
  *   <li>Field names are accepted in lowerCamelCase and in the proto's snake_case, as proto3 JSON parsers must;
  *       unknown fields are ignored (newer OTLP versions add fields).</li>
  * </ul>
