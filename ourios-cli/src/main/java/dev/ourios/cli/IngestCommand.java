@@ -1,16 +1,8 @@
 package dev.ourios.cli;
 
-import dev.ourios.core.LogRecord;
-import dev.ourios.core.otlp.OtlpJsonDecoder;
 import dev.ourios.store.ObjectStore;
-import dev.ourios.table.ingest.IngestWriter;
-import java.io.BufferedReader;
-import java.io.IOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.NoSuchFileException;
+import dev.ourios.table.ingest.ContentNamedIngestWriter;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,11 +11,13 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /**
- * {@code ourios ingest}: reads OTLP/JSON files (one {@code {"resourceLogs":[…]}} document per line, as the
- * Collector's file exporter writes, or one pretty-printed document) and lands one ingest file per tenant-hour.
- * Every input file is decoded completely before anything is written, so a bad file writes nothing.
+ * {@code ourios ingest}: streams OTLP/JSON inputs (one {@code {"resourceLogs":[…]}} document per line, as the
+ * Collector's file exporter writes, or one pretty-printed document; {@code -} is standard input) into ingest files
+ * per tenant-hour, in memory bounded by {@code --batch-bytes} whatever the input's size. Files are named after
+ * their content and published create-only, so re-running an input that failed part way lands only what is
+ * missing (cli.md, {@code ourios ingest}).
  */
-@Command(name = "ingest", description = "Land OTLP/JSON log files as ingest files, one per tenant-hour")
+@Command(name = "ingest", description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
 public final class IngestCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -31,63 +25,37 @@ public final class IngestCommand implements Callable<Integer> {
     @Option(names = "--tenant", required = true, description = "Tenant id the records belong to")
     String tenant;
 
+    @Option(names = "--batch-bytes", defaultValue = "16MiB",
+            description = "Rows buffered before the largest partition's rows land as one file (default ${DEFAULT-VALUE})")
+    String batchBytes;
+
     @Option(names = "--json", description = "Print one JSON line per file landed")
     boolean json;
 
-    @Parameters(arity = "1..*", paramLabel = "FILE", description = "OTLP/JSON files")
+    @Parameters(arity = "1..*", paramLabel = "FILE", description = "OTLP/JSON files; - reads standard input")
     List<Path> files;
 
     @Override
     public Integer call() throws Exception {
         TenantArg.require("--tenant", tenant);
-        List<LogRecord> rows = new ArrayList<>();
-        for (Path f : files) {
-            rows.addAll(decode(f));
+        long budget;
+        try {
+            budget = Units.parseSize("--batch-bytes", batchBytes);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage());
         }
-        Output out = Output.system();
+        if (budget < 1) {
+            throw new UsageException("--batch-bytes: must be at least 1 byte");
+        }
+        List<IngestInput> inputs = IngestInput.of(files);
         try (ObjectStore s = store.open()) {
-            var landed = new IngestWriter(s).land(rows);
-            for (var l : landed) {
-                if (json) {
-                    var o = Output.obj();
-                    o.put("tenant", tenant);
-                    o.put("partition", l.partition().hourLabel());
-                    o.put("file", s.describe(l.key()));
-                    o.put("rows", l.rows());
-                    o.put("bytes", l.bytes());
-                    out.jsonLine(o);
-                } else {
-                    out.out().printf("%s  %d rows  %s%n", s.describe(l.key()), l.rows(), Units.formatBytes(l.bytes()));
-                }
+            IngestReport report = new IngestReport(Output.system(), s, tenant, json);
+            var writer = new ContentNamedIngestWriter(s);
+            for (IngestInput in : inputs) {
+                new InputIngest(tenant, budget, writer, report).run(in);
             }
-            if (!json) {
-                out.out().printf("ingested %d records into %d files%n", rows.size(), landed.size());
-            }
+            report.summary();
         }
         return 0;
-    }
-
-    private List<LogRecord> decode(Path f) throws IOException {
-        String text;
-        try {
-            text = Files.readString(f, StandardCharsets.UTF_8);
-        } catch (NoSuchFileException e) {
-            throw new UsageException(f + ": no such file");
-        } catch (java.nio.charset.MalformedInputException e) {
-            throw new UsageException(f + ": not UTF-8 text");
-        }
-        try {
-            String trimmed = text.strip();
-            // A pretty-printed single document spans lines; the file exporter writes one document per line.
-            boolean oneDocument = trimmed.startsWith("{") && !trimmed.contains("\n{");
-            if (oneDocument) {
-                return OtlpJsonDecoder.decode(tenant, trimmed);
-            }
-            try (BufferedReader r = Files.newBufferedReader(f, StandardCharsets.UTF_8)) {
-                return OtlpJsonDecoder.decodeLines(tenant, r);
-            }
-        } catch (IllegalArgumentException e) {
-            throw new UsageException(f + ": " + e.getMessage());
-        }
     }
 }

@@ -144,6 +144,9 @@ class ServeEndToEndTest {
         assertFalse(JSON.readTree(c.body()).has("rows"), c.body());
         java.time.Instant previous = java.time.Instant.MIN;
         for (JsonNode row : body.get("rows")) {
+            for (String field : RecordJson.FIELD_OF_COLUMN.values()) {
+                assertTrue(row.has(field), "an HTTP row shows every stored column; no '" + field + "' in " + row);
+            }
             java.time.Instant t = java.time.Instant.parse(row.get("time").asText()); // the effective time
             assertFalse(t.isBefore(previous), "oldest first");
             previous = t;

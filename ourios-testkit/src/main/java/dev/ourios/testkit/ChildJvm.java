@@ -103,6 +103,7 @@ public final class ChildJvm implements AutoCloseable {
         private Path workDir;
         private Path logDir;
         private boolean mergeStderr;
+        private Path stdin;
 
         private Builder(String target, boolean jar, String name) {
             this.target = target;
@@ -185,6 +186,12 @@ public final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /** The child's standard input read from {@code file} (default: an empty, closed stdin). */
+        public Builder stdin(Path file) {
+            this.stdin = file;
+            return this;
+        }
+
         /** Stderr into the same stream and file as stdout, interleaved as the child wrote them. */
         public Builder mergeStderr() {
             this.mergeStderr = true;
@@ -222,6 +229,9 @@ public final class ChildJvm implements AutoCloseable {
             }
             pb.environment().putAll(env);
             Path logs = Files.createDirectories(logDir != null ? logDir : defaultLogDir());
+            if (stdin != null) {
+                pb.redirectInput(stdin.toFile());
+            }
             Process p = pb.start();
             p.getOutputStream().close();
             return new ChildJvm(name, cmd, p, logs, mergeStderr);

@@ -4,10 +4,7 @@ import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -31,9 +28,6 @@ import java.util.Set;
  * URL-safe base64) and strict about everything else, with the JSON path of the fault in the error.
  */
 public final class AttributesJson {
-    /** Immutable and thread-safe; floats are read as BigDecimal so no integral value is rounded on the way in. */
-    private static final ObjectReader READER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build().reader();
     private static final JsonFactory FACTORY = new JsonFactory();
     private static final Set<String> VALUE_MEMBERS = Set.of("stringValue", "string_value", "boolValue", "bool_value",
             "intValue", "int_value", "doubleValue", "double_value", "bytesValue", "bytes_value", "arrayValue",
@@ -154,9 +148,9 @@ public final class AttributesJson {
 
     private static JsonNode readTree(String json, String path) {
         try {
-            return READER.readTree(json);
-        } catch (IOException e) {
-            throw new JsonPathException(path, "malformed JSON: " + (e instanceof com.fasterxml.jackson.core.JsonProcessingException j ? j.getOriginalMessage() : e.getMessage()), e);
+            return JsonTrees.readOne(json);
+        } catch (JsonPathException e) {
+            throw new JsonPathException(path, e.problem(), e);
         }
     }
 
@@ -265,7 +259,7 @@ public final class AttributesJson {
 
     private static double parseDouble(JsonNode v, String path) {
         if (v.isNumber()) {
-            return v.doubleValue();
+            return v.doubleValue(); // JsonTrees keeps -0.0 as a double; other numbers are exact BigDecimals
         }
         if (v.isTextual()) {
             switch (v.textValue()) {
@@ -277,8 +271,11 @@ public final class AttributesJson {
                     return Double.NEGATIVE_INFINITY;
                 default:
                     try {
-                        // Double.parseDouble would also take "NaN" spellings and hex floats; restrict to decimals.
-                        return new java.math.BigDecimal(v.textValue().trim()).doubleValue();
+                        // Double.parseDouble alone would also take "NaN" spellings, hex floats and a trailing 'd';
+                        // the BigDecimal restricts to decimals, Double.parseDouble keeps the sign of -0.0.
+                        String s = v.textValue().trim();
+                        new java.math.BigDecimal(s);
+                        return Double.parseDouble(s);
                     } catch (NumberFormatException e) {
                         throw new JsonPathException(path, "'" + v.textValue() + "' is not a number", e);
                     }

@@ -1,16 +1,13 @@
 package dev.ourios.core.otlp;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectReader;
-import com.fasterxml.jackson.databind.json.JsonMapper;
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.JsonNumbers;
 import dev.ourios.core.json.JsonPathException;
+import dev.ourios.core.json.JsonTrees;
 import dev.ourios.core.json.KeyValue;
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -38,6 +35,8 @@ import java.util.List;
  *       effective-time rule reads as "unknown".</li>
  *   <li>Empty strings (severity text, scope name/version, event name, schema URLs) are null: proto3 cannot tell
  *       them from "unset".</li>
+ *   <li>A document is exactly one JSON value ({@link JsonTrees}): a second document or anything else after it is an
+ *       error, never silently dropped; {@code -0.0} keeps its sign.</li>
  *   <li>Field names are accepted in lowerCamelCase and in the proto's snake_case, as proto3 JSON parsers must;
  *       unknown fields are ignored (newer OTLP versions add fields).</li>
  * </ul>
@@ -46,10 +45,6 @@ import java.util.List;
  * 64-bit range}.
  */
 public final class OtlpJsonDecoder {
-    /** Floats as BigDecimal, so a timestamp written as {@code 1.5e18} is exact or rejected, never rounded. */
-    private static final ObjectReader READER = JsonMapper.builder()
-            .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build().reader();
-
     private OtlpJsonDecoder() {
     }
 
@@ -60,13 +55,7 @@ public final class OtlpJsonDecoder {
 
     /** Decodes one document read whole from a stream (UTF-8); the caller owns and closes the stream. */
     public static List<LogRecord> decode(String tenantId, InputStream json) {
-        try {
-            return decode(tenantId, READER.readTree(json));
-        } catch (JsonProcessingException e) {
-            throw new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        return decode(tenantId, JsonTrees.readOne(json));
     }
 
     /**
@@ -107,25 +96,33 @@ public final class OtlpJsonDecoder {
         List<LogRecord> out = new ArrayList<>();
         JsonNode resourceLogs = array(root, "resourceLogs", "");
         for (int i = 0; i < resourceLogs.size(); i++) {
-            String rPath = "resourceLogs[" + i + "]";
-            JsonNode rl = object(resourceLogs.get(i), rPath);
-            JsonNode resource = field(rl, "resource");
-            String resourcePath = rPath + ".resource";
-            if (resource != null) {
-                object(resource, resourcePath);
-            }
-            List<KeyValue> resourceAttrs = AttributesJson.parse(resource == null ? null : field(resource,
-                    "attributes"), resourcePath + ".attributes");
-            var context = new ResourceContext(tenantId, AttributesJson.encode(resourceAttrs),
-                    AttributesJson.firstString(resourceAttrs, "service.name").orElse(null),
-                    string(rl, "schemaUrl", rPath));
-            JsonNode scopeLogs = array(rl, "scopeLogs", rPath);
-            for (int j = 0; j < scopeLogs.size(); j++) {
-                decodeScope(context, object(scopeLogs.get(j), rPath + ".scopeLogs[" + j + "]"),
-                        rPath + ".scopeLogs[" + j + "]", out);
-            }
+            decodeResourceLogs(tenantId, resourceLogs.get(i), i, out);
         }
         return out;
+    }
+
+    /**
+     * Decodes element {@code index} of a document's {@code resourceLogs} array into {@code out}, so a caller
+     * streaming a large document holds one element at a time.
+     */
+    public static void decodeResourceLogs(String tenantId, JsonNode element, int index, List<LogRecord> out) {
+        String rPath = "resourceLogs[" + index + "]";
+        JsonNode rl = object(element, rPath);
+        JsonNode resource = field(rl, "resource");
+        String resourcePath = rPath + ".resource";
+        if (resource != null) {
+            object(resource, resourcePath);
+        }
+        List<KeyValue> resourceAttrs = AttributesJson.parse(resource == null ? null : field(resource,
+                "attributes"), resourcePath + ".attributes");
+        var context = new ResourceContext(tenantId, AttributesJson.encode(resourceAttrs),
+                AttributesJson.firstString(resourceAttrs, "service.name").orElse(null),
+                string(rl, "schemaUrl", rPath));
+        JsonNode scopeLogs = array(rl, "scopeLogs", rPath);
+        for (int j = 0; j < scopeLogs.size(); j++) {
+            decodeScope(context, object(scopeLogs.get(j), rPath + ".scopeLogs[" + j + "]"),
+                    rPath + ".scopeLogs[" + j + "]", out);
+        }
     }
 
     /** What every record of one ResourceLogs shares; the JSON string instance is shared too, to save heap. */
@@ -196,12 +193,9 @@ public final class OtlpJsonDecoder {
 
     // ---------------------------------------------------------------- field access
 
+    /** Exactly one document: a second one, or garbage after it, is an error rather than silently dropped. */
     private static JsonNode parse(String json) {
-        try {
-            return READER.readTree(json);
-        } catch (JsonProcessingException e) {
-            throw new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
-        }
+        return JsonTrees.readOne(json);
     }
 
     /** A member by its lowerCamelCase name or its proto snake_case name; null when absent or JSON null. */

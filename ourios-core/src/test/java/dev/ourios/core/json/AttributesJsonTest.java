@@ -205,4 +205,26 @@ class AttributesJsonTest {
         }
         return sb.toString();
     }
+
+    @Test
+    void negativeZeroKeepsItsSignInEverySpelling() {
+        long negZero = Double.doubleToRawLongBits(-0.0);
+        for (String v : List.of("-0.0", "-0", "-0e5", "-0.000E-3", "\"-0.0\"", "\"-0\"")) {
+            String json = "[{\"key\":\"d\",\"value\":{\"doubleValue\":" + v + "}}]";
+            AnyValue d = AttributesJson.decode(json).get(0).value();
+            assertEquals(negZero, Double.doubleToRawLongBits(((AnyValue.DoubleValue) d).value()), v);
+            assertEquals("[{\"key\":\"d\",\"value\":{\"doubleValue\":-0.0}}]", AttributesJson.canonicalise(json), v);
+        }
+        assertEquals(0L, Double.doubleToRawLongBits(((AnyValue.DoubleValue) AttributesJson.decodeValue(
+                "{\"doubleValue\":0.0}")).value()), "positive zero stays positive");
+        // Exactness elsewhere is unchanged: integers beyond a double's precision are still exact.
+        assertEquals(new AnyValue.IntValue(9007199254740993L),
+                AttributesJson.decodeValue("{\"intValue\":9007199254740993}"));
+    }
+
+    @Test
+    void contentAfterTheValueIsRefused() {
+        assertThrows(JsonPathException.class, () -> AttributesJson.decode("[] []"));
+        assertThrows(JsonPathException.class, () -> AttributesJson.decodeValue("{\"intValue\":\"1\"} x"));
+    }
 }
