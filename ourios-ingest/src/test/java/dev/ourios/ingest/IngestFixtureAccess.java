@@ -13,6 +13,10 @@ public final class IngestFixtureAccess {
         return new Handle(new IngestFixture(root, IngestFixture.settings(root), MeterProvider.noop()));
     }
 
+    public static IngestSettings settings(Path root) {
+        return IngestFixture.settings(root);
+    }
+
     public static Handle open(Path root, IngestSettings settings) throws IOException {
         return new Handle(new IngestFixture(root, settings, MeterProvider.noop()));
     }
@@ -29,6 +33,10 @@ public final class IngestFixtureAccess {
 
         public java.util.List<dev.ourios.core.LogRecord> rows(String tenant) {
             return fixture.rows(tenant);
+        }
+
+        public java.net.InetSocketAddress address() {
+            return fixture.address;
         }
 
         public Ingester ingester() {
