@@ -16,10 +16,9 @@ import java.time.Duration;
  * @param walMaxBytes   WAL bytes not yet flushed; beyond it 503 (the store is behind or down)
  * @param maxBodyBytes  largest request body, compressed and decompressed alike; beyond it 413
  * @param threads       requests decoded at once
- * @param readTimeout   how long a request may take to arrive in full
  */
 public record IngestSettings(InetSocketAddress listen, Path walDir, long flushBytes, Duration flushInterval,
-        long maxBufferBytes, long walMaxBytes, int maxBodyBytes, int threads, Duration readTimeout) {
+        long maxBufferBytes, long walMaxBytes, int maxBodyBytes, int threads) {
 
     public static final long DEFAULT_FLUSH_BYTES = 16L << 20;
     public static final Duration DEFAULT_FLUSH_INTERVAL = Duration.ofSeconds(2);
@@ -27,21 +26,17 @@ public record IngestSettings(InetSocketAddress listen, Path walDir, long flushBy
     public static final long DEFAULT_WAL_MAX_BYTES = 1L << 30;
     public static final int DEFAULT_MAX_BODY_BYTES = 16 << 20;
     public static final int DEFAULT_THREADS = 4;
-    public static final Duration DEFAULT_READ_TIMEOUT = Duration.ofSeconds(30);
 
     public static IngestSettings defaults(InetSocketAddress listen, Path walDir) {
         return new IngestSettings(listen, walDir, DEFAULT_FLUSH_BYTES, DEFAULT_FLUSH_INTERVAL,
-                DEFAULT_MAX_BUFFER_BYTES, DEFAULT_WAL_MAX_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_THREADS,
-                DEFAULT_READ_TIMEOUT);
+                DEFAULT_MAX_BUFFER_BYTES, DEFAULT_WAL_MAX_BYTES, DEFAULT_MAX_BODY_BYTES, DEFAULT_THREADS);
     }
 
     public IngestSettings withFlush(long bytes, Duration interval) {
-        return new IngestSettings(listen, walDir, bytes, interval, maxBufferBytes, walMaxBytes, maxBodyBytes, threads,
-                readTimeout);
+        return new IngestSettings(listen, walDir, bytes, interval, maxBufferBytes, walMaxBytes, maxBodyBytes, threads);
     }
 
     public IngestSettings withLimits(long maxBuffer, long walMax, int maxBody) {
-        return new IngestSettings(listen, walDir, flushBytes, flushInterval, maxBuffer, walMax, maxBody, threads,
-                readTimeout);
+        return new IngestSettings(listen, walDir, flushBytes, flushInterval, maxBuffer, walMax, maxBody, threads);
     }
 }

@@ -128,6 +128,11 @@ public final class Ingester implements AutoCloseable {
         return IngestResult.durable(decoded.records().size(), decoded.rejections(), decoded.errorMessage());
     }
 
+    /** Refuses new requests from now on (503); what was accepted is still made durable and flushed. */
+    public void stopAccepting() {
+        stopping = true;
+    }
+
     /** The WAL's group commits so far. */
     public long walSyncs() {
         return wal.syncs();

@@ -58,7 +58,13 @@ public final class OtlpHttpReceiver {
     /** Binds and starts; returns the bound address (the real port when 0 was configured). */
     public InetSocketAddress start() throws IOException {
         int threads = ingester.settings().threads();
-        server = HttpServer.create(ingester.settings().listen(), 0);
+        InetSocketAddress listen = ingester.settings().listen();
+        InetSocketAddress bind = listen.isUnresolved() ? new InetSocketAddress(listen.getHostString(), listen.getPort())
+                : listen;
+        if (bind.isUnresolved()) {
+            throw new IOException("cannot resolve host '" + listen.getHostString() + "'");
+        }
+        server = HttpServer.create(bind, 0);
         pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(threads * 4),
                 r -> {
                     Thread t = new Thread(r, "ourios-otlp-http");
