@@ -131,6 +131,42 @@ class ServeIngestCrashTest {
         assertTrue(acked.size() >= kills * PER_REQUEST, "acked " + acked.size());
     }
 
+    @Test
+    void sigterm_stops_accepting_flushes_the_wal_and_exits_0() throws Exception {
+        Path store = dir.resolve("store");
+        Map<String, String> env = env();
+        env.put("OURIOS_INGEST_FLUSH_INTERVAL", "1h"); // nothing is flushed before the SIGTERM
+        env.put("OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString());
+        Set<Long> acked = ConcurrentHashMap.newKeySet();
+        try (DaemonProcess serve = DaemonProcess.start(dir, env, "serve", "--store", store.toString(),
+                "--http", "127.0.0.1:0")) {
+            String endpoint = "http://127.0.0.1:" + serve.ingestPort() + "/v1/logs";
+            AtomicLong seq = new AtomicLong();
+            for (int i = 0; i < 10; i++) {
+                long first = seq.getAndAdd(PER_REQUEST);
+                HttpResponse<byte[]> r = HTTP.send(HttpRequest.newBuilder(URI.create(endpoint))
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/x-protobuf")
+                        .POST(HttpRequest.BodyPublishers.ofByteArray(request(first))).build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                assertEquals(200, r.statusCode());
+                for (int k = 0; k < PER_REQUEST; k++) {
+                    acked.add(first + k);
+                }
+            }
+            assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
+            assertTrue(serve.err().stream().anyMatch(l -> l.contains("ingest drained: every record flushed")),
+                    String.join("\n", serve.err()));
+        }
+        try (var wal = java.nio.file.Files.list(dir.resolve("wal"))) {
+            assertEquals(List.of(), wal.toList(), "every segment flushed and deleted");
+        }
+        try (LocalObjectStore s = new LocalObjectStore(store)) {
+            QueryEngine q = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
+                    MeterProvider.noop());
+            assertEquals(acked.size(), q.count(Query.tenant("default")).rows());
+        }
+    }
+
     private static void send(String endpoint, AtomicLong nextSeq, Set<Long> acked, AtomicBoolean stop) {
         while (!stop.get()) {
             long first = nextSeq.getAndAdd(PER_REQUEST);
