@@ -3,9 +3,9 @@ package dev.ourios.ingest;
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.FlushLoop;
 import dev.ourios.ingest.flush.SegmentFlusher;
-import dev.ourios.ingest.otlp.DecodedLogs;
 import dev.ourios.ingest.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.otlp.Rejection;
+import dev.ourios.ingest.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
 import dev.ourios.store.ObjectStore;
@@ -104,11 +104,11 @@ public final class Ingester implements AutoCloseable {
      * rejections for partial success) or refused as a whole.
      */
     public IngestResult ingest(String tenant, ExportLogsServiceRequest request) throws InterruptedException {
-        DecodedLogs decoded = decoder.decode(tenant, request);
+        Screened decoded = decoder.screen(request);
         for (Rejection r : decoded.rejections()) {
             metrics.rejected(r.reason(), 1);
         }
-        if (decoded.records().isEmpty()) {
+        if (decoded.accepted() == 0) {
             return IngestResult.durable(0, decoded.rejections(), decoded.errorMessage());
         }
         IngestResult refused = admission();
@@ -124,8 +124,8 @@ public final class Ingester implements AutoCloseable {
             return IngestResult.refused(503, "not stored: the write-ahead log did not sync within " + DURABLE_WAIT,
                     RETRY_AFTER_BEHIND);
         }
-        metrics.accepted(decoded.records().size());
-        return IngestResult.durable(decoded.records().size(), decoded.rejections(), decoded.errorMessage());
+        metrics.accepted(decoded.accepted());
+        return IngestResult.durable(decoded.accepted(), decoded.rejections(), decoded.errorMessage());
     }
 
     /** Refuses new requests from now on (503); what was accepted is still made durable and flushed. */

@@ -95,6 +95,68 @@ public final class OtlpLogsDecoder {
         return b.build();
     }
 
+    /**
+     * The same verdicts as {@link #decode} without building any row: what the receiver does before the WAL append,
+     * so a request is converted once, by the flush, rather than twice.
+     */
+    public Screened screen(ExportLogsServiceRequest request) {
+        List<Rejection> rejections = new ArrayList<>();
+        int accepted = 0;
+        for (ResourceLogs rl : request.getResourceLogsList()) {
+            Rejection resourceWhy = refusal(rl.getResource().getAttributesList());
+            for (ScopeLogs sl : rl.getScopeLogsList()) {
+                Rejection scopeWhy = resourceWhy != null ? resourceWhy : refusal(sl.getScope().getAttributesList());
+                for (io.opentelemetry.proto.logs.v1.LogRecord r : sl.getLogRecordsList()) {
+                    Rejection why = scopeWhy != null ? scopeWhy : check(r);
+                    if (why == null) {
+                        why = refusal(r.getAttributesList());
+                    }
+                    if (why == null && r.hasBody()) {
+                        why = refusal(r.getBody());
+                    }
+                    if (why == null) {
+                        accepted++;
+                    } else {
+                        rejections.add(why);
+                    }
+                }
+            }
+        }
+        if (rejections.isEmpty()) {
+            return new Screened(request, accepted, rejections);
+        }
+        return new Screened(decode("screen", request).kept(), accepted, rejections);
+    }
+
+    private static Rejection refusal(List<io.opentelemetry.proto.common.v1.KeyValue> kvs) {
+        for (io.opentelemetry.proto.common.v1.KeyValue kv : kvs) {
+            Rejection why = refusal(kv.getValue());
+            if (why != null) {
+                return why;
+            }
+        }
+        return null;
+    }
+
+    private static Rejection refusal(io.opentelemetry.proto.common.v1.AnyValue v) {
+        switch (v.getValueCase()) {
+            case STRING_VALUE_STRINDEX:
+                return new Rejection(Rejection.INVALID_VALUE, "string_value_strindex is not allowed in logs");
+            case ARRAY_VALUE:
+                for (io.opentelemetry.proto.common.v1.AnyValue e : v.getArrayValue().getValuesList()) {
+                    Rejection why = refusal(e);
+                    if (why != null) {
+                        return why;
+                    }
+                }
+                return null;
+            case KVLIST_VALUE:
+                return refusal(v.getKvlistValue().getValuesList());
+            default:
+                return null;
+        }
+    }
+
     /** Null when the record can be stored, else why not. */
     private static Rejection check(io.opentelemetry.proto.logs.v1.LogRecord r) {
         int trace = r.getTraceId().size();
