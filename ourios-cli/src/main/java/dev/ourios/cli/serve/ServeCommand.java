@@ -105,8 +105,7 @@ public final class ServeCommand implements Callable<Integer> {
                     new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
-                    ? Ingester.open(cfg.ingest().settings().get(), s, new IngestMetrics(telemetry.meterProvider()))
-                    : null;
+                    ? openIngester(cfg.ingest().settings().get(), s, telemetry) : null;
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester);
             InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
             if (ingester != null) {
@@ -156,6 +155,14 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         return out;
+    }
+
+    private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry) {
+        try {
+            return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()));
+        } catch (IOException e) {
+            throw new UsageException(ConfigKeys.INGEST_WAL_DIR + ": " + e.getMessage(), e);
+        }
     }
 
     private static InetSocketAddress startReceiver(OtlpHttpReceiver receiver, IngestSettings settings) {

@@ -53,6 +53,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private volatile IOException failed;
     private long nextSequence;
     private Open active;
+    private FileChannel lockChannel;
+    private java.nio.channels.FileLock lock;
 
     private record Pending(byte[] frame, CompletableFuture<Void> done) {
     }
@@ -95,9 +97,27 @@ public final class WriteAheadLog implements AutoCloseable {
             Consumer<SealedSegment> onSealed, WalListener listener) throws IOException {
         Files.createDirectories(dir);
         WriteAheadLog wal = new WriteAheadLog(dir, sealBytes, sealAfter, ids, onSealed, listener);
+        wal.lock();
         wal.recover();
         wal.writer.start();
         return wal;
+    }
+
+    /**
+     * One process per WAL directory: a second writer would interleave frames and flush segments it does not own.
+     * The operating system drops the lock when the process dies, so a crash never leaves it stale.
+     */
+    private void lock() throws IOException {
+        lockChannel = FileChannel.open(dir.resolve("wal.lock"), StandardOpenOption.CREATE, StandardOpenOption.WRITE);
+        try {
+            lock = lockChannel.tryLock();
+        } catch (java.nio.channels.OverlappingFileLockException e) {
+            lock = null;
+        }
+        if (lock == null) {
+            lockChannel.close();
+            throw new IOException("write-ahead log " + dir + " is in use by another process");
+        }
     }
 
     private void recover() throws IOException {
@@ -320,5 +340,11 @@ public final class WriteAheadLog implements AutoCloseable {
         stopping = true;
         queue.offer(WAKE);
         writer.join(TimeUnit.MINUTES.toMillis(1));
+        try {
+            lock.release();
+            lockChannel.close();
+        } catch (IOException e) {
+            LOG.warn("could not release the lock of {}: {}", dir, e.toString());
+        }
     }
 }

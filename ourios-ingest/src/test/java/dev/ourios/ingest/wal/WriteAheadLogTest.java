@@ -86,7 +86,9 @@ class WriteAheadLogTest {
         for (int i = 0; i < 10; i++) {
             wal.append(entry(i)).get(30, TimeUnit.SECONDS);
         }
-        // Simulate a crash: the segment stays open (no close); then a partial frame follows the last good one.
+        // What a crash mid-append leaves: the acknowledged frames, then part of one more. (Closing first only
+        // releases the directory lock this JVM holds; the frames on disk are the same.)
+        wal.close();
         Path seg;
         try (Stream<Path> s = Files.list(dir)) {
             seg = s.filter(p -> p.toString().endsWith(".wal")).findFirst().orElseThrow();
@@ -107,7 +109,6 @@ class WriteAheadLogTest {
         // The recovered log goes on appending to a new segment.
         replayed.append(entry(11)).get(30, TimeUnit.SECONDS);
         replayed.close();
-        wal.close();
     }
 
     @Test
@@ -125,6 +126,16 @@ class WriteAheadLogTest {
         WalFrames.Contents c = WalFrames.read(seg);
         assertEquals(2, c.entries().size());
         assertTrue(c.torn());
+    }
+
+    @Test
+    void a_second_writer_of_the_same_directory_is_refused() throws Exception {
+        WriteAheadLog wal = open(1L << 30, Duration.ofHours(1));
+        IOException e = org.junit.jupiter.api.Assertions.assertThrows(IOException.class,
+                () -> open(1L << 30, Duration.ofHours(1)));
+        assertTrue(e.getMessage().contains("in use by another process"), e.getMessage());
+        wal.close();
+        open(1L << 30, Duration.ofHours(1)).close(); // released on close
     }
 
     @Test
