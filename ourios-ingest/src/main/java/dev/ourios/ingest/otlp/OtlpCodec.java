@@ -47,6 +47,10 @@ public final class OtlpCodec {
             ExportLogsServiceRequest.Builder b = ExportLogsServiceRequest.newBuilder();
             parser.merge(JSON.writeValueAsString(root), b);
             return b.build();
+        } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
+            // The original message: without Jackson's location suffix, which names no useful source here.
+            throw new UndecodableException("not an OTLP/JSON logs request: malformed JSON: " + e.getOriginalMessage()
+                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
         } catch (IOException | IllegalArgumentException e) {
             throw new UndecodableException("not an OTLP/JSON logs request: " + e.getMessage(), e);
         }
