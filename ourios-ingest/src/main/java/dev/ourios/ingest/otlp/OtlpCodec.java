@@ -49,8 +49,9 @@ public final class OtlpCodec {
             return b.build();
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
             // The original message: without Jackson's location suffix, which names no useful source here.
+            var at = e.getLocation();
             throw new UndecodableException("not an OTLP/JSON logs request: malformed JSON: " + e.getOriginalMessage()
-                    + " (line " + e.getLocation().getLineNr() + ", column " + e.getLocation().getColumnNr() + ")", e);
+                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"), e);
         } catch (IOException | IllegalArgumentException e) {
             throw new UndecodableException("not an OTLP/JSON logs request: " + e.getMessage(), e);
         }
