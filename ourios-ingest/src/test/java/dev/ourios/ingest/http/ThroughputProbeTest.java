@@ -24,8 +24,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * A measurement, not a check (skipped unless {@code -Dourios.ingest.probe=true}): {@code probe.clients} threads (8)
  * post 512-record OTLP protobuf requests to a receiver in this JVM for 15 s; prints acknowledged records/s, MiB/s,
- * ack latency p50/p99 and the WAL's fsyncs, then waits until every record is queryable. Client, receiver, flush and
- * query share the machine's cores, so the numbers are a floor for the receiver alone.
+ * ack latency p50/p99 and the WAL's fsyncs, then waits until every record is queryable ({@code probe.flush.ms}: the
+ * flush interval, 2000). Client, receiver, flush and query share the machine's cores, so the numbers are a floor
+ * for the receiver alone.
  */
 class ThroughputProbeTest {
     @TempDir
@@ -48,7 +49,7 @@ class ThroughputProbeTest {
         byte[] body = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
                 .setResource(Resource.newBuilder().addAttributes(KeyValue.newBuilder().setKey("service.name")
                         .setValue(AnyValue.newBuilder().setStringValue("cart")))).addScopeLogs(scope)).build().toByteArray();
-        try (var f = IngestFixtureAccess.open(dir, IngestFixtureAccess.settings(dir).withFlush(16L << 20, Duration.ofSeconds(2)))) {
+        try (var f = IngestFixtureAccess.open(dir, IngestFixtureAccess.settings(dir).withFlush(16L << 20, Duration.ofMillis(Long.getLong("probe.flush.ms", 2000))))) {
             HttpClient http = HttpClient.newHttpClient();
             List<Long> lat = Collections.synchronizedList(new ArrayList<>());
             AtomicLong records = new AtomicLong();
