@@ -167,6 +167,12 @@ public final class WriteAheadLog implements AutoCloseable {
             done.completeExceptionally(failed);
         } else if (!queue.offer(new Pending(WalFrames.encode(entry), done))) {
             done.completeExceptionally(new IllegalStateException("the write-ahead log queue is full"));
+        } else if (!writer.isAlive()) {
+            // Raced with close (or the writer died): nobody will write it, so fail it rather than leave it waiting.
+            List<Pending> rest = new ArrayList<>();
+            queue.drainTo(rest);
+            rest.stream().filter(p -> p != WAKE).forEach(p -> p.done().completeExceptionally(
+                    new IllegalStateException("the write-ahead log is closed")));
         }
         return done;
     }
@@ -231,6 +237,8 @@ public final class WriteAheadLog implements AutoCloseable {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
             fail(e);
+        } catch (RuntimeException e) {
+            fail(new IOException("write-ahead log writer failed: " + e, e));
         } finally {
             // Whatever is still queued can no longer be made durable.
             List<Pending> rest = new ArrayList<>();
