@@ -30,8 +30,13 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     static DaemonProcess start(Path workDir, Map<String, String> env, String... args) throws IOException {
+        // serve also opens the OTLP receiver: on any free port unless a test chooses one, so runs never collide.
+        Map<String, String> all = new java.util.HashMap<>(env);
+        if (args[0].equals("serve")) {
+            all.putIfAbsent("OURIOS_OTLP_HTTP", "127.0.0.1:0");
+        }
         return new DaemonProcess(ChildJvm.main(Main.class).name("ourios-" + args[0]).heap("512m").workDir(workDir)
-                .removeEnv(k -> k.startsWith("OURIOS_") || k.startsWith("OTEL_")).env(env).args(args).start());
+                .removeEnv(k -> k.startsWith("OURIOS_") || k.startsWith("OTEL_")).env(all).args(args).start());
     }
 
     List<String> err() {
@@ -81,6 +86,17 @@ final class DaemonProcess implements AutoCloseable {
     /** SIGTERM, then the exit status (at most two minutes later; SIGKILL and a failure after that). */
     int terminate() throws InterruptedException {
         return process.terminate(Duration.ofMinutes(2));
+    }
+
+    /** The OTLP/HTTP receiver's port, from the started event. */
+    int ingestPort() throws Exception {
+        return awaitEvent("ourios.serve.started", Duration.ofSeconds(60)).get("Attributes").get("ourios.ingest.port")
+                .asInt();
+    }
+
+    /** SIGKILL: the process dies at once, mid-write if it was writing. */
+    boolean kill9() throws InterruptedException {
+        return process.kill9();
     }
 
     boolean isAlive() {

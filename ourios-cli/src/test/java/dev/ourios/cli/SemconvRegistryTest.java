@@ -21,7 +21,19 @@ import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import dev.ourios.ingest.IngestMetrics;
+import dev.ourios.ingest.IngestSettings;
+import dev.ourios.ingest.Ingester;
+import dev.ourios.ingest.http.OtlpHttpReceiver;
 import io.opentelemetry.api.common.AttributeKey;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import io.opentelemetry.proto.logs.v1.ResourceLogs;
+import io.opentelemetry.proto.logs.v1.ScopeLogs;
+import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.sdk.metrics.SdkMeterProvider;
 import io.opentelemetry.sdk.metrics.data.MetricData;
@@ -62,7 +74,7 @@ class SemconvRegistryTest {
     /** UCUM case-sensitive units in use by OpenTelemetry, or a {annotation} for counts of things. */
     private static final Pattern UNIT = Pattern.compile("1|%|By|KiBy|MiBy|GiBy|s|ms|us|ns|Hz|Cel|\\{[a-z_]+\\}");
     /** Attributes defined by the OpenTelemetry semantic conventions themselves, which a registry may reference. */
-    private static final Set<String> OTEL_ATTRIBUTES = Set.of("error.type");
+    private static final Set<String> OTEL_ATTRIBUTES = Set.of("error.type", "http.response.status_code");
 
     @TempDir
     Path dir;
@@ -113,7 +125,7 @@ class SemconvRegistryTest {
         Map<String, MetricData> emitted = new TreeMap<>();
         for (MetricData d : runSweepAndQueries()) {
             String scope = d.getInstrumentationScopeInfo().getName();
-            if (scope.equals(CompactionMetrics.METER) || scope.equals("ourios.query")) {
+            if (scope.equals(CompactionMetrics.METER) || scope.equals("ourios.query") || scope.equals("ourios.ingest")) {
                 emitted.put(d.getName(), d);
             }
         }
@@ -198,8 +210,29 @@ class SemconvRegistryTest {
             Files.createDirectories(broken);
             Files.writeString(broken.resolve("01a22900-0000-7000-8000-000000000001.parquet"), "not parquet");
             assertThrows(Exception.class, () -> engine.run(Query.tenant("broken"), rows::add));
+            ingestWithOneRejection(store, meters);
             return new ArrayList<>(reader.collectAllMetrics());
         }
+    }
+
+    /** An OTLP export through the receiver, one record refused, then a drain that flushes the WAL. */
+    private void ingestWithOneRejection(LocalObjectStore store, SdkMeterProvider meters) throws Exception {
+        IngestSettings settings = IngestSettings.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("wal"));
+        Ingester ingester = Ingester.open(settings, store, new IngestMetrics(meters));
+        OtlpHttpReceiver receiver = new OtlpHttpReceiver(ingester);
+        InetSocketAddress at = receiver.start();
+        var good = io.opentelemetry.proto.logs.v1.LogRecord.newBuilder().setTimeUnixNano(1_785_000_000_000_000_000L)
+                .build();
+        var bad = good.toBuilder().setTraceId(com.google.protobuf.ByteString.copyFrom(new byte[3])).build();
+        byte[] body = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
+                .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(good).addLogRecords(bad))).build().toByteArray();
+        HttpResponse<byte[]> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(
+                URI.create("http://127.0.0.1:" + at.getPort() + "/v1/logs")).timeout(java.time.Duration.ofSeconds(30))
+                .header("Content-Type", "application/x-protobuf").POST(HttpRequest.BodyPublishers.ofByteArray(body))
+                .build(), HttpResponse.BodyHandlers.ofByteArray());
+        assertEquals(200, r.statusCode());
+        receiver.stop(java.time.Duration.ofSeconds(10));
+        assertTrue(ingester.drain(java.time.Duration.ofSeconds(60)), "drained");
     }
 
     private static Path registry() {

@@ -238,7 +238,8 @@ class ServeEndToEndTest {
         Path cfg = dir.resolve("ourios.yaml");
         Files.writeString(cfg, String.join("\n", "store:", "  uri: s3://logs/prod", "  s3:",
                 "    endpoint: http://127.0.0.1:9000", "    access_key_id: AKIAEXAMPLE",
-                "    secret_access_key: wJalrXUtnFEMI-very-secret", "compaction:", "  grace: 30m", ""));
+                "    secret_access_key: wJalrXUtnFEMI-very-secret", "ingest:", "  wal_dir: /var/lib/ourios-wal",
+                "compaction:", "  grace: 30m", ""));
         var r = CliProcess.run(dir, Map.of("OURIOS_COMPACTION_GRACE", "20m"), "config", "check", "--config",
                 cfg.toString());
         assertEquals(0, r.exit(), r.err());
@@ -247,6 +248,8 @@ class ServeEndToEndTest {
         assertTrue(r.out().contains("access_key_id: AKIAEXAMPLE"), r.out());
         assertTrue(r.out().contains("grace: 20m  # env OURIOS_COMPACTION_GRACE"), r.out());
         assertTrue(r.out().contains("uri: \"s3://logs/prod\"  # file " + cfg), r.out());
+        assertTrue(r.out().contains("wal_dir: /var/lib/ourios-wal  # file " + cfg), r.out());
+        assertTrue(r.out().contains("listen: \"127.0.0.1:4318\"  # default"), r.out());
 
         Files.writeString(cfg, "compaction:\n  gracee: 30m\n");
         var bad = CliProcess.run(dir, "config", "check", "--config", cfg.toString());

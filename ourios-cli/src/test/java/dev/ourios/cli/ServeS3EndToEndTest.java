@@ -39,7 +39,8 @@ class ServeS3EndToEndTest {
                     "OURIOS_S3_ENDPOINT", s3.endpoint().toString(),
                     "OURIOS_S3_ACCESS_KEY_ID", S3ProxyServer.IDENTITY,
                     "OURIOS_S3_SECRET_ACCESS_KEY", S3ProxyServer.CREDENTIAL,
-                    "OURIOS_HTTP", "127.0.0.1:0", "OURIOS_COMPACTION_INTERVAL", "1h"), "serve")) {
+                    "OURIOS_HTTP", "127.0.0.1:0", "OURIOS_COMPACTION_INTERVAL", "1h",
+                    "OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString()), "serve")) {
                 JsonNode committed = serve.awaitEvent("ourios.compaction.sweep.end", java.time.Duration.ofMinutes(2));
                 assertEquals(1, committed.get("Attributes").get("ourios.compaction.committed").asInt(),
                         committed.toString());

@@ -35,6 +35,15 @@ public final class ConfigKeys {
     public static final String GC_GRACE = "compaction.gc_grace";
     public static final String SCRATCH = "compaction.scratch";
     public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
+    public static final String INGEST_ENABLED = "ingest.enabled";
+    public static final String INGEST_LISTEN = "ingest.listen";
+    public static final String INGEST_WAL_DIR = "ingest.wal_dir";
+    public static final String INGEST_FLUSH_BYTES = "ingest.flush_bytes";
+    public static final String INGEST_FLUSH_INTERVAL = "ingest.flush_interval";
+    public static final String INGEST_MAX_BUFFER_BYTES = "ingest.max_buffer_bytes";
+    public static final String INGEST_WAL_MAX_BYTES = "ingest.wal_max_bytes";
+    public static final String INGEST_MAX_BODY_BYTES = "ingest.max_body_bytes";
+    public static final String INGEST_THREADS = "ingest.threads";
 
     private final Map<String, ConfigKey> byName;
 
@@ -69,6 +78,24 @@ public final class ConfigKeys {
                 "Requests waiting for a thread; beyond it the acceptor serves them itself (back-pressure)"));
         k.add(key(HTTP_MAX_ROWS, "OURIOS_HTTP_MAX_ROWS", null, "10000", Kind.INT, false,
                 "Rows one /v1/query returns at most (its default limit)"));
+        k.add(key(INGEST_ENABLED, "OURIOS_INGEST_ENABLED", null, "true", Kind.BOOLEAN, false,
+                "Run the OTLP/HTTP logs receiver (false: no POST /v1/logs)"));
+        k.add(key(INGEST_LISTEN, "OURIOS_OTLP_HTTP", "--otlp-http", "127.0.0.1:4318", Kind.LISTEN, false,
+                "Address of the OTLP/HTTP logs receiver, host:port (port 0 = any free port)"));
+        k.add(key(INGEST_WAL_DIR, "OURIOS_INGEST_WAL_DIR", "--wal-dir", null, Kind.PATH, false,
+                "Write-ahead-log directory (local disk); unset = <store>/../ourios-wal, required for S3"));
+        k.add(key(INGEST_FLUSH_BYTES, "OURIOS_INGEST_FLUSH_BYTES", null, "16MiB", Kind.SIZE, false,
+                "A WAL segment is flushed to ingest files once it holds this much"));
+        k.add(key(INGEST_FLUSH_INTERVAL, "OURIOS_INGEST_FLUSH_INTERVAL", null, "2s", Kind.DURATION, false,
+                "... or once it is this old: records are queryable within about this long"));
+        k.add(key(INGEST_MAX_BUFFER_BYTES, "OURIOS_INGEST_MAX_BUFFER_BYTES", null, "256MiB", Kind.SIZE, false,
+                "Heap for requests in flight; beyond it 429"));
+        k.add(key(INGEST_WAL_MAX_BYTES, "OURIOS_INGEST_WAL_MAX_BYTES", null, "1GiB", Kind.SIZE, false,
+                "WAL bytes not yet flushed; beyond it 503"));
+        k.add(key(INGEST_MAX_BODY_BYTES, "OURIOS_INGEST_MAX_BODY_BYTES", null, "16MiB", Kind.SIZE, false,
+                "Largest request body, compressed or decompressed; larger ones get 413"));
+        k.add(key(INGEST_THREADS, "OURIOS_INGEST_THREADS", null, "4", Kind.INT, false,
+                "OTLP requests decoded at once"));
         k.add(key(COMPACTION_ENABLED, "OURIOS_COMPACTION_ENABLED", null, "true", Kind.BOOLEAN, false,
                 "Run the compaction daemon (false: serve queries only)"));
         k.add(key(COMPACTION_INTERVAL, "OURIOS_COMPACTION_INTERVAL", "--interval", "5m", Kind.DURATION, false,

@@ -8,17 +8,20 @@ import java.util.Objects;
  * check}: built once from a {@link ResolvedConfig} and fully validated, so a bad value stops the process at start
  * with one line naming the key, never in the middle of a sweep.
  */
-public record OuriosConfig(StoreConfig store, HttpConfig http, CompactionConfig compaction, Duration drainTimeout) {
+public record OuriosConfig(StoreConfig store, HttpConfig http, IngestConfig ingest, CompactionConfig compaction,
+        Duration drainTimeout) {
     public OuriosConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(http, "http");
+        Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(compaction, "compaction");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
     }
 
     public static OuriosConfig from(ResolvedConfig resolved, ConfigKeys keys) {
         Values v = new Values(resolved);
-        return new OuriosConfig(StoreConfig.from(v), HttpConfig.from(v), CompactionConfig.from(v, keys),
+        StoreConfig store = StoreConfig.from(v);
+        return new OuriosConfig(store, HttpConfig.from(v), IngestConfig.from(v, store), CompactionConfig.from(v, keys),
                 v.duration(ConfigKeys.DRAIN_TIMEOUT));
     }
 }

@@ -11,6 +11,10 @@ import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.sweep.SweepRunner;
+import dev.ourios.ingest.IngestMetrics;
+import dev.ourios.ingest.IngestSettings;
+import dev.ourios.ingest.Ingester;
+import dev.ourios.ingest.http.OtlpHttpReceiver;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.ObjectStore;
@@ -18,6 +22,8 @@ import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import dev.ourios.cli.UsageException;
+import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
 import java.time.Duration;
@@ -38,8 +44,8 @@ import picocli.CommandLine.Spec;
  * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
  * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
  */
-@Command(name = "serve", description = "Run the compaction daemon and the HTTP query endpoint "
-        + "(POST /v1/query, GET /v1/files, /healthz, /readyz)")
+@Command(name = "serve", description = "Run the compaction daemon, the HTTP query endpoint "
+        + "(POST /v1/query, GET /v1/files, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
     /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
     static final Duration HTTP_DRAIN = Duration.ofSeconds(10);
@@ -59,6 +65,16 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--http", paramLabel = "HOST:PORT",
             description = "Address of the HTTP endpoint (default: $OURIOS_HTTP, the config file, or 127.0.0.1:4319)")
     String http;
+
+    @Option(names = "--otlp-http", paramLabel = "HOST:PORT",
+            description = "Address of the OTLP/HTTP logs receiver, POST /v1/logs (default: $OURIOS_OTLP_HTTP, the "
+                    + "config file, or 127.0.0.1:4318)")
+    String otlpHttp;
+
+    @Option(names = "--wal-dir", paramLabel = "DIR",
+            description = "Write-ahead log of the receiver, on local disk (default: $OURIOS_INGEST_WAL_DIR, the config "
+                    + "file, or <store>/../ourios-wal; required for an S3 store)")
+    String walDir;
 
     @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
             + "config file, or 5m)")
@@ -87,10 +103,19 @@ public final class ServeCommand implements Callable<Integer> {
             TableReader tables = new TableReader(s, new ManifestCodec());
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
                     new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
+            // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
+            Ingester ingester = cfg.ingest().settings().isPresent()
+                    ? openIngester(cfg.ingest().settings().get(), s, telemetry) : null;
+            OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester);
+            InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
+            if (ingester != null) {
+                drain.whenStopping(ingester::stopAccepting);
+            }
             InetSocketAddress bound = api.start();
             JsonStderr.install(events);
             events.info("ourios.serve.started", "serving http://" + bound.getHostString() + ":" + bound.getPort()
-                    + " on " + cfg.store().uri(), started(cfg, bound));
+                    + (otlp == null ? "" : ", OTLP/HTTP logs on http://" + otlp.getHostString() + ":" + otlp.getPort())
+                    + " on " + cfg.store().uri(), started(cfg, bound, otlp));
             try {
                 if (cfg.compaction().enabled()) {
                     SweepRunner runner = CompactionWiring.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
@@ -103,6 +128,13 @@ public final class ServeCommand implements Callable<Integer> {
                     }
                 }
             } finally {
+                if (receiver != null) {
+                    // Stop accepting, answer what was accepted, then flush every record the WAL holds.
+                    receiver.stop(HTTP_DRAIN);
+                    boolean flushed = ingester.drain(cfg.drainTimeout());
+                    events.info("ourios.ingest.drained", flushed ? "ingest drained: every record flushed"
+                            : "ingest drain incomplete: the rest stays in the WAL for the next start", Map.of());
+                }
                 api.stop(HTTP_DRAIN);
             }
             events.info("ourios.serve.stopped", "stopped: sweeps drained, HTTP server closed", Map.of());
@@ -125,10 +157,31 @@ public final class ServeCommand implements Callable<Integer> {
         return out;
     }
 
-    private static Map<String, Object> started(OuriosConfig cfg, InetSocketAddress bound) {
+    private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry) {
+        try {
+            return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()));
+        } catch (IOException e) {
+            throw new UsageException(ConfigKeys.INGEST_WAL_DIR + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static InetSocketAddress startReceiver(OtlpHttpReceiver receiver, IngestSettings settings) {
+        try {
+            return receiver.start();
+        } catch (IOException e) {
+            throw new UsageException(ConfigKeys.INGEST_LISTEN + ": cannot listen on "
+                    + settings.listen().getHostString() + ":" + settings.listen().getPort() + ": " + e.getMessage(), e);
+        }
+    }
+
+    private static Map<String, Object> started(OuriosConfig cfg, InetSocketAddress bound, InetSocketAddress otlp) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("server.address", bound.getHostString());
         a.put("server.port", bound.getPort());
+        if (otlp != null) {
+            a.put("ourios.ingest.port", otlp.getPort());
+            a.put("ourios.ingest.wal_dir", cfg.ingest().settings().get().walDir().toString());
+        }
         a.put("ourios.store", cfg.store().uri());
         a.put("ourios.compaction.enabled", cfg.compaction().enabled());
         a.put("ourios.compaction.interval", cfg.compaction().interval().toString());

@@ -111,13 +111,27 @@ class ConfigLoaderTest {
     @Test
     void s3_settings_reach_the_client_config() {
         OuriosConfig c = config(Map.of("OURIOS_STORE", "s3://logs/prod", "OURIOS_S3_ENDPOINT", "http://127.0.0.1:9000",
-                "OURIOS_S3_ACCESS_KEY_ID", "AKIA", "OURIOS_S3_SECRET_ACCESS_KEY", "s3cr3t"), null, Map.of());
+                "OURIOS_S3_ACCESS_KEY_ID", "AKIA", "OURIOS_S3_SECRET_ACCESS_KEY", "s3cr3t",
+                "OURIOS_INGEST_WAL_DIR", "/var/lib/ourios-wal"), null, Map.of());
         var s3 = c.store().s3().orElseThrow();
+        assertEquals(Path.of("/var/lib/ourios-wal"), c.ingest().settings().orElseThrow().walDir());
         assertEquals("logs", s3.bucket());
         assertEquals("prod", s3.prefix());
         assertEquals("http://127.0.0.1:9000", s3.endpoint().orElseThrow().toString());
         assertEquals("s3cr3t", s3.staticCredentials().orElseThrow().secretAccessKey());
         assertTrue(config(Map.of(), null, Map.of()).store().s3().isEmpty());
+    }
+
+    @Test
+    void the_wal_defaults_beside_a_local_store_and_is_required_for_s3() {
+        OuriosConfig local = config(Map.of("OURIOS_STORE", "/data/logs"), null, Map.of());
+        assertEquals(Path.of("/data/ourios-wal"), local.ingest().settings().orElseThrow().walDir());
+        assertEquals(4318, local.ingest().settings().orElseThrow().listen().getPort());
+        ConfigException e = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_STORE",
+                "s3://logs/prod"), null, Map.of()));
+        assertTrue(e.getMessage().startsWith("ingest.wal_dir: required"), e.getMessage());
+        assertTrue(config(Map.of("OURIOS_STORE", "s3://logs/prod", "OURIOS_INGEST_ENABLED", "false"), null, Map.of())
+                .ingest().settings().isEmpty());
     }
 
     @Test

@@ -14,6 +14,8 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 
 /**
  * The ingest side: lands rows as {@code <uuidv7>.parquet} files in their (tenant, hour) partitions, one file per
@@ -49,6 +51,29 @@ public final class IngestWriter {
             }
             WrittenFile f = w.commit();
             return new LandedFile(partition, key, f.rows(), f.bytes());
+        }
+    }
+
+    /**
+     * Writes {@code rows} (all of one partition) as the ingest file {@code <name>.parquet}, create-only: when an
+     * object of that name exists already, nothing changes and the result is empty. A writer that derives the name
+     * from its input (the ingest write-ahead log does) can so write the same rows any number of times and land them
+     * exactly once.
+     */
+    public Optional<LandedFile> writeFileIfAbsent(PartitionKey partition, UUID name, Collection<LogRecord> rows)
+            throws IOException {
+        String key = partition.dataPrefix() + name + FileNames.PARQUET;
+        CreateOnlyOutput out = new CreateOnlyOutput(store, key);
+        try (LogFileWriter w = new LogFileWriter(out, options)) {
+            for (LogRecord r : rows) {
+                PartitionKey own = r.partitionKey();
+                if (!own.equals(partition)) {
+                    throw new IllegalArgumentException("row of " + own + " cannot be written into " + partition);
+                }
+                w.write(r);
+            }
+            WrittenFile f = w.commit();
+            return out.created() ? Optional.of(new LandedFile(partition, key, f.rows(), f.bytes())) : Optional.empty();
         }
     }
 

@@ -1,0 +1,48 @@
+package dev.ourios.cli.config;
+
+import dev.ourios.ingest.IngestSettings;
+import java.net.InetSocketAddress;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The OTLP/HTTP logs receiver of {@code ourios serve} ({@code ingest.*}); {@code settings} is empty when it is
+ * disabled. The write-ahead log must be on local disk: for a local store it defaults to {@code ourios-wal} beside
+ * the store directory, for an S3 store it must be given.
+ */
+public record IngestConfig(Optional<IngestSettings> settings) {
+
+    static IngestConfig from(Values v, StoreConfig store) {
+        if (!v.bool(ConfigKeys.INGEST_ENABLED)) {
+            return new IngestConfig(Optional.empty());
+        }
+        InetSocketAddress listen = v.listen(ConfigKeys.INGEST_LISTEN);
+        Path wal;
+        if (v.optional(ConfigKeys.INGEST_WAL_DIR).isPresent()) {
+            wal = v.path(ConfigKeys.INGEST_WAL_DIR);
+        } else if (store.s3().isPresent()) {
+            throw new ConfigException(ConfigKeys.INGEST_WAL_DIR + ": required with an S3 store (a local directory "
+                    + "for the write-ahead log; or ingest.enabled: false)");
+        } else {
+            String uri = store.uri();
+            Path root = Path.of(uri.startsWith("file://") ? uri.substring("file://".length()) : uri);
+            wal = root.toAbsolutePath().normalize().resolveSibling("ourios-wal");
+        }
+        long flushBytes = v.size(ConfigKeys.INGEST_FLUSH_BYTES, 1024);
+        Duration flushInterval = v.duration(ConfigKeys.INGEST_FLUSH_INTERVAL);
+        if (flushInterval.isZero() || flushInterval.isNegative()) {
+            throw new ConfigException(v.label(ConfigKeys.INGEST_FLUSH_INTERVAL) + ": must be positive");
+        }
+        long maxBuffer = v.size(ConfigKeys.INGEST_MAX_BUFFER_BYTES, 1 << 20);
+        long walMax = v.size(ConfigKeys.INGEST_WAL_MAX_BYTES, 1 << 20);
+        long maxBody = v.size(ConfigKeys.INGEST_MAX_BODY_BYTES, 1024);
+        if (maxBody > 64L << 20) {
+            throw new ConfigException(v.label(ConfigKeys.INGEST_MAX_BODY_BYTES) + ": at most 64MiB (got " + maxBody
+                    + ")");
+        }
+        int threads = v.integer(ConfigKeys.INGEST_THREADS, 1, 256);
+        return new IngestConfig(Optional.of(new IngestSettings(listen, wal, flushBytes, flushInterval, maxBuffer,
+                walMax, (int) maxBody, threads)));
+    }
+}

@@ -1,0 +1,161 @@
+package dev.ourios.ingest;
+
+import dev.ourios.core.Uuid7;
+import dev.ourios.ingest.flush.FlushLoop;
+import dev.ourios.ingest.flush.SegmentFlusher;
+import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.ingest.otlp.Rejection;
+import dev.ourios.ingest.otlp.Screened;
+import dev.ourios.ingest.wal.WalEntry;
+import dev.ourios.ingest.wal.WriteAheadLog;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.ingest.IngestWriter;
+import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The ingest path, transport aside: decode a request for a tenant, append its accepted records to the write-ahead
+ * log, and answer once they are durable. The WAL's sealed segments are flushed to ingest files in the background.
+ */
+public final class Ingester implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Ingester.class);
+    /** How long a request waits for its group commit before it is answered 503 (the disk is stalled). */
+    private static final Duration DURABLE_WAIT = Duration.ofSeconds(30);
+    static final int RETRY_AFTER_BUSY = 1;
+    static final int RETRY_AFTER_BEHIND = 5;
+
+    private final IngestSettings settings;
+    private final OtlpLogsDecoder decoder;
+    private final IngestMetrics metrics;
+    private final WriteAheadLog wal;
+    private final FlushLoop flushLoop;
+    private final ByteBudget budget;
+    private volatile boolean stopping;
+
+    private Ingester(IngestSettings settings, OtlpLogsDecoder decoder, IngestMetrics metrics, WriteAheadLog wal,
+            FlushLoop flushLoop) {
+        this.settings = settings;
+        this.decoder = decoder;
+        this.metrics = metrics;
+        this.wal = wal;
+        this.flushLoop = flushLoop;
+        this.budget = new ByteBudget(settings.maxBufferBytes());
+    }
+
+    /** Opens the WAL (replaying what an earlier process left: those segments are flushed first) and starts. */
+    public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics) throws IOException {
+        OtlpLogsDecoder decoder = new OtlpLogsDecoder();
+        SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store), decoder, metrics);
+        WriteAheadLog[] walRef = new WriteAheadLog[1];
+        FlushLoop loop = new FlushLoop(flusher, s -> {
+            try {
+                walRef[0].delete(s);
+            } catch (IOException e) {
+                // Published already; a replay would skip every file (create-only), so this only costs disk.
+                LOG.warn("could not delete flushed WAL segment {}: {}", s.segment().path(), e.toString());
+            }
+            walRef[0].released(s);
+        }, metrics);
+        WriteAheadLog wal = WriteAheadLog.open(settings.walDir(), settings.flushBytes(), settings.flushInterval(),
+                Uuid7.system(), loop::submit, metrics);
+        walRef[0] = wal;
+        metrics.observeWal(wal::pendingBytes);
+        loop.start();
+        return new Ingester(settings, decoder, metrics, wal, loop);
+    }
+
+    public ByteBudget budget() {
+        return budget;
+    }
+
+    public IngestMetrics metrics() {
+        return metrics;
+    }
+
+    public IngestSettings settings() {
+        return settings;
+    }
+
+    /** Why a new request must be turned away before its body is read, or null when it may come in. */
+    public IngestResult admission() {
+        if (stopping) {
+            return IngestResult.refused(503, "the receiver is shutting down", RETRY_AFTER_BEHIND);
+        }
+        if (wal.failure().isPresent()) {
+            return IngestResult.refused(503, "the write-ahead log failed: " + wal.failure().get().getMessage(),
+                    RETRY_AFTER_BEHIND);
+        }
+        if (wal.pendingBytes() >= settings.walMaxBytes()) {
+            return IngestResult.refused(503, "the write-ahead log holds " + wal.pendingBytes()
+                    + " bytes not yet flushed (ingest.wal_max_bytes " + settings.walMaxBytes() + ")",
+                    RETRY_AFTER_BEHIND);
+        }
+        return null;
+    }
+
+    /**
+     * Decodes and stores one request for one tenant; returns when its accepted records are durable (200, with the
+     * rejections for partial success) or refused as a whole.
+     */
+    public IngestResult ingest(String tenant, ExportLogsServiceRequest request) throws InterruptedException {
+        Screened decoded = decoder.screen(request);
+        for (Rejection r : decoded.rejections()) {
+            metrics.rejected(r.reason(), 1);
+        }
+        if (decoded.accepted() == 0) {
+            return IngestResult.durable(0, decoded.rejections(), decoded.errorMessage());
+        }
+        IngestResult refused = admission();
+        if (refused != null) {
+            return refused;
+        }
+        try {
+            wal.append(new WalEntry(tenant, decoded.kept().toByteArray()))
+                    .get(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (ExecutionException e) {
+            return IngestResult.refused(503, "not stored: " + e.getCause().getMessage(), RETRY_AFTER_BEHIND);
+        } catch (TimeoutException e) {
+            return IngestResult.refused(503, "not stored: the write-ahead log did not sync within " + DURABLE_WAIT,
+                    RETRY_AFTER_BEHIND);
+        }
+        metrics.accepted(decoded.accepted());
+        return IngestResult.durable(decoded.accepted(), decoded.rejections(), decoded.errorMessage());
+    }
+
+    /** Refuses new requests from now on (503); what was accepted is still made durable and flushed. */
+    public void stopAccepting() {
+        stopping = true;
+    }
+
+    /** The WAL's group commits so far. */
+    public long walSyncs() {
+        return wal.syncs();
+    }
+
+    public long walPendingBytes() {
+        return wal.pendingBytes();
+    }
+
+    /**
+     * Stops taking requests, makes everything queued durable, seals the open segment and flushes every segment
+     * (at most {@code max}); what could not be flushed stays in the WAL for the next start.
+     */
+    public boolean drain(Duration max) throws InterruptedException {
+        stopping = true;
+        wal.close();
+        boolean flushed = flushLoop.drain(max);
+        LOG.info("ingest drained: {} bytes left in the WAL", wal.pendingBytes());
+        return flushed && wal.pendingBytes() == 0;
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        drain(Duration.ofMinutes(1));
+    }
+}

@@ -1,0 +1,110 @@
+package dev.ourios.ingest.flush;
+
+import dev.ourios.ingest.wal.SealedSegment;
+import java.time.Duration;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The flusher thread: takes sealed segments in order, flushes each, then hands it to {@code onFlushed} (which
+ * deletes it). A failure (the store is down) keeps the segment and retries it with a growing pause, so segments
+ * pile up in the WAL, whose size bound then turns new requests away with 503 until the store is back.
+ *
+ * <p>The queue holds segment descriptors only (a few per flush interval); their bytes are on disk and bounded by
+ * the WAL size limit.
+ */
+public final class FlushLoop implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(FlushLoop.class);
+    private static final Duration MAX_BACKOFF = Duration.ofSeconds(30);
+
+    private final SegmentFlusher flusher;
+    private final Consumer<SealedSegment> onFlushed;
+    private final FlushListener listener;
+    private final LinkedBlockingQueue<SealedSegment> queue = new LinkedBlockingQueue<>();
+    private final Thread thread;
+    private volatile boolean stopping;
+    private volatile long drainDeadline = Long.MAX_VALUE;
+
+    public FlushLoop(SegmentFlusher flusher, Consumer<SealedSegment> onFlushed, FlushListener listener) {
+        this.flusher = flusher;
+        this.onFlushed = onFlushed;
+        this.listener = listener;
+        this.thread = new Thread(this::run, "ourios-ingest-flush");
+        this.thread.setDaemon(true);
+    }
+
+    public void start() {
+        thread.start();
+    }
+
+    /** Queues a sealed segment (called by the WAL's writer thread, and during recovery). */
+    public void submit(SealedSegment s) {
+        queue.add(s);
+    }
+
+    /** Segments sealed and not yet flushed. */
+    public int backlog() {
+        return queue.size();
+    }
+
+    private void run() {
+        Duration backoff = Duration.ofMillis(200);
+        while (true) {
+            SealedSegment s;
+            try {
+                s = queue.poll(50, TimeUnit.MILLISECONDS);
+            } catch (InterruptedException e) {
+                return;
+            }
+            if (s == null) {
+                if (stopping) {
+                    return;
+                }
+                continue;
+            }
+            while (true) {
+                long start = System.nanoTime();
+                try {
+                    flusher.flush(s);
+                    onFlushed.accept(s);
+                    listener.segment(System.nanoTime() - start, null);
+                    backoff = Duration.ofMillis(200);
+                    break;
+                } catch (Exception e) {
+                    listener.segment(System.nanoTime() - start, e);
+                    if (System.nanoTime() > drainDeadline) {
+                        LOG.warn("flush of {} failed while stopping; it stays in the WAL for the next start: {}",
+                                s.segment().path(), e.toString());
+                        return;
+                    }
+                    LOG.warn("flush of {} failed, retrying in {}: {}", s.segment().path(), backoff, e.toString());
+                    try {
+                        Thread.sleep(backoff.toMillis()); // a retry pause, not synchronisation
+                    } catch (InterruptedException ie) {
+                        return;
+                    }
+                    backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
+                }
+            }
+        }
+    }
+
+    /**
+     * Flushes everything queued (the WAL must be closed first, so nothing more arrives) and stops; gives up after
+     * {@code max}, leaving what is left in the WAL for the next start.
+     */
+    public boolean drain(Duration max) throws InterruptedException {
+        drainDeadline = System.nanoTime() + max.toNanos();
+        stopping = true;
+        thread.join(Math.max(1, max.toMillis()));
+        return !thread.isAlive() && queue.isEmpty();
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        drain(Duration.ofMinutes(1));
+    }
+}
