@@ -1,6 +1,7 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.store.IoRates;
 import java.nio.file.Path;
 import java.util.OptionalLong;
 import picocli.CommandLine.Option;
@@ -31,6 +32,12 @@ public final class CompactionFlags {
     @Option(names = "--gc-grace", defaultValue = "10m", description = "How long retired files, orphans and old manifests are kept (default ${DEFAULT-VALUE})")
     String gcGrace;
 
+    @Option(names = "--max-read-rate", defaultValue = "0", description = "Bytes per second all compactions together may read from the store, e.g. 64MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
+    String maxReadRate;
+
+    @Option(names = "--max-write-rate", defaultValue = "0", description = "Bytes per second all compactions together may write to the store, e.g. 32MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
+    String maxWriteRate;
+
     @Option(names = "--scratch", paramLabel = "DIR", description = "Scratch directory for spill runs (default: the system temp directory)")
     Path scratch;
 
@@ -41,7 +48,9 @@ public final class CompactionFlags {
                     Units.parseSize("--small-file-bytes", smallFileBytes), Units.parseSize("--sort-budget", sortBudget),
                     fanIn, rowGroupBytes == null ? OptionalLong.empty()
                             : OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes)),
-                    concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir);
+                    concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir,
+                    new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
+                            Units.parseSize("--max-write-rate", maxWriteRate)));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

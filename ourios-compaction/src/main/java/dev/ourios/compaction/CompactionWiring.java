@@ -9,6 +9,7 @@ import dev.ourios.compaction.sweep.DebrisCollector;
 import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.Uuid7;
+import dev.ourios.store.IoThrottle;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
@@ -26,6 +27,12 @@ import java.time.Clock;
  * <p>Two clocks: {@code planClock} decides which hours are sealed ({@code --now}, or a simulated clock in soak
  * tests); {@code wallClock} drives everything that compares against object modification times (GC ages, the
  * committer's output-age guard, commit timestamps), which only make sense in real time.
+ *
+ * <p>One {@link IoThrottle} per runner, built from {@code options.ioRates()}: every partition's steps read and
+ * write through a throttled view of their counting view, so concurrent compactions share one budget of bytes per
+ * second per direction. Only the steps are throttled (input reads, output and manifest writes, audit records);
+ * planning and GC move little data and stay unthrottled, and so does the sort's scratch on local disk, which is
+ * not the store. The ingester and queries use the store directly, never through this view.
  */
 public final class CompactionWiring {
     private CompactionWiring() {
@@ -58,11 +65,15 @@ public final class CompactionWiring {
                 new GcOptions(options.gcGrace(), gcDryRun), clock);
         CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
         AuditLog audit = new AuditLog(store, options.scratchDir());
-        // Each compaction gets its steps on its own counting view of the store, for per-partition request counts.
-        PartitionCompactor compactor = new PartitionCompactor(store, view -> new CompactionSteps(
-                new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
-                ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
-                new AuditLog(view, options.scratchDir())), clock, faults);
+        IoThrottle throttle = IoThrottle.of(options.ioRates());
+        // Each compaction gets its steps on its own counting view of the store, for per-partition request counts,
+        // paced by the throttle all compactions of this runner share.
+        PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
+            ObjectStore view = throttle.view(counted);
+            return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
+                    ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
+                    new AuditLog(view, options.scratchDir()));
+        }, clock, faults);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
                 gcDryRun);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),

@@ -61,7 +61,7 @@ public final class SoakRun {
         CompactionOptions defaults = CompactionOptions.defaults(root.resolve("scratch"));
         CompactionOptions copts = new CompactionOptions(o.grace(), defaults.minFiles(), defaults.smallFileBytes(),
                 defaults.sortBudgetBytes(), defaults.fanIn(), defaults.rowGroupBytes(), 1, o.gcGrace(),
-                defaults.scratchDir());
+                defaults.scratchDir(), defaults.ioRates());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
         SweepRunner runner = CompactionWiring.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),

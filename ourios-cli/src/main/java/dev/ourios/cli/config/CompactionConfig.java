@@ -1,6 +1,7 @@
 package dev.ourios.cli.config;
 
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.store.IoRates;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.OptionalLong;
@@ -31,7 +32,8 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
             o = new CompactionOptions(v.duration(ConfigKeys.GRACE), v.integer(ConfigKeys.MIN_FILES, 0, 1_000_000),
                     v.size(ConfigKeys.SMALL_FILE_BYTES, 0), v.size(ConfigKeys.SORT_BUDGET, 0),
                     v.integer(ConfigKeys.FAN_IN, 0, 1_000_000), rg, v.integer(ConfigKeys.CONCURRENCY, 0, 1024),
-                    v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH));
+                    v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH),
+                    new IoRates(v.size(ConfigKeys.MAX_READ_RATE, 0), v.size(ConfigKeys.MAX_WRITE_RATE, 0)));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }

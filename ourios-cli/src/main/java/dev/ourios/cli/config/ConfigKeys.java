@@ -34,6 +34,8 @@ public final class ConfigKeys {
     public static final String CONCURRENCY = "compaction.concurrency";
     public static final String GC_GRACE = "compaction.gc_grace";
     public static final String SCRATCH = "compaction.scratch";
+    public static final String MAX_READ_RATE = "compaction.max_read_rate";
+    public static final String MAX_WRITE_RATE = "compaction.max_write_rate";
     public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
     public static final String INGEST_ENABLED = "ingest.enabled";
     public static final String INGEST_LISTEN = "ingest.listen";
@@ -117,6 +119,10 @@ public final class ConfigKeys {
                 "How long retired files, orphans and old manifests are kept"));
         k.add(key(SCRATCH, "OURIOS_COMPACTION_SCRATCH", "--scratch", scratch, Kind.PATH, false,
                 "Scratch directory for spill runs"));
+        k.add(key(MAX_READ_RATE, "OURIOS_COMPACTION_MAX_READ_RATE", "--max-read-rate", "0", Kind.SIZE, false,
+                "Bytes per second all compactions together may read from the store; 0 = unthrottled"));
+        k.add(key(MAX_WRITE_RATE, "OURIOS_COMPACTION_MAX_WRITE_RATE", "--max-write-rate", "0", Kind.SIZE, false,
+                "Bytes per second all compactions together may write to the store; 0 = unthrottled"));
         k.add(key(DRAIN_TIMEOUT, "OURIOS_DRAIN_TIMEOUT", null, "10m", Kind.DURATION, false,
                 "On SIGTERM, how long running compactions may take to finish before the process exits anyway"));
         return new ConfigKeys(k);

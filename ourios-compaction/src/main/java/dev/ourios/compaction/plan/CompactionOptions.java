@@ -1,5 +1,6 @@
 package dev.ourios.compaction.plan;
 
+import dev.ourios.store.IoRates;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Objects;
@@ -20,9 +21,12 @@ import java.util.OptionalLong;
  * @param concurrency      partitions compacted at the same time
  * @param gcGrace          how long retired inputs, orphans, temp files and superseded manifests are kept
  * @param scratchDir       where spill runs go (a private sub-directory per compaction)
+ * @param ioRates          bytes per second all of this process's compactions together may read from and write to
+ *                         the store ({@code --max-read-rate}, {@code --max-write-rate}; 0 = unthrottled), so
+ *                         compaction leaves ingest and queries their share of the store's bandwidth
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
-        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir) {
+        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -36,6 +40,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         Objects.requireNonNull(rowGroupBytes, "rowGroupBytes is null");
         Objects.requireNonNull(gcGrace, "gcGrace is null");
         Objects.requireNonNull(scratchDir, "scratchDir is null");
+        Objects.requireNonNull(ioRates, "ioRates is null");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("--grace must not be negative (got " + grace + ")");
         }
@@ -66,46 +71,52 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public static CompactionOptions defaults(Path scratchDir) {
         return new CompactionOptions(DEFAULT_GRACE, DEFAULT_MIN_FILES, DEFAULT_SMALL_FILE_BYTES,
-                DEFAULT_SORT_BUDGET_BYTES, DEFAULT_FAN_IN, OptionalLong.empty(), 1, DEFAULT_GC_GRACE, scratchDir);
+                DEFAULT_SORT_BUDGET_BYTES, DEFAULT_FAN_IN, OptionalLong.empty(), 1, DEFAULT_GC_GRACE, scratchDir,
+                IoRates.UNLIMITED);
     }
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir);
+                gcGrace, scratchDir, ioRates);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir);
+                scratchDir, ioRates);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir);
+                gcGrace, scratchDir, ioRates);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir);
+                scratchDir, ioRates);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir);
+                scratchDir, ioRates);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir);
+                gcGrace, scratchDir, ioRates);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir);
+                scratchDir, ioRates);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir);
+                concurrency, g, scratchDir, ioRates);
+    }
+
+    public CompactionOptions withIoRates(IoRates r) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, r);
     }
 }

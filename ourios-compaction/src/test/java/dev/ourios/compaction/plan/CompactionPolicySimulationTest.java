@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.fail;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Uuid7;
+import dev.ourios.store.IoRates;
 import dev.ourios.store.ObjectInfo;
 import java.math.BigInteger;
 import java.nio.file.Path;
@@ -306,6 +307,6 @@ class CompactionPolicySimulationTest {
         OptionalLong rowGroup = r.nextInt(4) == 0 ? OptionalLong.of(1024 + r.nextLong(1L << 30))
                 : OptionalLong.empty();
         return new CompactionOptions(grace, minFiles, smallFileBytes, budget, fanIn, rowGroup, 1 + r.nextInt(8),
-                CompactionOptions.DEFAULT_GC_GRACE, SCRATCH);
+                CompactionOptions.DEFAULT_GC_GRACE, SCRATCH, IoRates.UNLIMITED);
     }
 }
