@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.cli.CompactionFlags;
+import dev.ourios.store.IoRates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -45,6 +46,22 @@ class ConfigLoaderTest {
         assertEquals(64 << 10, c.http().maxBodyBytes());
         assertEquals(Duration.ofMinutes(5), c.compaction().interval());
         assertTrue(c.compaction().enabled());
+    }
+
+    @Test
+    void compaction_io_rates_default_to_unthrottled_and_resolve_from_file_env_and_flag() throws Exception {
+        assertEquals(IoRates.UNLIMITED, config(Map.of(), null, Map.of()).compaction().options().ioRates());
+
+        Path f = yaml("compaction:\n  max_read_rate: 64MiB\n  max_write_rate: 32MiB\n");
+        assertEquals(new IoRates(64L << 20, 32L << 20), config(Map.of(), f, Map.of()).compaction().options().ioRates());
+        OuriosConfig c = config(Map.of("OURIOS_COMPACTION_MAX_READ_RATE", "1MiB"), f,
+                Map.of(ConfigKeys.MAX_WRITE_RATE, "0"));
+        assertEquals(new IoRates(1L << 20, 0), c.compaction().options().ioRates(), "env, then flag (0 = unthrottled)");
+
+        var bad = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_COMPACTION_MAX_WRITE_RATE", "fast"),
+                null, Map.of()));
+        assertTrue(bad.getMessage().contains("compaction.max_write_rate")
+                && bad.getMessage().contains("OURIOS_COMPACTION_MAX_WRITE_RATE"), bad.getMessage());
     }
 
     @Test
