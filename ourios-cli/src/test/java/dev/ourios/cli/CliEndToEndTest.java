@@ -35,7 +35,9 @@ class CliEndToEndTest {
         assertTrue(gen.out().contains("generated 12 files, 3600 rows"), gen.out());
         assertEquals(12, files(dir.resolve("s"), ".parquet").size());
 
-        var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        // throttled far above what this store moves: the flags are accepted and change nothing in the result
+        var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json", "--max-read-rate",
+                "64MiB", "--max-write-rate", "32MiB");
         assertEquals(0, compact.exit(), compact.err());
         List<String> lines = compact.outLines();
         assertEquals(3, lines.size(), compact.out());
@@ -106,6 +108,11 @@ class CliEndToEndTest {
                 "--sort-budget", "lots");
         assertEquals(2, flag.exit());
         assertTrue(flag.err().contains("--sort-budget"), flag.err());
+
+        var rate = CliProcess.run(dir, "compact", "--store", dir.resolve("s").toString(), "--once",
+                "--max-write-rate", "fast");
+        assertEquals(2, rate.exit());
+        assertTrue(rate.err().contains("--max-write-rate"), rate.err());
 
         var unknown = CliProcess.run(dir, "compact", "--bogus");
         assertEquals(2, unknown.exit());
