@@ -20,7 +20,7 @@ public final class BenchMain {
 
     static Map<String, Suite> suites() {
         return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
-                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite()).stream()
+                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new IngestSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }
 

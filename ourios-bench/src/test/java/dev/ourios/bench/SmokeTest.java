@@ -29,9 +29,10 @@ class SmokeTest {
     @ParameterizedTest
     // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
-    @ValueSource(strings = {"d2", "d3", "checksum", "b2post", "rfc0036-2", "scaling", "s3", "query-duckdb"})
+    @ValueSource(strings = {"d2", "d3", "checksum", "b2post", "rfc0036-2", "scaling", "s3", "query-duckdb", "ingest"})
     void suiteRunsAtSmokeSizeAndReportsWellFormed(String suite) throws Exception {
-        List<String> args = suite.equals("scaling") ? List.of("--svg=" + work.resolve("chart.svg")) : List.of();
+        List<String> args = suite.equals("scaling") ? List.of("--svg=" + work.resolve("chart.svg"))
+                : suite.equals("ingest") ? List.of("--seconds", "2", "--clients", "2") : List.of();
         BenchOptions o = new BenchOptions(suite, TINY, 1, 0, work, Optional.empty(), 64, args);
         SuiteReport r = BenchMain.runByName(suite, o, new PrintStream(PrintStream.nullOutputStream()));
 
@@ -58,6 +59,13 @@ class SmokeTest {
             for (Map<String, Object> row : r.rows()) {
                 assertTrue(((Number) row.get("rows")).longValue() > 0 || row.get("query").toString().contains("window"),
                         "query without rows: " + row);
+            }
+        }
+        if (suite.equals("ingest")) { // every acknowledged record landed; something was acknowledged at all
+            for (Map<String, Object> row : r.rows()) {
+                long records = ((Number) row.get("records")).longValue();
+                assertTrue(records > 0, "nothing ingested: " + row);
+                assertTrue(((Number) row.get("rows landed")).longValue() >= records, "records lost: " + row);
             }
         }
         if (suite.equals("scaling")) {
