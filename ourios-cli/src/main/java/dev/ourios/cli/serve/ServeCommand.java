@@ -23,6 +23,7 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.cli.UsageException;
+import dev.ourios.cli.auth.ServeAuth;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -76,6 +77,16 @@ public final class ServeCommand implements Callable<Integer> {
                     + "file, or <store>/../ourios-wal; required for an S3 store)")
     String walDir;
 
+    @Option(names = "--keys-file", paramLabel = "FILE",
+            description = "API keys file (default: $OURIOS_AUTH_KEYS_FILE or the config file); without one, only "
+                    + "loopback addresses are served")
+    String keysFile;
+
+    @Option(names = "--insecure-no-auth",
+            description = "Serve non-loopback addresses without API keys: anyone who reaches them reads and writes "
+                    + "every tenant (logged as a warning at every start)")
+    boolean insecureNoAuth;
+
     @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
             + "config file, or 5m)")
     String interval;
@@ -99,6 +110,9 @@ public final class ServeCommand implements Callable<Integer> {
                         msg -> events.info("ourios.serve.draining", msg, Map.of()));
                 ObjectStore s = cfg.store().open();
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
+            // Before anything listens: the address rule, the keys file, SIGHUP. Handlers ask auth.authorizer().
+            ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),
+                    msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()));
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
