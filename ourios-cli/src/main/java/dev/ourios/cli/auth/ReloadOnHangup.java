@@ -1,6 +1,9 @@
 package dev.ourios.cli.auth;
 
+import dev.ourios.security.ApiKey;
 import dev.ourios.security.KeyRing;
+import dev.ourios.security.KeysFile;
+import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
@@ -16,12 +19,19 @@ public final class ReloadOnHangup {
     private ReloadOnHangup() {
     }
 
-    /** Installs the handler; false (logged) where the platform has no SIGHUP. */
-    public static boolean install(KeyRing ring) {
+    /**
+     * Installs the handler; false (logged) where the platform has no SIGHUP.
+     *
+     * @param reloaded told after each successful re-read (a failed one is logged by the key ring)
+     */
+    public static boolean install(KeyRing ring, Consumer<String> reloaded) {
         try {
             Signal.handle(new Signal("HUP"), sig -> {
-                LOG.info("SIGHUP: re-reading {}", ring.file());
-                ring.reload();
+                if (ring.reload()) {
+                    KeysFile k = ring.current();
+                    reloaded.accept("SIGHUP: " + ring.file() + " re-read: " + k.keys().size() + " keys ("
+                            + k.keys().stream().filter(ApiKey::isRevoked).count() + " revoked)");
+                }
             });
             return true;
         } catch (IllegalArgumentException e) {

@@ -26,10 +26,11 @@ public final class ServeAuth {
     }
 
     /**
-     * @param warn receives the {@code --insecure-no-auth} warning, at every start it is given
+     * @param warn     receives the {@code --insecure-no-auth} warning, at every start it is given
+     * @param reloaded receives a notice after each re-read on SIGHUP
      */
     public static ServeAuth start(OuriosConfig cfg, boolean insecureNoAuth, MeterProvider meters, Clock clock,
-            Consumer<String> warn) {
+            Consumer<String> warn, Consumer<String> reloaded) {
         List<ListenGuard.Listener> listeners = new ArrayList<>();
         listeners.add(new ListenGuard.Listener(ConfigKeys.HTTP_LISTEN, cfg.http().listen()));
         cfg.ingest().settings().ifPresent(s -> listeners.add(new ListenGuard.Listener(ConfigKeys.INGEST_LISTEN,
@@ -38,7 +39,7 @@ public final class ServeAuth {
         ListenGuard.check(listeners, keysLabel, insecureNoAuth).ifPresent(warn);
         Optional<KeyRing> ring = cfg.auth().open(clock);
         AuthMetrics metrics = new AuthMetrics(meters);
-        ring.ifPresent(ReloadOnHangup::install);
+        ring.ifPresent(r -> ReloadOnHangup.install(r, reloaded));
         return new ServeAuth(ring.map(r -> Authorizer.withKeys(r, metrics)).orElseGet(() -> Authorizer.off(metrics)),
                 ring);
     }

@@ -112,7 +112,8 @@ public final class ServeCommand implements Callable<Integer> {
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
             // Before anything listens: the address rule, the keys file, SIGHUP. Handlers ask auth.authorizer().
             ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),
-                    msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()));
+                    msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
+                    msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
