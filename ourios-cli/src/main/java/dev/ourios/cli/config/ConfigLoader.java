@@ -86,6 +86,9 @@ public final class ConfigLoader {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
             if (keys.isSection(name)) {
+                if (v.isNull()) {
+                    continue; // an empty section ("auth:" with every key commented out) sets nothing
+                }
                 if (!v.isObject()) {
                     throw new ConfigException(file + ": " + name + " is a section; expected keys under it");
                 }
