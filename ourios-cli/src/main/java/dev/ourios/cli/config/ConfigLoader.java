@@ -86,7 +86,7 @@ public final class ConfigLoader {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
             if (keys.isSection(name)) {
-                if (v.isNull()) {
+                if (v.isNull() || v.isTextual() && v.asText().isEmpty()) {
                     continue; // an empty section ("auth:" with every key commented out) sets nothing
                 }
                 if (!v.isObject()) {
