@@ -122,6 +122,37 @@ class AuthorizerTest {
         assertEquals(expected, denials, "every denial counted once, by reason");
     }
 
+    /**
+     * Every endpoint that needs a key, against every kind of bad credential, and the keys that fit it: the status
+     * follows from the credential, never from which endpoint it was sent to.
+     */
+    @Test
+    void every_endpoint_against_every_kind_of_bad_key() {
+        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs"), EndpointScopes.all().keySet());
+        assertTrue(EndpointScopes.of("/healthz").isEmpty() && EndpointScopes.of("/readyz").isEmpty());
+        for (Map.Entry<String, Scope> e : EndpointScopes.all().entrySet()) {
+            Scope scope = e.getValue();
+            String wrongScopeToken = scope == Scope.QUERY ? "tok-ingest-acme" : "tok-reader-acme";
+            String rightToken = scope == Scope.QUERY ? "tok-reader-acme" : "tok-ingest-acme";
+            Map<String, Integer> expected = new java.util.LinkedHashMap<>();
+            expected.put("no key", status(List.of(), scope));
+            expected.put("wrong key", status(bearer("tok-wrong"), scope));
+            expected.put("other tenant's key", status(bearer("tok-reader-globex"), scope));
+            expected.put("wrong scope", status(bearer(wrongScopeToken), scope));
+            expected.put("revoked key", status(bearer("tok-revoked"), scope));
+            expected.put("right key", status(bearer(rightToken), scope));
+            expected.put("admin key", status(bearer("tok-admin-acme"), scope));
+            assertEquals(Map.of("no key", 401, "wrong key", 401, "other tenant's key", 403, "wrong scope", 403,
+                    "revoked key", 401, "right key", 200, "admin key", 200), expected, e.getKey());
+        }
+    }
+
+    /** The status of a request for tenant acme. */
+    private int status(List<String> authorization, Scope scope) {
+        Decision d = auth.authorize(authorization, List.of("acme"), scope);
+        return d instanceof Decision.Denied n ? n.status() : 200;
+    }
+
     @Test
     void a_refusal_is_a_json_error_naming_the_header() {
         Decision.Denied d = (Decision.Denied) auth.authorize(bearer("tok-reader-globex"), List.of("acme"),
