@@ -54,7 +54,9 @@ public final class KeysFileCodec {
             root = json.readTree(s);
         } catch (JsonProcessingException e) {
             String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
-            throw new KeysFileException(label + ": not valid JSON: " + e.getOriginalMessage() + at, e);
+            // Jackson names the source it does not show ("[Source: REDACTED …; line: 1, …]"); keep the line only.
+            String why = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
+            throw new KeysFileException(label + ": not valid JSON: " + why + at, e);
         }
         if (root == null || !root.isObject()) {
             throw new KeysFileException(label + ": expected a JSON object {\"keys\":[…]}");
