@@ -110,7 +110,8 @@ public final class ServeCommand implements Callable<Integer> {
                         msg -> events.info("ourios.serve.draining", msg, Map.of()));
                 ObjectStore s = cfg.store().open();
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
-            // Before anything listens: the address rule, the keys file, SIGHUP. Handlers ask auth.authorizer().
+            // Before anything listens: the address rule, the keys file and its SIGHUP reload; auth.authorizer()
+            // decides requests (API key, scope, tenant).
             ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),
                     msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
                     msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
