@@ -76,7 +76,9 @@ public final class CompactionWiring {
         }, clock, faults);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
                 gcDryRun);
+        PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
+                options.gcGrace()), audit, clock, faults);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, clock, options.concurrency(), shard, debris);
+                planClock, clock, options.concurrency(), shard, debris, options.retention(), expirer);
     }
 }
