@@ -97,6 +97,9 @@ public final class ConfigLoader {
                     tenants.put(t.getKey(), t.getValue().asText().trim());
                 }
             } else if (keys.isSection(name)) {
+                if (v.isNull() || (v.isTextual() && v.textValue().isEmpty())) {
+                    continue; // a section whose keys are all commented out, as config check prints unset ones
+                }
                 if (!v.isObject()) {
                     throw new ConfigException(file + ": " + name + " is a section; expected keys under it");
                 }
