@@ -50,6 +50,21 @@ public final class CompactionWiring {
         return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty());
     }
 
+    /**
+     * The deletion of {@code ourios delete} (and of a deletion endpoint): the compaction's rewriter, committer and
+     * audit on {@code store}, sized by {@code options} (sort budget, fan-in, row groups, GC grace for the output-age
+     * guard, scratch). Crash tests arm its crash points by the same system property as a sweep's.
+     */
+    public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock) {
+        FaultSeam faults = FaultSeam.fromSystemProperty();
+        ManifestCodec codec = new ManifestCodec();
+        PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
+                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), faults, true),
+                ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace()),
+                new AuditLog(store, options.scratchDir()), options, clock, faults);
+        return new Deletion(new TableLayout(store), deleter);
+    }
+
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             MeterProvider meters) {
         return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, false);
