@@ -58,7 +58,7 @@ class IngesterRetentionTest {
                         .addLogRecords(at(fresh, 0, "fresh"))
                         .addLogRecords(at(stale, 0, "stale"))
                         .addLogRecords(at(null, freshObserved, "observed-only"))
-                        .addLogRecords(at(stale, freshObserved, "stale-but-observed-now"))))
+                        .addLogRecords(at(stale, freshObserved, "stale-time-fresh-observed"))))
                 .build();
         try (Ingester ingester = Ingester.open(settings, store, new IngestMetrics(MeterProvider.noop()), retention,
                 Clock.fixed(NOW, ZoneOffset.UTC))) {
