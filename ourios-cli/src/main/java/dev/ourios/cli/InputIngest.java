@@ -83,7 +83,7 @@ final class InputIngest {
         for (LogRecord r : records) {
             if (retention.isExpired(tenant, r.effectiveTime(), now)) {
                 report.expired(1, "line " + lastLine + ": record at " + Instant.ofEpochSecond(0, r.effectiveTime())
-                        + " is older than tenant '" + tenant + "''s retention ("
+                        + " is older than the retention of tenant '" + tenant + "' ("
                         + Retention.format(retention.forTenant(tenant).get()) + ")");
             } else {
                 kept.add(r);

@@ -101,7 +101,7 @@ class RetentionCliTest {
                 in.toString());
         assertEquals(0, r.exit(), r.err());
         assertTrue(r.err().contains(records + " record(s) not landed: line 1: record at 2026-11-01T10:"), r.err());
-        assertTrue(r.err().contains("older than tenant 'acme''s retention (1d)"), r.err());
+        assertTrue(r.err().contains("older than the retention of tenant 'acme' (1d)"), r.err());
         assertTrue(r.out().contains("ingested 0 records into 0 files; " + records
                 + " older than the retention not landed"), r.out());
         var bad = CliProcess.run(dir, "ingest", "--store", store, "--tenant", "acme", "--retention", "0d",

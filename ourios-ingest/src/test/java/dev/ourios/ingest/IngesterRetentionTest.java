@@ -67,7 +67,7 @@ class IngesterRetentionTest {
             assertEquals(2, r.accepted(), "the time field decides, observed time only when time is 0");
             assertEquals(List.of(Rejection.RETENTION_EXPIRED, Rejection.RETENTION_EXPIRED),
                     r.rejections().stream().map(Rejection::reason).toList());
-            assertTrue(r.errorMessage().contains("older than tenant 'acme''s retention (1d)"), r.errorMessage());
+            assertTrue(r.errorMessage().contains("older than the retention of tenant 'acme' (1d)"), r.errorMessage());
             assertTrue(r.errorMessage().contains("(and 1 more rejected)"), r.errorMessage());
 
             IngestResult kept = ingester.ingest("forever-ish", req);

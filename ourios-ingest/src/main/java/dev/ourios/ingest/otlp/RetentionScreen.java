@@ -36,7 +36,7 @@ public final class RetentionScreen implements RecordScreen {
         }
         Optional<Duration> d = retention.forTenant(tenant);
         return new Rejection(Rejection.RETENTION_EXPIRED, "record at "
-                + Instant.ofEpochSecond(0, effective) + " is older than tenant '" + tenant + "''s retention ("
+                + Instant.ofEpochSecond(0, effective) + " is older than the retention of tenant '" + tenant + "' ("
                 + Retention.format(d.orElseThrow()) + "): its hour "
                 + PartitionKey.of(tenant, effective).hourLabel() + " is expired");
     }
