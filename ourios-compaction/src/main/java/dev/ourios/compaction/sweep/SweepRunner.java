@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One sweep (the schedule; policy and mechanism are injected): GC over every partition in scope, then plan every
- * partition, then compact the candidates oldest first, up to {@code concurrency} at a time. An error in one
+ * partition (an hour past its tenant's retention is expired instead, before any compaction), then compact the
+ * candidates oldest first, up to {@code concurrency} at a time. An error in one
  * partition or tenant is recorded and the sweep goes on. {@link #requestStop()} (SIGTERM) stops it between
  * partitions: nothing new starts, running ones finish.
  *
