@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPolicy;
@@ -93,7 +94,15 @@ public final class CompactionWiring {
                 gcDryRun);
         PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
                 options.gcGrace()), audit, clock, faults);
-        return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, clock, options.concurrency(), shard, debris, options.retention(), expirer);
+        SweepRunner runner = new SweepRunner(layout, reader, gc, policy, compactor, audit,
+                new CompactionMetrics(meters), planClock, clock, options.concurrency(), shard, debris,
+                options.retention(), expirer);
+        if (shard.index() == 0) {
+            // Shard 0 compacts the audit series, so several sharded compactors do not all rewrite the same days
+            // (they would stay correct, commits being create-only, but do the work N times).
+            runner.compactAuditWith(new AuditCompactor(store, reader, ManifestCommitter.forGcGrace(store, codec,
+                    clock, options.gcGrace()), gc, options.scratchDir(), clock, Uuid7.system()));
+        }
+        return runner;
     }
 }

@@ -3,6 +3,7 @@ package dev.ourios.compaction.sweep;
 import dev.ourios.compaction.PartitionCompactor;
 import dev.ourios.compaction.PartitionExpirer;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionPlan;
@@ -66,6 +67,7 @@ public final class SweepRunner {
     private final AtomicBoolean stopping = new AtomicBoolean();
     private final Retention retention;
     private final PartitionExpirer expirer;
+    private AuditCompactor auditCompactor;
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
@@ -177,6 +179,14 @@ public final class SweepRunner {
             }
         }
         return out;
+    }
+
+    /**
+     * Also compacts the audit series at the end of each sweep (sealed days with more than one file), with the wall
+     * clock, since audit events are dated by it. Called once, by the wiring, before the first sweep.
+     */
+    public void compactAuditWith(AuditCompactor compactor) {
+        this.auditCompactor = compactor;
     }
 
     /** The retention this runner applies. */
@@ -295,6 +305,13 @@ public final class SweepRunner {
             }
         } finally {
             pool.shutdownNow();
+        }
+        if (auditCompactor != null && !stopping.get()) {
+            for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
+                if (d.error() != null) {
+                    errors.add(d.error());
+                }
+            }
         }
         Map<String, Long> backlog = new TreeMap<>(found);
         synchronized (results) {
