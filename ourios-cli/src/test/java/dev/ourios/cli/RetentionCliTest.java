@@ -77,6 +77,10 @@ class RetentionCliTest {
 
         var verify = CliProcess.run(dir, "verify", "--store", store);
         assertEquals(0, verify.exit(), verify.out() + verify.err());
+        var auditFiles = CliProcess.run(dir, "files", "--store", store, "--tenant", "acme", "--audit");
+        assertEquals(0, auditFiles.exit(), auditFiles.err());
+        assertEquals(2, auditFiles.outLines().size(), "one expire event per hour: " + auditFiles.out());
+        assertTrue(auditFiles.outLines().stream().allMatch(l -> l.contains("/audit/tenant_id=acme/")), auditFiles.out());
 
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:");
                 ResultSet rs = c.createStatement().executeQuery("SELECT event_kind, compaction_partition, "

@@ -1,7 +1,6 @@
 package dev.ourios.compaction.audit;
 
 import dev.ourios.core.FileNames;
-import dev.ourios.core.TenantCodec;
 import dev.ourios.core.Uuid7;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
@@ -22,7 +21,6 @@ import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.LocalDate;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HexFormat;
@@ -99,40 +97,7 @@ public final class AuditCompactor {
 
     /** Every day of the tenants in scope (all when empty), oldest first. */
     public List<AuditDay> days(Optional<Set<String>> tenants) throws IOException {
-        List<AuditDay> out = new ArrayList<>();
-        for (String dir : store.listDirectories(dev.ourios.core.PartitionKey.AUDIT_ROOT)) {
-            Optional<String> tenant = dir.startsWith("tenant_id=")
-                    ? TenantCodec.decode(dir.substring("tenant_id=".length())) : Optional.empty();
-            if (tenant.isEmpty() || tenants.map(t -> !t.contains(tenant.get())).orElse(false)) {
-                continue;
-            }
-            String tenantPrefix = dev.ourios.core.PartitionKey.AUDIT_ROOT + dir + "/";
-            for (String y : store.listDirectories(tenantPrefix)) {
-                for (String m : store.listDirectories(tenantPrefix + y + "/")) {
-                    for (String d : store.listDirectories(tenantPrefix + y + "/" + m + "/")) {
-                        parse(tenant.get(), y, m, d).ifPresent(out::add);
-                    }
-                }
-            }
-        }
-        out.sort(Comparator.comparing(AuditDay::date).thenComparing(AuditDay::tenantId));
-        return out;
-    }
-
-    private static Optional<LocalDate> date(String y, String m, String d) {
-        if (!y.matches("year=\\d{4}") || !m.matches("month=\\d{2}") || !d.matches("day=\\d{2}")) {
-            return Optional.empty();
-        }
-        try {
-            return Optional.of(LocalDate.of(Integer.parseInt(y.substring(5)), Integer.parseInt(m.substring(6)),
-                    Integer.parseInt(d.substring(4))));
-        } catch (java.time.DateTimeException e) {
-            return Optional.empty();
-        }
-    }
-
-    private static Optional<AuditDay> parse(String tenant, String y, String m, String d) {
-        return date(y, m, d).map(date -> new AuditDay(tenant, date));
+        return new AuditSeries(store, reader).days(tenants);
     }
 
     /** GC, then a compaction of every sealed day with more than one live file; errors are reported per day. */
