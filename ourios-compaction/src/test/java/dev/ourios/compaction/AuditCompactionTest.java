@@ -7,6 +7,7 @@ import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditDay;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.audit.AuditLogAccess;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
@@ -153,6 +154,37 @@ class AuditCompactionTest {
         assertEquals(0, snapshot(store, day).generation());
         assertEquals(1, compactor.sweep(java.util.Optional.empty(), justBefore.plusSeconds(1)).size());
         assertEquals(1, snapshot(store, day).generation());
+    }
+
+    @Test
+    void eventFilesOfAnOlderAuditSchemaAreCompactedWithTheirColumnsKept() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        AuditLog audit = new AuditLog(store, dir.resolve("audit-scratch"));
+        audit.emit(event(0));
+        // An event file of the audit schema before rows_removed existed, as an older build wrote it.
+        org.apache.parquet.schema.MessageType old = new org.apache.parquet.schema.MessageType("audit_event",
+                AuditLogAccess.schema().getFields().stream().filter(f -> !f.getName().equals("rows_removed"))
+                        .toList());
+        Path local = dir.resolve("old.parquet");
+        org.apache.parquet.example.data.Group g = new org.apache.parquet.example.data.simple.SimpleGroupFactory(old)
+                .newGroup().append("tenant_id", "acme").append("timestamp", 1_793_500_000_000_000_000L)
+                .append("event_kind", 3).append("event_type", "compaction")
+                .append("compaction_partition", "year=2026/month=11/day=01/hour=10");
+        g.addGroup("compaction_input_files").addGroup("list").append("element", "a.parquet");
+        g.append("compaction_output_file", "b.compacted.parquet").append("compaction_generation", 99L)
+                .append("compaction_rows", 7L);
+        try (var w = org.apache.parquet.hadoop.example.ExampleParquetWriter.builder(
+                new org.apache.parquet.io.LocalOutputFile(local)).withConf(
+                        new org.apache.parquet.conf.PlainParquetConfiguration()).withType(old).build()) {
+            w.write(g);
+        }
+        AuditDay day = new AuditDay("acme", DAY);
+        store.put(day.prefix() + dev.ourios.core.Uuid7.system().next() + ".parquet",
+                java.nio.file.Files.readAllBytes(local));
+        runner(store, Duration.ofHours(1)).sweep(PartitionFilter.all(), r -> { });
+        assertEquals(1, snapshot(store, day).live().size());
+        Map<Long, Integer> seen = generations(store, day, false);
+        assertEquals(Map.of(1L, 1, 99L, 1), seen, "both events, the older one with its columns");
     }
 
     private SweepRunner runner(LocalObjectStore store, Duration gcGrace) {
