@@ -31,26 +31,37 @@ public final class AuditSeries {
         this.reader = reader;
     }
 
-    /** Every day of the tenants in scope (all when empty), oldest first. */
+    /**
+     * Every day of the tenants in scope (all when empty), oldest first. A scoped walk lists only its tenants'
+     * directories, never the series root, so work on one tenant touches no other tenant's prefix.
+     */
     public List<AuditDay> days(Optional<Set<String>> tenants) throws IOException {
         List<AuditDay> out = new ArrayList<>();
-        for (String dir : store.listDirectories(PartitionKey.AUDIT_ROOT)) {
-            Optional<String> tenant = dir.startsWith("tenant_id=")
-                    ? TenantCodec.decode(dir.substring("tenant_id=".length())) : Optional.empty();
-            if (tenant.isEmpty() || tenants.map(t -> !t.contains(tenant.get())).orElse(false)) {
-                continue;
+        if (tenants.isPresent()) {
+            for (String t : tenants.get()) {
+                walk(t, PartitionKey.AUDIT_ROOT + PartitionKey.tenantSegment(t) + "/", out);
             }
-            String tenantPrefix = PartitionKey.AUDIT_ROOT + dir + "/";
-            for (String y : store.listDirectories(tenantPrefix)) {
-                for (String m : store.listDirectories(tenantPrefix + y + "/")) {
-                    for (String d : store.listDirectories(tenantPrefix + y + "/" + m + "/")) {
-                        date(y, m, d).ifPresent(date -> out.add(new AuditDay(tenant.get(), date)));
-                    }
+        } else {
+            for (String dir : store.listDirectories(PartitionKey.AUDIT_ROOT)) {
+                Optional<String> tenant = dir.startsWith("tenant_id=")
+                        ? TenantCodec.decode(dir.substring("tenant_id=".length())) : Optional.empty();
+                if (tenant.isPresent()) {
+                    walk(tenant.get(), PartitionKey.AUDIT_ROOT + dir + "/", out);
                 }
             }
         }
         out.sort(Comparator.comparing(AuditDay::date).thenComparing(AuditDay::tenantId));
         return out;
+    }
+
+    private void walk(String tenant, String tenantPrefix, List<AuditDay> out) throws IOException {
+        for (String y : store.listDirectories(tenantPrefix)) {
+            for (String m : store.listDirectories(tenantPrefix + y + "/")) {
+                for (String d : store.listDirectories(tenantPrefix + y + "/" + m + "/")) {
+                    date(y, m, d).ifPresent(date -> out.add(new AuditDay(tenant, date)));
+                }
+            }
+        }
     }
 
     /** The keys of the tenant's live audit files, days overlapping {@code [from, to)} (all when absent), in order. */
