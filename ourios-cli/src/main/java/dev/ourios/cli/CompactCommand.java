@@ -7,7 +7,10 @@ import dev.ourios.compaction.plan.PlanDecision;
 import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
+import dev.ourios.core.Retention;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.CommitKind;
+import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.store.StoreRequests;
 import dev.ourios.table.PartitionFilter;
 import java.time.Clock;
@@ -108,6 +111,26 @@ public final class CompactCommand implements Callable<Integer> {
     private int dryRun(SweepRunner runner, PartitionFilter filter, Output out) {
         List<String> errors = new ArrayList<>();
         List<PlanDecision> decisions = runner.plan(filter, errors);
+        List<PartitionSnapshot> expiries = runner.expiries(filter, errors);
+        for (PartitionSnapshot s : expiries) {
+            String why = "retention " + Retention.format(runner.retention().forTenant(s.partition().tenantId())
+                    .orElseThrow());
+            if (json) {
+                var o = Output.obj();
+                o.put("tenant", s.partition().tenantId());
+                o.put("partition", s.partition().hourLabel());
+                o.put("result", "planned");
+                o.put("action", CommitKind.EXPIRE.label());
+                o.put("files_in", s.live().size());
+                o.put("bytes_in", s.liveBytes());
+                o.put("generation", s.generation());
+                o.put("reason", why);
+                out.jsonLine(o);
+            } else {
+                out.out().printf("%-20s %s  %3d files  %10s  -> expire  [%s]%n", s.partition().tenantId(),
+                        s.partition().hourLabel(), s.live().size(), Units.formatBytes(s.liveBytes()), why);
+            }
+        }
         long candidates = 0;
         long bytes = 0;
         for (PlanDecision d : decisions) {
@@ -122,6 +145,7 @@ public final class CompactCommand implements Callable<Integer> {
                 o.put("tenant", plan.partition().tenantId());
                 o.put("partition", plan.partition().hourLabel());
                 o.put("result", "planned");
+                o.put("action", CommitKind.COMPACT.label());
                 o.put("files_in", plan.inputs().size());
                 o.put("bytes_in", plan.bytesIn());
                 o.put("generation", plan.baseGeneration());
@@ -139,10 +163,12 @@ public final class CompactCommand implements Callable<Integer> {
         }
         if (json) {
             out.jsonLine(Map.of("summary", Map.of("dry_run", true, "partitions", decisions.size(),
-                    "candidates", candidates, "bytes_in", bytes, "errors", errors.size())));
+                    "candidates", candidates, "bytes_in", bytes, "expiries", expiries.size(),
+                    "errors", errors.size())));
         } else {
-            out.out().printf("dry run: %d partitions, %d candidates, %s to rewrite; nothing changed%n",
-                    decisions.size(), candidates, Units.formatBytes(bytes));
+            out.out().printf("dry run: %d partitions, %d candidates, %s to rewrite%s; nothing changed%n",
+                    decisions.size(), candidates, Units.formatBytes(bytes),
+                    expiries.isEmpty() ? "" : ", " + expiries.size() + " to expire");
         }
         return errors.isEmpty() ? 0 : 1;
     }
@@ -154,10 +180,16 @@ public final class CompactCommand implements Callable<Integer> {
             out.err().println("ourios: " + r.error());
         } else {
             out.out().printf("%-20s %s  %-9s %3d files  %9d rows  %10s -> %10s  gen %d%s%n",
-                    r.partition().tenantId(), r.partition().hourLabel(), r.result().label(), r.filesIn(), r.rows(),
+                    r.partition().tenantId(), r.partition().hourLabel(), label(r), r.filesIn(), r.rows(),
                     Units.formatBytes(r.bytesIn()), Units.formatBytes(r.bytesOut()), r.generation(),
                     r.reason() == null ? "" : "  (" + r.reason() + ")");
         }
+    }
+
+    /** {@code committed}, {@code noop}, or {@code expired} for a committed expiry. */
+    private static String label(PartitionResult r) {
+        return r.action() == CommitKind.EXPIRE && r.result() == PartitionResult.Result.COMMITTED ? "expired"
+                : r.result().label();
     }
 
     private void printSummary(Output out, SweepReport report) {
@@ -169,6 +201,8 @@ public final class CompactCommand implements Callable<Integer> {
             s.put("result", report.overall().label());
             s.put("committed", report.count(PartitionResult.Result.COMMITTED));
             s.put("noop", report.count(PartitionResult.Result.NOOP));
+            s.put("expired", report.partitions().stream().filter(p -> p.action() == CommitKind.EXPIRE
+                    && p.result() == PartitionResult.Result.COMMITTED).count());
             s.put("error", report.count(PartitionResult.Result.ERROR) + report.errors().size());
             s.put("rows", report.partitions().stream().mapToLong(PartitionResult::rows).sum());
             s.put("bytes_in", report.partitions().stream().filter(p -> p.result() == PartitionResult.Result.COMMITTED)

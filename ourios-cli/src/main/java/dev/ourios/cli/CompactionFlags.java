@@ -2,7 +2,12 @@ package dev.ourios.cli;
 
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.store.IoRates;
+import dev.ourios.core.Retention;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.OptionalLong;
 import picocli.CommandLine.Option;
 
@@ -38,8 +43,46 @@ public final class CompactionFlags {
     @Option(names = "--max-write-rate", defaultValue = "0", description = "Bytes per second all compactions together may write to the store, e.g. 32MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
     String maxWriteRate;
 
+    @Option(names = "--retention", paramLabel = "DURATION", description = "Expire every partition whose whole hour "
+            + "is older than this, for every tenant (e.g. 30d); unset = keep forever")
+    String retention;
+
+    @Option(names = "--retention-tenant", paramLabel = "TENANT=DURATION", description = "A tenant's own retention, "
+            + "overriding --retention (repeatable)")
+    List<String> retentionTenants;
+
     @Option(names = "--scratch", paramLabel = "DIR", description = "Scratch directory for spill runs (default: the system temp directory)")
     Path scratch;
+
+    /** The retention these flags give: {@code --retention} for every tenant, {@code --retention-tenant} overrides. */
+    public Retention retention() {
+        Optional<Duration> def = Optional.ofNullable(retention).map(r -> positive("--retention",
+                Units.parseDuration("--retention", r)));
+        Retention out = new Retention(def, Map.of());
+        return withTenantFlags(out);
+    }
+
+    /** {@code base} with the {@code --retention-tenant} entries over it. */
+    public Retention withTenantFlags(Retention base) {
+        Retention out = base;
+        for (String t : retentionTenants == null ? List.<String>of() : retentionTenants) {
+            int eq = t.lastIndexOf('=');
+            if (eq <= 0) {
+                throw new UsageException("--retention-tenant: '" + t + "' is not TENANT=DURATION (e.g. acme=7d)");
+            }
+            String tenant = TenantArg.require("--retention-tenant", t.substring(0, eq));
+            out = out.withTenant(tenant, positive("--retention-tenant " + tenant,
+                    Units.parseDuration("--retention-tenant " + tenant, t.substring(eq + 1))));
+        }
+        return out;
+    }
+
+    private static Duration positive(String option, Duration d) {
+        if (d.isZero()) {
+            throw new UsageException(option + ": must be positive (omit it to keep logs forever)");
+        }
+        return d;
+    }
 
     public CompactionOptions toOptions() {
         Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
@@ -50,7 +93,7 @@ public final class CompactionFlags {
                             : OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes)),
                     concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
-                            Units.parseSize("--max-write-rate", maxWriteRate)));
+                            Units.parseSize("--max-write-rate", maxWriteRate)), retention());
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.compaction.audit.AuditSeries;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ManifestCodec;
@@ -27,6 +28,10 @@ public final class FilesCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "TIME", description = "Window end (RFC 3339, exclusive)")
     String to;
 
+    @Option(names = "--audit", description = "The live files of the tenant's audit series instead (days overlapping "
+            + "the window)")
+    boolean audit;
+
     @Override
     public Integer call() throws Exception {
         TenantArg.require("--tenant", tenant);
@@ -37,7 +42,14 @@ public final class FilesCommand implements Callable<Integer> {
         }
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
-            LiveFiles live = new LiveFiles(s, new TableLayout(s), new TableReader(s, new ManifestCodec()));
+            TableReader reader = new TableReader(s, new ManifestCodec());
+            if (audit) {
+                for (String key : new AuditSeries(s, reader).liveKeys(tenant, f, t)) {
+                    out.out().println(s.describe(key));
+                }
+                return 0;
+            }
+            LiveFiles live = new LiveFiles(s, new TableLayout(s), reader);
             for (String path : live.paths(tenant, f, t)) {
                 out.out().println(path);
             }

@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.core.Retention;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.ContentNamedIngestWriter;
 import java.nio.file.Path;
@@ -29,6 +30,10 @@ public final class IngestCommand implements Callable<Integer> {
             description = "Rows buffered before the largest partition's rows land as one file (default ${DEFAULT-VALUE})")
     String batchBytes;
 
+    @Option(names = "--retention", paramLabel = "DURATION", description = "The tenant's retention (e.g. 30d): "
+            + "records whose hour is already older are not landed, and counted on stderr; unset = keep everything")
+    String retention;
+
     @Option(names = "--json", description = "Print one JSON line per file landed")
     boolean json;
 
@@ -47,12 +52,21 @@ public final class IngestCommand implements Callable<Integer> {
         if (budget < 1) {
             throw new UsageException("--batch-bytes: must be at least 1 byte");
         }
+        Retention kept = Retention.NONE;
+        if (retention != null) {
+            java.time.Duration d = Units.parseDuration("--retention", retention);
+            if (d.isZero()) {
+                throw new UsageException("--retention: must be positive (omit it to keep everything)");
+            }
+            kept = Retention.of(d);
+        }
+        java.time.Instant now = java.time.Instant.now();
         List<IngestInput> inputs = IngestInput.of(files);
         try (ObjectStore s = store.open()) {
             IngestReport report = new IngestReport(Output.system(), s, tenant, json);
             var writer = new ContentNamedIngestWriter(s);
             for (IngestInput in : inputs) {
-                new InputIngest(tenant, budget, writer, report).run(in);
+                new InputIngest(tenant, budget, writer, report, kept, now).run(in);
             }
             report.summary();
         }

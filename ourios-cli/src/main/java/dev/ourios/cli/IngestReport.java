@@ -15,6 +15,8 @@ final class IngestReport {
     private long records;
     private long files;
     private long present;
+    private long expired;
+    private String firstExpired;
 
     IngestReport(Output out, ObjectStore store, String tenant, boolean json) {
         this.out = out;
@@ -25,6 +27,24 @@ final class IngestReport {
 
     void decoded(long n) {
         records += n;
+    }
+
+    /** {@code n} records refused as older than the tenant's retention; {@code example} describes the first. */
+    void expired(long n, String example) {
+        if (n > 0 && firstExpired == null) {
+            firstExpired = example;
+        }
+        expired += n;
+    }
+
+    /** The records refused for retention, as one line on stderr (empty when none was). */
+    String expiredLine() {
+        return expired == 0 ? "" : "ourios: " + expired + " record(s) not landed: " + firstExpired
+                + (expired > 1 ? " (and " + (expired - 1) + " more)" : "");
+    }
+
+    long expiredCount() {
+        return expired;
     }
 
     void landed(Landing l) {
@@ -50,9 +70,21 @@ final class IngestReport {
     }
 
     void summary() {
-        if (!json) {
-            out.out().printf("ingested %d records into %d files%s%n", records, files,
-                    present == 0 ? "" : " (" + present + " already present)");
+        if (expired > 0) {
+            out.err().println(expiredLine());
+        }
+        if (json) {
+            if (expired > 0) {
+                var o = Output.obj();
+                o.put("records", records - expired);
+                o.put("files", files);
+                o.put("rejected_retention", expired);
+                out.jsonLine(java.util.Map.of("summary", o));
+            }
+        } else {
+            out.out().printf("ingested %d records into %d files%s%s%n", records - expired, files,
+                    present == 0 ? "" : " (" + present + " already present)",
+                    expired == 0 ? "" : "; " + expired + " older than the retention not landed");
         }
     }
 

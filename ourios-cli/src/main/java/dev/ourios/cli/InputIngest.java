@@ -1,5 +1,7 @@
 package dev.ourios.cli;
 
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.Retention;
 import dev.ourios.core.json.JsonPathException;
 import dev.ourios.core.otlp.OtlpJsonStream;
 import dev.ourios.table.ingest.ContentNamedIngestWriter;
@@ -7,6 +9,9 @@ import dev.ourios.table.ingest.IngestBatcher;
 import java.io.IOException;
 import java.io.Reader;
 import java.nio.charset.CharacterCodingException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.function.Consumer;
 
 /**
@@ -21,9 +26,18 @@ final class InputIngest {
     private final long budgetBytes;
     private final ContentNamedIngestWriter writer;
     private final IngestReport report;
+    private final Retention retention;
+    private final Instant now;
     private long lastLine;
 
-    InputIngest(String tenant, long budgetBytes, ContentNamedIngestWriter writer, IngestReport report) {
+    /**
+     * @param retention records whose hour is already past the tenant's retention at {@code now} are not landed,
+     *                  and counted in the report
+     */
+    InputIngest(String tenant, long budgetBytes, ContentNamedIngestWriter writer, IngestReport report,
+            Retention retention, Instant now) {
+        this.retention = retention;
+        this.now = now;
         this.tenant = tenant;
         this.budgetBytes = budgetBytes;
         this.writer = writer;
@@ -36,7 +50,7 @@ final class InputIngest {
             OtlpJsonStream.read(tenant, r, (records, line) -> {
                 lastLine = line;
                 report.decoded(records.size());
-                batcher.add(records).forEach(land());
+                batcher.add(kept(records)).forEach(land());
             });
         } catch (JsonPathException e) {
             throw new UsageException(input.name() + ": " + e.getMessage() + report.afterFailure(), e);
@@ -58,6 +72,24 @@ final class InputIngest {
             throw new JobFailedException(input.name() + ": " + e.getCause().getMessage() + report.afterFailure(),
                     e.getCause());
         }
+    }
+
+    /** The records the tenant's retention still keeps; the others are counted in the report. */
+    private List<LogRecord> kept(List<LogRecord> records) {
+        if (retention.forTenant(tenant).isEmpty()) {
+            return records;
+        }
+        List<LogRecord> kept = new ArrayList<>(records.size());
+        for (LogRecord r : records) {
+            if (retention.isExpired(tenant, r.effectiveTime(), now)) {
+                report.expired(1, "line " + lastLine + ": record at " + Instant.ofEpochSecond(0, r.effectiveTime())
+                        + " is older than the retention of tenant '" + tenant + "' ("
+                        + Retention.format(retention.forTenant(tenant).get()) + ")");
+            } else {
+                kept.add(r);
+            }
+        }
+        return kept;
     }
 
     private Consumer<IngestBatcher.Batch> land() {

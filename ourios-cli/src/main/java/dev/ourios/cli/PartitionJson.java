@@ -14,6 +14,7 @@ final class PartitionJson {
         o.put("tenant", r.partition().tenantId());
         o.put("partition", r.partition().hourLabel());
         o.put("result", r.result().label());
+        o.put("action", r.action().label());
         o.put("files_in", r.filesIn());
         o.put("rows", r.rows());
         o.put("bytes_in", r.bytesIn());

@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPolicy;
@@ -50,6 +51,21 @@ public final class CompactionWiring {
         return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty());
     }
 
+    /**
+     * The deletion of {@code ourios delete} (and of a deletion endpoint): the compaction's rewriter, committer and
+     * audit on {@code store}, sized by {@code options} (sort budget, fan-in, row groups, GC grace for the output-age
+     * guard, scratch). Crash tests arm its crash points by the same system property as a sweep's.
+     */
+    public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock) {
+        FaultSeam faults = FaultSeam.fromSystemProperty();
+        ManifestCodec codec = new ManifestCodec();
+        PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
+                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), faults, true),
+                ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace()),
+                new AuditLog(store, options.scratchDir()), options, clock, faults);
+        return new Deletion(new TableLayout(store), deleter);
+    }
+
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             MeterProvider meters) {
         return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, false);
@@ -76,7 +92,17 @@ public final class CompactionWiring {
         }, clock, faults);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
                 gcDryRun);
-        return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
-                planClock, clock, options.concurrency(), shard, debris);
+        PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
+                options.gcGrace()), audit, clock, faults);
+        SweepRunner runner = new SweepRunner(layout, reader, gc, policy, compactor, audit,
+                new CompactionMetrics(meters), planClock, clock, options.concurrency(), shard, debris,
+                options.retention(), expirer);
+        if (shard.index() == 0) {
+            // Shard 0 compacts the audit series, so several sharded compactors do not all rewrite the same days
+            // (they would stay correct, commits being create-only, but do the work N times).
+            runner.compactAuditWith(new AuditCompactor(store, reader, ManifestCommitter.forGcGrace(store, codec,
+                    clock, options.gcGrace()), gc, options.scratchDir(), clock, Uuid7.system()));
+        }
+        return runner;
     }
 }

@@ -107,8 +107,7 @@ public final class PartitionCompactor {
     /** Best effort: a lost audit event is re-emitted by a later sweep from the manifest's commit record. */
     private static void emitAudit(AuditLog audit, CompactionPlan plan, CommitRecord record, long generation) {
         try {
-            audit.emit(new AuditEvent(plan.partition(), record.at(), record.inputs(), record.output(), generation,
-                    record.rows()));
+            audit.emit(AuditEvent.of(plan.partition(), generation, record));
         } catch (Exception e) {
             LOG.warn("{}: audit event for generation {} not written ({}); a later sweep re-emits it",
                     plan.partition(), generation, e.getMessage());

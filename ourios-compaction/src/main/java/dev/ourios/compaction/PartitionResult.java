@@ -2,6 +2,7 @@ package dev.ourios.compaction;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.StoreRequests;
+import dev.ourios.table.CommitKind;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -9,6 +10,8 @@ import java.util.Optional;
 /**
  * The outcome of one partition in a sweep, as {@code ourios compact --json} prints it.
  *
+ * @param action     what was done: a compaction, or an expiry (retention); a deletion's results are
+ *                   {@code DeletionResult}s
  * @param result     committed, noop (nothing to do, or another compactor won the commit race) or error
  * @param generation the generation committed (committed), else the generation the partition is at
  * @param output     the output file's name when committed
@@ -17,7 +20,7 @@ import java.util.Optional;
  */
 public record PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
         long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
-        double seconds, Optional<StoreRequests> requests) {
+        double seconds, Optional<StoreRequests> requests, CommitKind action) {
 
     public enum Result {
         COMMITTED, NOOP, ERROR;
@@ -32,6 +35,15 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
         Objects.requireNonNull(result, "result is null");
         inputs = inputs == null ? List.of() : List.copyOf(inputs);
         requests = requests == null ? Optional.empty() : requests;
+        action = action == null ? CommitKind.COMPACT : action;
+    }
+
+    /** A compaction's outcome. */
+    public PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
+            long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
+            double seconds, Optional<StoreRequests> requests) {
+        this(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs, error, reason, seconds,
+                requests, CommitKind.COMPACT);
     }
 
     /** Without request counts. */
@@ -44,7 +56,7 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
 
     public PartitionResult withRequests(StoreRequests r) {
         return new PartitionResult(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs,
-                error, reason, seconds, Optional.of(r));
+                error, reason, seconds, Optional.of(r), action);
     }
 
     public static PartitionResult noop(PartitionKey p, long generation, String reason) {

@@ -18,6 +18,7 @@ import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -66,6 +67,15 @@ public final class SortedRewriter implements PartitionRewriter {
 
     @Override
     public RewriteResult rewrite(CompactionPlan plan) throws IOException {
+        return rewrite(plan, null);
+    }
+
+    /**
+     * The same sort-merge, leaving out every row {@code exclude} matches (a deletion; null keeps every row). The
+     * read checksum covers the rows kept, so the output is verified against exactly those; when no row is kept, or
+     * none is left out, nothing is written and the result has no output.
+     */
+    public RewriteResult rewrite(CompactionPlan plan, Predicate<LogRecord> exclude) throws IOException {
         Files.createDirectories(scratchRoot);
         Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
         ResidencyGauge gauge = new ResidencyGauge();
@@ -73,14 +83,23 @@ public final class SortedRewriter implements PartitionRewriter {
         // compacting thread, which run formation waits for, does not); from there on every step that could lose,
         // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
         RowChecksum in;
+        long removed;
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
             try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                    "ourios-input-reader", () -> new RowChecksum(checksums))) {
+                    "ourios-input-reader", () -> new RowChecksum(checksums), exclude)) {
                 sorter.addAll(inputs);
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
+                removed = inputs.excludedRows();
+            }
+            if (exclude != null && (in.rows() == 0 || removed == 0)) {
+                // Every row matched: no output, the commit retires the inputs and names nothing. No row matched:
+                // nothing to rewrite, and the caller commits nothing.
+                String none = new RowChecksum(checksums).value();
+                return new RewriteResult(null, null, removed, 0, plan.bytesIn(), 0, 0, in.value(), none, 0,
+                        gauge.peakFormation(), gauge.peakMerge(), removed);
             }
             String outputName = uuids.next() + FileNames.COMPACTED;
             String outputKey = plan.partition().dataPrefix() + outputName;
@@ -115,9 +134,9 @@ public final class SortedRewriter implements PartitionRewriter {
                 WrittenFile written = writer.commit();
                 LOG.debug("{}: {} rows from {} files into {} ({} row groups, {} runs spilled)", plan.partition(),
                         written.rows(), plan.inputs().size(), outputName, written.rowGroups(), sorter.spilledRuns());
-                return new RewriteResult(outputKey, outputName, in.rows(), out.rows(), plan.bytesIn(),
+                return new RewriteResult(outputKey, outputName, in.rows() + removed, out.rows(), plan.bytesIn(),
                         written.bytes(), written.rowGroups(), inSum, outSum, sorter.spilledRuns(),
-                        gauge.peakFormation(), gauge.peakMerge());
+                        gauge.peakFormation(), gauge.peakMerge(), removed);
             }
         }
     }

@@ -18,6 +18,12 @@ final class CompactorChild {
     /** Starts a child; {@code warm}: warm the JVM up on a private copy before the sweep (see CompactorProcess). */
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
             Optional<CrashPoint> crashAt) throws IOException {
+        return start(store, scratch, gcGraceMillis, concurrency, warm, crashAt, Optional.empty());
+    }
+
+    /** As above, the child expiring every partition older than {@code retention}. */
+    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
+            Optional<CrashPoint> crashAt, Optional<Duration> retention) throws IOException {
         ChildJvm.Builder b = ChildJvm.main(CompactorProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
@@ -27,6 +33,7 @@ final class CompactorChild {
         crashAt.ifPresent(p -> b.property(FaultSeam.CRASH_PROPERTY, p.label()));
         b.args(store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency),
                 warm ? "warm" : "cold");
+        retention.ifPresent(r -> b.args(r.toString()));
         return new CompactorChild(b.mergeStderr().start());
     }
 

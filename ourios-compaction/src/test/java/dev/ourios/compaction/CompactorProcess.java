@@ -4,6 +4,7 @@ import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.Retention;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
@@ -24,7 +25,8 @@ import java.util.stream.Stream;
  * audit) over a store directory, run in a child JVM that the test SIGKILLs at a random moment or that halts itself
  * at an armed crash point ({@link FaultSeam}).
  *
- * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold}. With {@code warm}, one
+ * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold [retention]}, the
+ * retention an ISO-8601 duration every tenant keeps its logs for (none when absent). With {@code warm}, one
  * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
  * kill lands in protocol work rather than in start-up. Prints {@code SWEEP} when the sweep starts (the parent times
  * its kill from there), {@code RESULT <millis> <partition> <result>} as each partition finishes and
@@ -35,9 +37,9 @@ public final class CompactorProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length != 5 || !List.of("warm", "cold").contains(args[4])) {
+        if (args.length < 5 || args.length > 6 || !List.of("warm", "cold").contains(args[4])) {
             System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
-                    + " warm|cold");
+                    + " warm|cold [retention]");
             System.exit(2);
         }
         FaultSeam.fromSystemProperty(); // a mistyped -Dourios.test.crashAt fails here, before anything is touched
@@ -48,7 +50,8 @@ public final class CompactorProcess {
         CompactionOptions opts = CompactionOptions.defaults(scratch).withMinFiles(1)
                 .withRowGroupBytes(OptionalLong.of(1024))
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
-                .withConcurrency(Integer.parseInt(args[3]));
+                .withConcurrency(Integer.parseInt(args[3]))
+                .withRetention(args.length == 6 ? Retention.of(Duration.parse(args[5])) : Retention.NONE);
         LocalObjectStore store = new LocalObjectStore(storeDir);
         if (args[4].equals("warm")) {
             warmUp(store, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);

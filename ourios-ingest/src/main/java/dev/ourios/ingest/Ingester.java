@@ -1,10 +1,12 @@
 package dev.ourios.ingest;
 
+import dev.ourios.core.Retention;
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.FlushLoop;
 import dev.ourios.ingest.flush.SegmentFlusher;
 import dev.ourios.ingest.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.otlp.Rejection;
+import dev.ourios.ingest.otlp.RetentionScreen;
 import dev.ourios.ingest.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
@@ -12,6 +14,7 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.io.IOException;
+import java.time.Clock;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -36,10 +39,14 @@ public final class Ingester implements AutoCloseable {
     private final WriteAheadLog wal;
     private final FlushLoop flushLoop;
     private final ByteBudget budget;
+    private final Retention retention;
+    private final Clock clock;
     private volatile boolean stopping;
 
     private Ingester(IngestSettings settings, OtlpLogsDecoder decoder, IngestMetrics metrics, WriteAheadLog wal,
-            FlushLoop flushLoop) {
+            FlushLoop flushLoop, Retention retention, Clock clock) {
+        this.retention = retention;
+        this.clock = clock;
         this.settings = settings;
         this.decoder = decoder;
         this.metrics = metrics;
@@ -50,6 +57,15 @@ public final class Ingester implements AutoCloseable {
 
     /** Opens the WAL (replaying what an earlier process left: those segments are flushed first) and starts. */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics) throws IOException {
+        return open(settings, store, metrics, Retention.NONE, Clock.systemUTC());
+    }
+
+    /**
+     * As above, refusing (through partial success) every record already older than its tenant's {@code retention}
+     * by {@code clock}.
+     */
+    public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
+            Retention retention, Clock clock) throws IOException {
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store), decoder, metrics);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
@@ -67,7 +83,7 @@ public final class Ingester implements AutoCloseable {
         walRef[0] = wal;
         metrics.observeWal(wal::pendingBytes);
         loop.start();
-        return new Ingester(settings, decoder, metrics, wal, loop);
+        return new Ingester(settings, decoder, metrics, wal, loop, retention, clock);
     }
 
     public ByteBudget budget() {
@@ -104,7 +120,7 @@ public final class Ingester implements AutoCloseable {
      * rejections for partial success) or refused as a whole.
      */
     public IngestResult ingest(String tenant, ExportLogsServiceRequest request) throws InterruptedException {
-        Screened decoded = decoder.screen(request);
+        Screened decoded = decoder.screen(request, RetentionScreen.of(tenant, retention, clock.instant()));
         for (Rejection r : decoded.rejections()) {
             metrics.rejected(r.reason(), 1);
         }

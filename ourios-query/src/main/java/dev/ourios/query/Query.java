@@ -124,6 +124,16 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         return to.map(Query::nanos).orElse(Long.MAX_VALUE);
     }
 
+    /**
+     * The exact row predicate of this query's conditions (window, service, severity, trace id, template id, body
+     * substring), the one every query decides rows with; {@code limit} and {@code order} do not apply, and the
+     * tenant is structural (only its directory is read). Public for deletion requests, which remove exactly the rows
+     * a query with the same filters returns.
+     */
+    public java.util.function.Predicate<dev.ourios.core.LogRecord> rowPredicate() {
+        return new RowMatcher(this)::matches;
+    }
+
     /** The body needle as UTF-8 bytes. */
     Optional<byte[]> needle() {
         return bodyContains.map(s -> s.getBytes(StandardCharsets.UTF_8));

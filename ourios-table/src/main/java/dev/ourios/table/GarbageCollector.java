@@ -48,9 +48,17 @@ public final class GarbageCollector {
 
     /** Collects one partition; problems are recorded in the result, never thrown. */
     public PartitionGcResult collect(PartitionKey partition) {
+        return collect(partition, partition.dataPrefix());
+    }
+
+    /**
+     * Collects the directory {@code prefix} that keeps files and manifests as a partition does (an audit day), by the
+     * same rules; {@code partition} names it in the result.
+     */
+    public PartitionGcResult collect(PartitionKey partition, String prefix) {
         PartitionSnapshot snapshot;
         try {
-            snapshot = reader.snapshot(partition);
+            snapshot = reader.snapshot(partition, prefix);
         } catch (ManifestException e) {
             // DEBUG: the skip is in the result, which every caller prints once (one line per bad partition).
             LOG.debug("gc skipped {}: {}", partition, e.getMessage());
@@ -78,7 +86,7 @@ public final class GarbageCollector {
             deleted.add(key);
             bytes += c.object().size();
         }
-        List<String> aborted = abortStaleUploads(partition, now, errors);
+        List<String> aborted = abortStaleUploads(prefix, now, errors);
         return new PartitionGcResult(partition, deleted, bytes, errors, aborted);
     }
 
@@ -88,14 +96,14 @@ public final class GarbageCollector {
      * still being written: a compaction's upload lives for minutes, and aborting one that is somehow still running
      * only fails that compaction, which the next sweep redoes.
      */
-    private List<String> abortStaleUploads(PartitionKey partition, Instant now, List<String> errors) {
+    private List<String> abortStaleUploads(String prefix, Instant now, List<String> errors) {
         List<IncompleteUpload> uploads;
         try {
-            uploads = store.incompleteUploads(partition.dataPrefix());
+            uploads = store.incompleteUploads(prefix);
         } catch (IOException e) {
-            errors.add("could not list incomplete uploads of " + store.describe(partition.dataPrefix()) + ": "
+            errors.add("could not list incomplete uploads of " + store.describe(prefix) + ": "
                     + e.getMessage());
-            LOG.warn("gc could not list incomplete uploads of {}", store.describe(partition.dataPrefix()), e);
+            LOG.warn("gc could not list incomplete uploads of {}", store.describe(prefix), e);
             return List.of();
         }
         Instant cutoff = now.minus(options.grace());

@@ -21,7 +21,9 @@ import java.util.OptionalLong;
 
 /**
  * Manifest JSON (STORAGE.md §3). Writes compact JSON with a fixed field order
- * ({@code format, generation, files, retired, commit{at, inputs, output, rows, bytes_in, bytes_out, checksum}}), so
+ * ({@code format, generation, files, retired, commit{at, inputs, output, rows, bytes_in, bytes_out, checksum, kind,
+ * rows_removed, reason}}; a compaction's record carries neither {@code kind}, {@code rows_removed} nor {@code reason},
+ * and a record without output carries neither {@code output} nor {@code checksum}), so
  * the same manifest always has the same bytes, and writes only complete commit records. Reads strictly where the
  * live set depends on it: {@code format}, {@code generation} and {@code files} are required, every field present must
  * have its type, a repeated JSON key or trailing content is an error (two {@code files} keys would make the live set
@@ -66,11 +68,23 @@ public final class ManifestCodec {
                     g.writeString(in);
                 }
                 g.writeEndArray();
-                g.writeStringField("output", c.output());
+                if (c.output() != null) {
+                    g.writeStringField("output", c.output());
+                }
                 g.writeNumberField("rows", c.rows());
                 g.writeNumberField("bytes_in", c.bytesIn());
                 g.writeNumberField("bytes_out", c.bytesOut());
-                g.writeStringField("checksum", c.checksum());
+                if (c.checksum() != null) {
+                    g.writeStringField("checksum", c.checksum());
+                }
+                if (c.kind() != CommitKind.COMPACT) {
+                    // After the compaction's fields, so a compaction's manifest has the same bytes as ever.
+                    g.writeStringField("kind", c.kind().label());
+                    g.writeNumberField("rows_removed", c.rowsRemoved());
+                    if (c.reason() != null) {
+                        g.writeStringField("reason", c.reason());
+                    }
+                }
                 g.writeEndObject();
             }
             g.writeEndObject();
@@ -126,7 +140,8 @@ public final class ManifestCodec {
                     r.optional(c, "commit.inputs", r::stringsValue),
                     r.optional(c, "commit.output", r::stringValue), r.optionalCount(c, "commit.rows"),
                     r.optionalCount(c, "commit.bytes_in"), r.optionalCount(c, "commit.bytes_out"),
-                    r.optional(c, "commit.checksum", r::stringValue));
+                    r.optional(c, "commit.checksum", r::stringValue), r.optional(c, "commit.kind", r::stringValue),
+                    r.optionalCount(c, "commit.rows_removed"), r.optional(c, "commit.reason", r::stringValue));
         }
         Manifest m = new Manifest((int) format, generation, files, retired, commit);
         ManifestValidator.validate(manifestKey, m);

@@ -1,5 +1,6 @@
 package dev.ourios.table;
 
+import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
@@ -64,15 +65,24 @@ public final class ManifestCommitter {
      */
     public CommitResult commit(PartitionKey partition, long expectedCurrentGeneration, Manifest next)
             throws IOException {
+        return commit(partition, partition.dataPrefix(), expectedCurrentGeneration, next);
+    }
+
+    /**
+     * As above for the directory {@code prefix} that keeps files and manifests as a partition does (an audit day);
+     * {@code partition} names it in the result and in messages.
+     */
+    public CommitResult commit(PartitionKey partition, String prefix, long expectedCurrentGeneration, Manifest next)
+            throws IOException {
         long gen = expectedCurrentGeneration + 1;
         if (next.generation() != gen) {
             throw new IllegalArgumentException("next manifest has generation " + next.generation() + ", expected "
                     + gen + " on top of " + expectedCurrentGeneration);
         }
-        String key = ManifestKeys.key(partition, gen);
+        String key = prefix + FileNames.manifestName(gen);
         byte[] bytes = codec.encode(key, next);
 
-        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        List<ObjectInfo> listing = store.listObjects(prefix);
         Map<String, ObjectInfo> byName = new HashMap<>();
         long highest = 0;
         for (ObjectInfo o : listing) {

@@ -64,7 +64,8 @@ public final class ManifestValidator {
                 throw new ManifestException(manifestKey, "'" + in + "' appears more than once in commit.inputs");
             }
         }
-        if (c.rows().orElse(0) < 0 || c.bytesIn().orElse(0) < 0 || c.bytesOut().orElse(0) < 0) {
+        if (c.rows().orElse(0) < 0 || c.bytesIn().orElse(0) < 0 || c.bytesOut().orElse(0) < 0
+                || c.rowsRemoved().orElse(0) < 0) {
             throw new ManifestException(manifestKey, "commit counts must not be negative");
         }
     }

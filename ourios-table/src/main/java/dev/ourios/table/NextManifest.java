@@ -7,7 +7,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
-/** Builds the manifest a compaction commits on top of the snapshot it planned from (STORAGE.md §4 step 4). */
+/**
+ * Builds the manifest a commit (compaction, expiry or deletion) makes on top of the snapshot it planned from
+ * (STORAGE.md §4.2 step 5).
+ */
 public final class NextManifest {
     private NextManifest() {
     }
@@ -16,7 +19,8 @@ public final class NextManifest {
      * Generation {@code snapshot.generation() + 1} with:
      * <ul>
      * <li>files = previous files − inputs + output (just {@code [output]} when every live file was merged; a
-     * previously named file that was not an input stays named, otherwise its rows would vanish);</li>
+     * previously named file that was not an input stays named, otherwise its rows would vanish; no output, as in an
+     * expiry, adds nothing, so retiring every live file leaves {@code files: []});</li>
      * <li>retired = previous retired still present in the listing (absent ones are confirmed collected, so the
      * list does not grow forever) + every input, retired at {@code commit.at()}.</li>
      * </ul>
@@ -33,8 +37,8 @@ public final class NextManifest {
         }
         Manifest prev = snapshot.manifest().orElse(null);
         Set<String> inputs = new HashSet<>(commit.inputs());
-        if (inputs.contains(commit.output()) || (prev != null
-                && (prev.fileNames().contains(commit.output()) || prev.retiredNames().contains(commit.output())))) {
+        if (commit.output() != null && (inputs.contains(commit.output()) || (prev != null
+                && (prev.fileNames().contains(commit.output()) || prev.retiredNames().contains(commit.output()))))) {
             throw new IllegalArgumentException("output '" + commit.output() + "' is already named in "
                     + snapshot.partition() + " at generation " + snapshot.generation());
         }
@@ -44,7 +48,9 @@ public final class NextManifest {
             prev.files().stream().filter(f -> !inputs.contains(f)).forEach(files::add);
             prev.retired().stream().filter(r -> snapshot.isPresent(r.file())).forEach(retired::add);
         }
-        files.add(commit.output());
+        if (commit.output() != null) {
+            files.add(commit.output());
+        }
         files.sort(null);
         Instant at = commit.at();
         commit.inputs().forEach(in -> retired.add(new Retired(in, at)));

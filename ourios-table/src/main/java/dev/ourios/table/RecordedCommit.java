@@ -12,16 +12,20 @@ import java.util.OptionalLong;
  * sees the absence in the types and has to decide what a missing field means for it; this build itself only ever
  * writes complete records ({@link #of(CommitRecord)}, {@link #complete()}).
  *
- * @param at       commit time
- * @param inputs   the live files merged, by name, sorted
- * @param output   the compacted file written
- * @param rows     rows in the output
- * @param bytesIn  sum of the input sizes
- * @param bytesOut size of the output
- * @param checksum order-independent checksum of the source columns of {@code output}
+ * @param at          commit time
+ * @param inputs      the live files taken out of the live set, by name, sorted
+ * @param output      the file written
+ * @param rows        rows in the output
+ * @param bytesIn     sum of the input sizes
+ * @param bytesOut    size of the output
+ * @param checksum    order-independent checksum of the source columns of {@code output}
+ * @param kind        {@code compact} when absent; {@code expire} or {@code delete}; another name from a newer writer
+ * @param rowsRemoved rows an expiry or a deletion removed
+ * @param reason      why rows were removed
  */
 public record RecordedCommit(Optional<Instant> at, Optional<List<String>> inputs, Optional<String> output,
-        OptionalLong rows, OptionalLong bytesIn, OptionalLong bytesOut, Optional<String> checksum) {
+        OptionalLong rows, OptionalLong bytesIn, OptionalLong bytesOut, Optional<String> checksum,
+        Optional<String> kind, OptionalLong rowsRemoved, Optional<String> reason) {
     public RecordedCommit {
         Objects.requireNonNull(at, "at is null");
         Objects.requireNonNull(inputs, "inputs is null");
@@ -30,27 +34,53 @@ public record RecordedCommit(Optional<Instant> at, Optional<List<String>> inputs
         Objects.requireNonNull(bytesIn, "bytesIn is null");
         Objects.requireNonNull(bytesOut, "bytesOut is null");
         Objects.requireNonNull(checksum, "checksum is null");
+        Objects.requireNonNull(kind, "kind is null");
+        Objects.requireNonNull(rowsRemoved, "rowsRemoved is null");
+        Objects.requireNonNull(reason, "reason is null");
         // Sorted like CommitRecord's, so a complete record read back equals the one written.
         inputs = inputs.map(in -> in.stream().sorted().toList());
     }
 
-    /** The record of a commit this build made: every field present. */
+    /** A compaction's record as read (no kind, nothing removed). */
+    public RecordedCommit(Optional<Instant> at, Optional<List<String>> inputs, Optional<String> output,
+            OptionalLong rows, OptionalLong bytesIn, OptionalLong bytesOut, Optional<String> checksum) {
+        this(at, inputs, output, rows, bytesIn, bytesOut, checksum, Optional.empty(), OptionalLong.empty(),
+                Optional.empty());
+    }
+
+    /** The record of a commit this build made: every field its kind needs present. */
     public static RecordedCommit of(CommitRecord c) {
-        return new RecordedCommit(Optional.of(c.at()), Optional.of(c.inputs()), Optional.of(c.output()),
+        boolean compact = c.kind() == CommitKind.COMPACT;
+        return new RecordedCommit(Optional.of(c.at()), Optional.of(c.inputs()), Optional.ofNullable(c.output()),
                 OptionalLong.of(c.rows()), OptionalLong.of(c.bytesIn()), OptionalLong.of(c.bytesOut()),
-                Optional.of(c.checksum()));
+                Optional.ofNullable(c.checksum()), compact ? Optional.empty() : Optional.of(c.kind().label()),
+                compact ? OptionalLong.empty() : OptionalLong.of(c.rowsRemoved()), Optional.ofNullable(c.reason()));
+    }
+
+    /** The kind of commit; empty for a kind this build does not know. */
+    public Optional<CommitKind> commitKind() {
+        return kind.isEmpty() ? Optional.of(CommitKind.COMPACT) : kind.flatMap(CommitKind::ofLabel);
     }
 
     /**
-     * The full commit record when every field is present: what re-emitting an audit event needs, and what this
-     * build requires before it writes a record.
+     * The full commit record when every field its kind needs is present: what re-emitting an audit event needs, and
+     * what this build requires before it writes a record.
      */
     public Optional<CommitRecord> complete() {
-        if (at.isEmpty() || inputs.isEmpty() || output.isEmpty() || rows.isEmpty() || bytesIn.isEmpty()
-                || bytesOut.isEmpty() || checksum.isEmpty()) {
+        Optional<CommitKind> k = commitKind();
+        if (k.isEmpty() || at.isEmpty() || inputs.isEmpty() || rows.isEmpty() || bytesIn.isEmpty()
+                || bytesOut.isEmpty() || output.isPresent() != checksum.isPresent()) {
             return Optional.empty();
         }
-        return Optional.of(new CommitRecord(at.get(), inputs.get(), output.get(), rows.getAsLong(),
-                bytesIn.getAsLong(), bytesOut.getAsLong(), checksum.get()));
+        if (k.get() == CommitKind.COMPACT ? output.isEmpty() : rowsRemoved.isEmpty()) {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new CommitRecord(k.get(), at.get(), inputs.get(), output.orElse(null),
+                    rows.getAsLong(), rowsRemoved.orElse(0), bytesIn.getAsLong(), bytesOut.getAsLong(),
+                    checksum.orElse(null), reason.orElse(null)));
+        } catch (IllegalArgumentException e) {
+            return Optional.empty(); // fields that contradict their kind: not a record this build wrote
+        }
     }
 }

@@ -22,7 +22,16 @@ public final class TableReader {
      * @throws ManifestException if the current manifest is malformed or invalid, or names a missing file
      */
     public PartitionSnapshot snapshot(PartitionKey partition) throws IOException {
-        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        return snapshot(partition, partition.dataPrefix());
+    }
+
+    /**
+     * The snapshot of the directory {@code prefix} that keeps files and manifests as a partition does (an audit
+     * day); {@code label} names it in the snapshot and in messages.
+     */
+    public PartitionSnapshot snapshot(PartitionKey label, String prefix) throws IOException {
+        PartitionKey partition = label;
+        List<ObjectInfo> listing = store.listObjects(prefix);
         Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {

@@ -2,7 +2,14 @@ package dev.ourios.cli.config;
 
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.store.IoRates;
+import dev.ourios.cli.Units;
+import dev.ourios.cli.UsageException;
+import dev.ourios.core.Retention;
+import dev.ourios.core.TenantCodec;
 import java.time.Duration;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.Objects;
 import java.util.OptionalLong;
 
@@ -19,7 +26,7 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
         Objects.requireNonNull(options, "options");
     }
 
-    static CompactionConfig from(Values v, ConfigKeys keys) {
+    static CompactionConfig from(Values v, ConfigKeys keys, Map<String, String> retentionTenants) {
         boolean enabled = v.bool(ConfigKeys.COMPACTION_ENABLED);
         Duration interval = v.duration(ConfigKeys.COMPACTION_INTERVAL);
         if (interval.isZero()) {
@@ -37,7 +44,32 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }
-        return new CompactionConfig(enabled, interval, o);
+        return new CompactionConfig(enabled, interval, o.withRetention(retention(v, retentionTenants)));
+    }
+
+    /** {@code retention.default} and the {@code retention.tenants} mapping; every error names the key at fault. */
+    static Retention retention(Values v, Map<String, String> tenants) {
+        Optional<Duration> def = v.optional(ConfigKeys.RETENTION_DEFAULT)
+                .map(x -> positive(v.label(ConfigKeys.RETENTION_DEFAULT), v.duration(ConfigKeys.RETENTION_DEFAULT)));
+        Map<String, Duration> byTenant = new TreeMap<>();
+        for (Map.Entry<String, String> e : tenants.entrySet()) {
+            String key = ConfigKeys.RETENTION_TENANTS + "." + e.getKey();
+            try {
+                TenantCodec.encode(e.getKey());
+                byTenant.put(e.getKey(), positive(key, Units.parseDuration(key, e.getValue())));
+            } catch (UsageException | IllegalArgumentException ex) {
+                throw new ConfigException(ex.getMessage().startsWith(key) ? ex.getMessage()
+                        : key + ": " + ex.getMessage(), ex);
+            }
+        }
+        return new Retention(def, byTenant);
+    }
+
+    private static Duration positive(String label, Duration d) {
+        if (d.isZero()) {
+            throw new ConfigException(label + ": must be positive (omit it to keep logs forever)");
+        }
+        return d;
     }
 
     /** CompactionOptions names the flag ("--fan-in must be ..."); a config error names the key instead. */

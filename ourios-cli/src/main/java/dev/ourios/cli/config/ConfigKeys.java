@@ -47,6 +47,12 @@ public final class ConfigKeys {
     public static final String INGEST_MAX_BODY_BYTES = "ingest.max_body_bytes";
     public static final String INGEST_THREADS = "ingest.threads";
     public static final String AUTH_KEYS_FILE = "auth.keys_file";
+    public static final String RETENTION_DEFAULT = "retention.default";
+    /**
+     * A mapping section, not a key: {@code retention.tenants.<tenant>: <duration>}, one entry per tenant whose
+     * retention differs from {@code retention.default}. Tenants are data, so they cannot be keys of this table.
+     */
+    public static final String RETENTION_TENANTS = "retention.tenants";
 
     private final Map<String, ConfigKey> byName;
 
@@ -128,6 +134,8 @@ public final class ConfigKeys {
                 "Bytes per second all compactions together may write to the store; 0 = unthrottled"));
         k.add(key(DRAIN_TIMEOUT, "OURIOS_DRAIN_TIMEOUT", null, "10m", Kind.DURATION, false,
                 "On SIGTERM, how long running compactions may take to finish before the process exits anyway"));
+        k.add(key(RETENTION_DEFAULT, "OURIOS_RETENTION", "--retention", null, Kind.DURATION, false,
+                "How long every tenant's logs are kept (e.g. 30d); unset = forever. Per tenant: retention.tenants"));
         return new ConfigKeys(k);
     }
 
@@ -151,6 +159,11 @@ public final class ConfigKeys {
             throw new IllegalArgumentException("BUG: no configuration key '" + name + "'");
         }
         return k;
+    }
+
+    /** True if {@code path} is a mapping of free names to values ({@link #RETENTION_TENANTS}). */
+    public boolean isMapSection(String path) {
+        return RETENTION_TENANTS.equals(path);
     }
 
     /** True if {@code path} is a section some key sits in ({@code store}, {@code store.s3}, ...). */

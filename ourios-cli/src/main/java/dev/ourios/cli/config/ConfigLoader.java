@@ -39,7 +39,9 @@ public final class ConfigLoader {
      * @param flags explicitly given flags by key name (flags left at their defaults must not be passed)
      */
     public ResolvedConfig load(Optional<Path> file, Map<String, String> flags) {
-        Map<String, String> fromFile = file.map(this::readFile).orElse(Map.of());
+        Map<String, String> fromFile = new HashMap<>();
+        Map<String, String> tenants = new java.util.TreeMap<>();
+        file.ifPresent(f -> readFile(f, fromFile, tenants));
         String fileSource = file.map(f -> "file " + f).orElse("");
         List<Setting> out = new ArrayList<>();
         for (ConfigKey k : keys.all()) {
@@ -55,10 +57,10 @@ public final class ConfigLoader {
                 out.add(new Setting(k, k.defaultValue(), "default"));
             }
         }
-        return new ResolvedConfig(out);
+        return new ResolvedConfig(out, tenants, fileSource);
     }
 
-    private Map<String, String> readFile(Path file) {
+    private void readFile(Path file, Map<String, String> values, Map<String, String> tenants) {
         JsonNode root;
         try {
             root = yaml.readTree(Files.readString(file));
@@ -70,29 +72,38 @@ public final class ConfigLoader {
         } catch (IOException e) {
             throw new ConfigException("--config: cannot read " + file + ": " + e.getMessage(), e);
         }
-        Map<String, String> values = new HashMap<>();
         if (root == null || root.isMissingNode() || root.isNull()) {
-            return values; // an empty file: every key at its default
+            return; // an empty file: every key at its default
         }
         if (!root.isObject()) {
             throw new ConfigException("--config " + file + ": the top level must be a mapping of sections");
         }
-        walk(file, "", root, values);
-        return values;
+        walk(file, "", root, values, tenants);
     }
 
-    private void walk(Path file, String prefix, JsonNode node, Map<String, String> values) {
+    private void walk(Path file, String prefix, JsonNode node, Map<String, String> values,
+            Map<String, String> tenants) {
         for (Map.Entry<String, JsonNode> e : node.properties()) {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
-            if (keys.isSection(name)) {
-                if (v.isNull() || v.isTextual() && v.asText().isEmpty()) {
-                    continue; // an empty section ("auth:" with every key commented out) sets nothing
+            if (keys.isMapSection(name)) {
+                if (!v.isObject()) {
+                    throw new ConfigException(file + ": " + name + " is a mapping; expected <tenant>: <value>");
+                }
+                for (Map.Entry<String, JsonNode> t : v.properties()) {
+                    if (t.getValue().isContainerNode() || t.getValue().isNull()) {
+                        throw new ConfigException(file + ": " + name + "." + t.getKey() + ": expected a single value");
+                    }
+                    tenants.put(t.getKey(), t.getValue().asText().trim());
+                }
+            } else if (keys.isSection(name)) {
+                if (v.isNull() || (v.isTextual() && v.textValue().isEmpty())) {
+                    continue; // a section whose keys are all commented out, as config check prints unset ones
                 }
                 if (!v.isObject()) {
                     throw new ConfigException(file + ": " + name + " is a section; expected keys under it");
                 }
-                walk(file, name, v, values);
+                walk(file, name, v, values, tenants);
             } else if (keys.find(name).isPresent()) {
                 if (v.isContainerNode()) {
                     throw new ConfigException(file + ": " + name + ": expected a single value");

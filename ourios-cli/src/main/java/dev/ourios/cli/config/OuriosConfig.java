@@ -22,7 +22,8 @@ public record OuriosConfig(StoreConfig store, HttpConfig http, IngestConfig inge
     public static OuriosConfig from(ResolvedConfig resolved, ConfigKeys keys) {
         Values v = new Values(resolved);
         StoreConfig store = StoreConfig.from(v);
-        return new OuriosConfig(store, HttpConfig.from(v), IngestConfig.from(v, store), CompactionConfig.from(v, keys),
-                v.duration(ConfigKeys.DRAIN_TIMEOUT), AuthConfig.from(v));
+        return new OuriosConfig(store, HttpConfig.from(v), IngestConfig.from(v, store),
+                CompactionConfig.from(v, keys, resolved.retentionTenants()), v.duration(ConfigKeys.DRAIN_TIMEOUT),
+                AuthConfig.from(v));
     }
 }

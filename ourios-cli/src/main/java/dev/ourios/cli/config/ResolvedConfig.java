@@ -11,8 +11,16 @@ import java.util.regex.Pattern;
 public final class ResolvedConfig {
     private static final Pattern PLAIN = Pattern.compile("[A-Za-z0-9_./@+-]+");
     private final Map<String, Setting> settings;
+    private final Map<String, String> retentionTenants;
+    private final String tenantsSource;
 
-    ResolvedConfig(List<Setting> settings) {
+    /**
+     * @param retentionTenants the {@code retention.tenants} mapping, tenant to duration text
+     * @param tenantsSource    where that mapping came from (the file)
+     */
+    ResolvedConfig(List<Setting> settings, Map<String, String> retentionTenants, String tenantsSource) {
+        this.retentionTenants = java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(retentionTenants));
+        this.tenantsSource = tenantsSource;
         Map<String, Setting> m = new LinkedHashMap<>();
         for (Setting s : settings) {
             m.put(s.key().name(), s);
@@ -30,6 +38,11 @@ public final class ResolvedConfig {
 
     public Optional<String> value(String name) {
         return setting(name).value();
+    }
+
+    /** The {@code retention.tenants} mapping: tenant to duration text, as the file gives it. */
+    public Map<String, String> retentionTenants() {
+        return retentionTenants;
     }
 
     public List<Setting> settings() {
@@ -62,6 +75,15 @@ public final class ResolvedConfig {
                 sb.append(indent).append(s.key().leaf()).append(": ").append(scalar(s.shown())).append("  # ")
                         .append(s.source()).append('\n');
             }
+        }
+        if (!retentionTenants.isEmpty()) {
+            // retention.default is the last key, so the retention section is the one still open.
+            if (!open.equals(List.of("retention"))) {
+                sb.append("retention:\n");
+            }
+            sb.append("  tenants:\n");
+            retentionTenants.forEach((t, d) -> sb.append("    ").append(scalar(t)).append(": ").append(scalar(d))
+                    .append("  # ").append(tenantsSource).append('\n'));
         }
         return sb.toString();
     }

@@ -10,6 +10,8 @@ import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.core.Retention;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
@@ -104,6 +106,9 @@ public final class ServeCommand implements Callable<Integer> {
         ConfigKeys keys = ConfigKeys.standard();
         OuriosConfig cfg = OuriosConfig.from(new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys)),
                 keys);
+        // --retention-tenant entries override the file's retention.tenants, as every flag overrides the file.
+        CompactionOptions compaction = cfg.compaction().options()
+                .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
         EventLog events = new EventLog(System.err, Clock.systemUTC());
         // Opened first, closed last: the SIGTERM hook halts with 0 only after everything below is closed/flushed.
         try (Shutdown drain = Shutdown.onSignal(cfg.drainTimeout(),
@@ -121,7 +126,7 @@ public final class ServeCommand implements Callable<Integer> {
                     new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
-                    ? openIngester(cfg.ingest().settings().get(), s, telemetry) : null;
+                    ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention()) : null;
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester);
             InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
             if (ingester != null) {
@@ -134,7 +139,7 @@ public final class ServeCommand implements Callable<Integer> {
                     + " on " + cfg.store().uri(), started(cfg, bound, otlp));
             try {
                 if (cfg.compaction().enabled()) {
-                    SweepRunner runner = CompactionWiring.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
+                    SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, Clock.systemUTC(),
                             Clock.systemUTC(), telemetry.meterProvider(), false);
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
                             .run(new SweepEvents(events));
@@ -173,9 +178,11 @@ public final class ServeCommand implements Callable<Integer> {
         return out;
     }
 
-    private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry) {
+    private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry,
+            Retention retention) {
         try {
-            return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()));
+            return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()), retention,
+                    Clock.systemUTC());
         } catch (IOException e) {
             throw new UsageException(ConfigKeys.INGEST_WAL_DIR + ": " + e.getMessage(), e);
         }

@@ -2,6 +2,7 @@ package dev.ourios.cli.serve;
 
 import dev.ourios.cli.SweepLoop;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.table.CommitKind;
 import dev.ourios.compaction.sweep.SweepReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -25,6 +26,7 @@ final class SweepEvents implements SweepLoop.Listener {
         a.put("ourios.tenant", r.partition().tenantId());
         a.put("ourios.partition", r.partition().hourLabel());
         a.put("ourios.compaction.result", r.result().label());
+        a.put("ourios.commit.kind", r.action().label());
         a.put("ourios.compaction.files_in", r.filesIn());
         a.put("ourios.compaction.rows", r.rows());
         a.put("ourios.compaction.bytes_in", r.bytesIn());
@@ -41,6 +43,11 @@ final class SweepEvents implements SweepLoop.Listener {
         }
         a.put("duration_s", r.seconds());
         String where = r.partition().tenantId() + " " + r.partition().hourLabel();
+        if (r.action() == CommitKind.EXPIRE && r.result() == PartitionResult.Result.COMMITTED) {
+            events.info("ourios.retention.partition.expired", where + ": expired at generation " + r.generation()
+                    + " (" + r.filesIn() + " files, " + r.rows() + " rows; " + r.reason() + ")", a);
+            return;
+        }
         switch (r.result()) {
             case COMMITTED -> events.info("ourios.compaction.partition.committed", where + ": committed generation "
                     + r.generation() + " (" + r.filesIn() + " files, " + r.rows() + " rows)", a);

@@ -1,19 +1,57 @@
 package dev.ourios.compaction.audit;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.table.CommitKind;
+import dev.ourios.table.CommitRecord;
 import java.time.Instant;
 import java.util.List;
+import java.util.Objects;
 
 /**
- * One committed compaction, as written to the audit stream (STORAGE.md §6): event_kind 3, event_type "compaction".
- * Identified by (tenant, partition, generation), which makes re-emission after a crash idempotent.
+ * One committed change of a partition, as written to the audit stream (STORAGE.md §7): a compaction (event_kind 3),
+ * an expiry (4) or a deletion (5). Identified by (tenant, partition, generation), which makes re-emission after a
+ * crash idempotent; every kind of commit takes a generation of its own, so two events never share an identity.
+ *
+ * @param outputFile  the file written, or null when the commit wrote none
+ * @param rows        rows written
+ * @param rowsRemoved rows an expiry or deletion removed (0 for a compaction)
+ * @param reason      the retention or the deletion's filter (JSON); null for a compaction
  */
-public record AuditEvent(PartitionKey partition, Instant timestamp, List<String> inputFiles, String outputFile,
-        long generation, long rows) {
+public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
+        String outputFile, long generation, long rows, long rowsRemoved, String reason) {
     public static final int EVENT_KIND_COMPACTION = 3;
+    public static final int EVENT_KIND_EXPIRE = 4;
+    public static final int EVENT_KIND_DELETE = 5;
     public static final String EVENT_TYPE_COMPACTION = "compaction";
 
     public AuditEvent {
+        Objects.requireNonNull(kind, "kind is null");
         inputFiles = inputFiles.stream().sorted().toList();
+    }
+
+    /** A compaction's event. */
+    public AuditEvent(PartitionKey partition, Instant timestamp, List<String> inputFiles, String outputFile,
+            long generation, long rows) {
+        this(CommitKind.COMPACT, partition, timestamp, inputFiles, outputFile, generation, rows, 0, null);
+    }
+
+    /** The event of the commit {@code c} that created {@code generation} of {@code partition}. */
+    public static AuditEvent of(PartitionKey partition, long generation, CommitRecord c) {
+        return new AuditEvent(c.kind(), partition, c.at(), c.inputs(), c.output(), generation, c.rows(),
+                c.rowsRemoved(), c.reason());
+    }
+
+    /** The {@code event_kind} column: the audit stream's ordinal of this kind. */
+    public int eventKind() {
+        return switch (kind) {
+            case COMPACT -> EVENT_KIND_COMPACTION;
+            case EXPIRE -> EVENT_KIND_EXPIRE;
+            case DELETE -> EVENT_KIND_DELETE;
+        };
+    }
+
+    /** The {@code event_type} column: {@code compaction}, {@code expire} or {@code delete}. */
+    public String eventType() {
+        return kind == CommitKind.COMPACT ? EVENT_TYPE_COMPACTION : kind.label();
     }
 }

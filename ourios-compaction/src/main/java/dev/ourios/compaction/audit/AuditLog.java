@@ -2,6 +2,7 @@ package dev.ourios.compaction.audit;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.CommitKind;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -26,7 +27,7 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
 import org.apache.parquet.schema.Types;
 
 /**
- * Writes compaction audit events as Parquet under {@code audit/tenant_id=<enc>/year=/month=/day=/<uuidv7>.parquet},
+ * Writes audit events (compactions, expiries, deletions) as Parquet under {@code audit/tenant_id=<enc>/year=/month=/day=/<uuidv7>.parquet},
  * one file per event, day-partitioned by the event time. The file name is a UUIDv7 whose time part is the event's
  * millisecond and whose other bits are a hash of (tenant, partition, generation): emitting the same event twice
  * addresses the same key, and the create-only put makes the second emission a no-op. That is what lets a sweep
@@ -47,6 +48,7 @@ public final class AuditLog {
             .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false))
             .named("compaction_generation")
             .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false)).named("compaction_rows")
+            .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false)).named("rows_removed")
             .named("audit_event");
 
     private final ObjectStore store;
@@ -91,16 +93,23 @@ public final class AuditLog {
             Group g = f.newGroup()
                     .append("tenant_id", e.partition().tenantId())
                     .append("timestamp", e.timestamp().getEpochSecond() * 1_000_000_000L + e.timestamp().getNano())
-                    .append("event_kind", AuditEvent.EVENT_KIND_COMPACTION)
-                    .append("event_type", AuditEvent.EVENT_TYPE_COMPACTION)
-                    .append("compaction_partition", e.partition().hourPath());
+                    .append("event_kind", e.eventKind())
+                    .append("event_type", e.eventType());
+            if (e.reason() != null) {
+                g.append("reason", e.reason());
+            }
+            g.append("compaction_partition", e.partition().hourPath());
             Group list = g.addGroup("compaction_input_files");
             for (String in : e.inputFiles()) {
                 list.addGroup("list").append("element", in);
             }
-            g.append("compaction_output_file", e.outputFile())
-                    .append("compaction_generation", e.generation())
-                    .append("compaction_rows", e.rows());
+            if (e.outputFile() != null) {
+                g.append("compaction_output_file", e.outputFile());
+            }
+            g.append("compaction_generation", e.generation()).append("compaction_rows", e.rows());
+            if (e.kind() != CommitKind.COMPACT) {
+                g.append("rows_removed", e.rowsRemoved());
+            }
             try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(tmp))
                     .withConf(new PlainParquetConfiguration()).withType(SCHEMA)
                     .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)

@@ -1,5 +1,6 @@
 package dev.ourios.compaction.plan;
 
+import dev.ourios.core.Retention;
 import dev.ourios.store.IoRates;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,9 +25,12 @@ import java.util.OptionalLong;
  * @param ioRates          bytes per second all of this process's compactions together may read from and write to
  *                         the store ({@code --max-read-rate}, {@code --max-write-rate}; 0 = unthrottled), so
  *                         compaction leaves ingest and queries their share of the store's bandwidth
+ * @param retention        how long each tenant's logs are kept ({@code --retention}, {@code retention.*}); a sweep
+ *                         expires every partition whose whole hour is older, {@link Retention#NONE} by default
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
-        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
+        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
+        Retention retention) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -41,6 +45,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         Objects.requireNonNull(gcGrace, "gcGrace is null");
         Objects.requireNonNull(scratchDir, "scratchDir is null");
         Objects.requireNonNull(ioRates, "ioRates is null");
+        Objects.requireNonNull(retention, "retention is null");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("--grace must not be negative (got " + grace + ")");
         }
@@ -69,6 +74,18 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         }
     }
 
+    /** Without retention. */
+    public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+            OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
+        this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
+                ioRates, Retention.NONE);
+    }
+
+    public CompactionOptions withRetention(Retention r) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, r);
+    }
+
     public static CompactionOptions defaults(Path scratchDir) {
         return new CompactionOptions(DEFAULT_GRACE, DEFAULT_MIN_FILES, DEFAULT_SMALL_FILE_BYTES,
                 DEFAULT_SORT_BUDGET_BYTES, DEFAULT_FAN_IN, OptionalLong.empty(), 1, DEFAULT_GC_GRACE, scratchDir,
@@ -77,46 +94,46 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates);
+                concurrency, g, scratchDir, ioRates, retention);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r);
+                concurrency, gcGrace, scratchDir, r, retention);
     }
 }

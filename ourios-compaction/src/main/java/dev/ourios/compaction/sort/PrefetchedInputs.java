@@ -3,6 +3,7 @@ package dev.ourios.compaction.sort;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.Failures;
+import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.parquet.rows.RowCodec;
@@ -12,6 +13,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.schema.MessageType;
@@ -77,15 +79,30 @@ public final class PrefetchedInputs implements AutoCloseable {
     private final MessageType[] schemas;
     /** Each reader's checksum of the rows it read, or none. */
     private final List<RowChecksum> checksums = new ArrayList<>();
+    /** Rows left out, per reader; each slot written by its reader only, read after the inputs are drained. */
+    private final long[] excluded;
+    private final Predicate<LogRecord> exclude;
     private volatile boolean closed;
 
     /** {@code checksum}: makes each reader's {@link RowChecksum} (see the class comment); null: no checksum. */
     public PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
             Supplier<RowChecksum> checksum) {
+        this(store, plan, readerThreads, threadName, checksum, null);
+    }
+
+    /**
+     * As above, leaving out every row {@code exclude} matches (a deletion): such a row is decoded from its encoding,
+     * tested, counted in {@link #excludedRows} and neither hashed nor handed over, so the read checksum covers exactly
+     * the rows kept. Null: every row is kept, and no row is decoded.
+     */
+    public PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
+            Supplier<RowChecksum> checksum, Predicate<LogRecord> exclude) {
+        this.exclude = exclude;
         this.inputs = plan.inputs().size();
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
         this.mirrors = new ReaderTableMirror[n];
+        this.excluded = new long[n];
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
@@ -165,6 +182,15 @@ public final class PrefetchedInputs implements AutoCloseable {
         return total;
     }
 
+    /** Rows left out by the exclusion; call after {@link #forEachEncoded} returned normally. */
+    public long excludedRows() {
+        long n = 0;
+        for (long e : excluded) {
+            n += e;
+        }
+        return n;
+    }
+
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
     private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
         UnaryOperator<String> serviceOf = new ServiceNameProjector()::serviceOf;
@@ -185,6 +211,11 @@ public final class PrefetchedInputs implements AutoCloseable {
                                 table, out);
                         if (weight < 0) {
                             break;
+                        }
+                        if (exclude != null && exclude.test(RowCodec.decode(out.array(), at, table))) {
+                            out.truncate(at);
+                            excluded[first]++;
+                            continue;
                         }
                         if (sum != null) {
                             sum.add(out.array(), at, table);

@@ -1,6 +1,7 @@
 package dev.ourios.compaction.sweep;
 
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.table.CommitKind;
 import dev.ourios.store.StoreRequests;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
@@ -79,6 +80,9 @@ public final class CompactionMetrics {
         for (PartitionResult p : report.partitions()) {
             // Every outcome spent its requests, a lost race or a failure included.
             p.requests().ifPresent(this::recordRequests);
+            if (p.action() != CommitKind.COMPACT) {
+                continue; // an expiry rewrites nothing: these instruments count compactions
+            }
             if (p.result() == PartitionResult.Result.COMMITTED) {
                 partitions.add(1);
                 files.add(p.filesIn());

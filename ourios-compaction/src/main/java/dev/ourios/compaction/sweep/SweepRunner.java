@@ -1,13 +1,17 @@
 package dev.ourios.compaction.sweep;
 
 import dev.ourios.compaction.PartitionCompactor;
+import dev.ourios.compaction.PartitionExpirer;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.CompactionPolicy;
 import dev.ourios.compaction.plan.PlanDecision;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.Retention;
+import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
@@ -35,7 +39,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One sweep (the schedule; policy and mechanism are injected): GC over every partition in scope, then plan every
- * partition, then compact the candidates oldest first, up to {@code concurrency} at a time. An error in one
+ * partition (an hour past its tenant's retention is expired instead, before any compaction), then compact the
+ * candidates oldest first, up to {@code concurrency} at a time. An error in one
  * partition or tenant is recorded and the sweep goes on. {@link #requestStop()} (SIGTERM) stops it between
  * partitions: nothing new starts, running ones finish.
  *
@@ -60,6 +65,9 @@ public final class SweepRunner {
     private final int concurrency;
     private final Shard shard;
     private final AtomicBoolean stopping = new AtomicBoolean();
+    private final Retention retention;
+    private final PartitionExpirer expirer;
+    private AuditCompactor auditCompactor;
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
@@ -82,6 +90,22 @@ public final class SweepRunner {
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
             int concurrency, Shard shard, DebrisCollector debris) {
+        this(layout, reader, gc, policy, compactor, audit, metrics, clock, wallClock, concurrency, shard, debris,
+                Retention.NONE, null);
+    }
+
+    /**
+     * As above, also expiring every partition whose whole hour is older than its tenant's {@code retention} (by the
+     * planning clock) through {@code expirer}. An expired hour is never compacted.
+     */
+    public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
+            PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
+            int concurrency, Shard shard, DebrisCollector debris, Retention retention, PartitionExpirer expirer) {
+        if (!retention.isNone() && expirer == null) {
+            throw new IllegalArgumentException("BUG: a retention without an expirer");
+        }
+        this.retention = retention;
+        this.expirer = expirer;
         this.debris = debris;
         this.layout = layout;
         this.reader = reader;
@@ -117,6 +141,9 @@ public final class SweepRunner {
         }
         for (PartitionKey p : partitions) {
             try {
+                if (retention.isExpired(p, now)) {
+                    continue; // expired, never compacted: see expiries()
+                }
                 PartitionSnapshot s = reader.snapshot(p);
                 decisions.add(policy.decide(p, s.generation(), s.live(), now));
             } catch (Exception e) {
@@ -124,6 +151,47 @@ public final class SweepRunner {
             }
         }
         return decisions;
+    }
+
+    /** Plans the expiries without changing anything: the snapshots of expired partitions that still hold live files. */
+    public List<PartitionSnapshot> expiries(PartitionFilter filter, List<String> errors) {
+        Instant now = clock.instant();
+        List<PartitionSnapshot> out = new ArrayList<>();
+        if (retention.isNone()) {
+            return out;
+        }
+        List<PartitionKey> partitions;
+        try {
+            partitions = layout.partitions(filter).stream().filter(shard::owns)
+                    .filter(p -> retention.isExpired(p, now)).toList();
+        } catch (Exception e) {
+            errors.add("listing partitions: " + e.getMessage());
+            return out;
+        }
+        for (PartitionKey p : partitions) {
+            try {
+                PartitionSnapshot s = reader.snapshot(p);
+                if (!s.live().isEmpty()) {
+                    out.add(s);
+                }
+            } catch (Exception e) {
+                errors.add(p + ": " + e.getMessage());
+            }
+        }
+        return out;
+    }
+
+    /**
+     * Also compacts the audit series at the end of each sweep (sealed days with more than one file), with the wall
+     * clock, since audit events are dated by it. Called once, by the wiring, before the first sweep.
+     */
+    public void compactAuditWith(AuditCompactor compactor) {
+        this.auditCompactor = compactor;
+    }
+
+    /** The retention this runner applies. */
+    public Retention retention() {
+        return retention;
     }
 
     /**
@@ -152,6 +220,7 @@ public final class SweepRunner {
         }
 
         List<Candidate> candidates = new ArrayList<>();
+        List<PartitionSnapshot> expired = new ArrayList<>();
         Map<String, Long> found = new TreeMap<>();
         List<PartitionKey> partitions;
         try {
@@ -165,6 +234,14 @@ public final class SweepRunner {
             try {
                 PartitionSnapshot s = reader.snapshot(p);
                 repairAudit(s, wallClock.instant());
+                if (retention.isExpired(p, now)) {
+                    // The whole hour is past the tenant's retention: expired (again, if late files landed since),
+                    // never compacted, since compacting rows about to be expired only costs a rewrite.
+                    if (!s.live().isEmpty()) {
+                        expired.add(s);
+                    }
+                    continue;
+                }
                 PlanDecision d = policy.decide(p, s.generation(), s.live(), now);
                 if (d.isCandidate()) {
                     candidates.add(new Candidate(s, d.plan().orElseThrow()));
@@ -181,6 +258,18 @@ public final class SweepRunner {
         // Oldest first: the hours that have waited longest; ties by tenant for a deterministic order.
         candidates.sort(Comparator.comparing((Candidate c) -> c.plan.partition().hourStart())
                 .thenComparing(c -> c.plan.partition().tenantId()));
+
+        for (PartitionSnapshot s : expired) {
+            if (stopping.get()) {
+                break; // SIGTERM: start nothing new
+            }
+            PartitionResult r = expirer.expire(s, retention.forTenant(s.partition().tenantId()).orElseThrow());
+            if (r.result() != PartitionResult.Result.ERROR) {
+                LOG.info("{}: expired ({} files, {} rows)", s.partition(), r.filesIn(), r.rows());
+            }
+            results.add(r);
+            onResult.accept(r);
+        }
 
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
             Thread t = new Thread(r, "ourios-compaction");
@@ -217,10 +306,17 @@ public final class SweepRunner {
         } finally {
             pool.shutdownNow();
         }
+        if (auditCompactor != null && !stopping.get()) {
+            for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
+                if (d.error() != null) {
+                    errors.add(d.error());
+                }
+            }
+        }
         Map<String, Long> backlog = new TreeMap<>(found);
         synchronized (results) {
             for (PartitionResult r : results) {
-                if (r.result() == PartitionResult.Result.COMMITTED) {
+                if (r.result() == PartitionResult.Result.COMMITTED && r.action() == CommitKind.COMPACT) {
                     backlog.merge(r.partition().tenantId(), -1L, Long::sum);
                 }
             }
@@ -245,7 +341,7 @@ public final class SweepRunner {
             if (c.at().isBefore(now.minus(AUDIT_REPAIR_WINDOW))) {
                 return;
             }
-            AuditEvent ev = new AuditEvent(s.partition(), c.at(), c.inputs(), c.output(), e.getKey(), c.rows());
+            AuditEvent ev = AuditEvent.of(s.partition(), e.getKey(), c);
             try {
                 if (audit.emit(ev)) {
                     LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());

@@ -125,7 +125,8 @@ public final class Verifier {
         if (check.isPresent() && !outputLive && s.manifest().get().fileNames().contains(check.get().output())) {
             problems.add(p + ": committed output " + check.get().output() + " is not live");
         }
+        // An expired partition (or one whose deletion kept no row) has nothing live to check: nothing is missing.
         return new PartitionVerdict(p, s.generation(), s.live().size(), rows, problems,
-                s.manifest().isPresent() && !checked);
+                s.manifest().isPresent() && !checked && !s.live().isEmpty());
     }
 }

@@ -29,6 +29,11 @@ public final class OtlpLogsDecoder {
     private static final int MAX_SEVERITY = 255;
 
     public DecodedLogs decode(String tenantId, ExportLogsServiceRequest request) {
+        return decode(tenantId, request, RecordScreen.NONE);
+    }
+
+    /** As {@link #decode(String, ExportLogsServiceRequest)}, refusing also what {@code extra} refuses. */
+    public DecodedLogs decode(String tenantId, ExportLogsServiceRequest request, RecordScreen extra) {
         List<LogRecord> records = new ArrayList<>();
         List<Rejection> rejections = new ArrayList<>();
         ExportLogsServiceRequest.Builder kept = ExportLogsServiceRequest.newBuilder();
@@ -55,6 +60,9 @@ public final class OtlpLogsDecoder {
                 ScopeLogs.Builder keptScope = sl.toBuilder().clearLogRecords();
                 for (io.opentelemetry.proto.logs.v1.LogRecord r : sl.getLogRecordsList()) {
                     Rejection why = check(r);
+                    if (why == null) {
+                        why = extra.check(r);
+                    }
                     if (why != null) {
                         rejections.add(why);
                         continue;
@@ -100,6 +108,14 @@ public final class OtlpLogsDecoder {
      * so a request is converted once, by the flush, rather than twice.
      */
     public Screened screen(ExportLogsServiceRequest request) {
+        return screen(request, RecordScreen.NONE);
+    }
+
+    /**
+     * As {@link #screen(ExportLogsServiceRequest)}, refusing also what {@code extra} refuses (the tenant's
+     * retention), so the write-ahead log never holds a record the store would not keep.
+     */
+    public Screened screen(ExportLogsServiceRequest request, RecordScreen extra) {
         List<Rejection> rejections = new ArrayList<>();
         int accepted = 0;
         for (ResourceLogs rl : request.getResourceLogsList()) {
@@ -115,6 +131,9 @@ public final class OtlpLogsDecoder {
                         why = refusal(r.getBody());
                     }
                     if (why == null) {
+                        why = extra.check(r);
+                    }
+                    if (why == null) {
                         accepted++;
                     } else {
                         rejections.add(why);
@@ -125,7 +144,7 @@ public final class OtlpLogsDecoder {
         if (rejections.isEmpty()) {
             return new Screened(request, accepted, rejections);
         }
-        return new Screened(decode("screen", request).kept(), accepted, rejections);
+        return new Screened(decode("screen", request, extra).kept(), accepted, rejections);
     }
 
     private static Rejection refusal(List<io.opentelemetry.proto.common.v1.KeyValue> kvs) {

@@ -10,4 +10,5 @@ public record Rejection(String reason, String message) {
     public static final String TIMESTAMP_OUT_OF_RANGE = "timestamp_out_of_range";
     public static final String INVALID_SEVERITY = "invalid_severity";
     public static final String INVALID_VALUE = "invalid_value";
+    public static final String RETENTION_EXPIRED = "retention_expired";
 }

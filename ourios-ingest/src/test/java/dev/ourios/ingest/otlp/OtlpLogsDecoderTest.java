@@ -57,4 +57,19 @@ class OtlpLogsDecoderTest {
                 .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(ok(1)).addLogRecords(ok(2)))).build();
         assertSame(req, decoder.screen(req).kept());
     }
+
+    @Test
+    void an_extra_screen_refuses_in_screen_and_decode_alike_and_the_kept_request_holds_only_what_it_kept() {
+        RecordScreen evenOnly = r -> (r.getTimeUnixNano() & 1) == 0 ? null
+                : new Rejection(Rejection.RETENTION_EXPIRED, "odd");
+        ExportLogsServiceRequest req = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder()
+                .addScopeLogs(ScopeLogs.newBuilder().addLogRecords(ok(0)).addLogRecords(ok(1))
+                        .addLogRecords(ok(2)))).build();
+        Screened s = decoder.screen(req, evenOnly);
+        DecodedLogs d = decoder.decode("t", req, evenOnly);
+        assertEquals(2, s.accepted());
+        assertEquals(d.rejections(), s.rejections());
+        assertEquals(d.kept(), s.kept());
+        assertEquals(List.of(ok(0), ok(2)), s.kept().getResourceLogs(0).getScopeLogs(0).getLogRecordsList());
+    }
 }

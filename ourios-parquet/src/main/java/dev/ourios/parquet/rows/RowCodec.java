@@ -312,6 +312,14 @@ public final class RowCodec {
             size = 0;
         }
 
+        /** Drops every byte after the first {@code newSize}: a row encoded and then left out (a deletion). */
+        public void truncate(int newSize) {
+            if (newSize < 0 || newSize > size) {
+                throw new IllegalArgumentException("cannot truncate " + size + " bytes to " + newSize);
+            }
+            size = newSize;
+        }
+
         public byte[] array() {
             return buf;
         }

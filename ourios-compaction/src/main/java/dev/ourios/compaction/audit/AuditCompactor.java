@@ -1,0 +1,275 @@
+package dev.ourios.compaction.audit;
+
+import dev.ourios.core.FileNames;
+import dev.ourios.core.Uuid7;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.CommitRecord;
+import dev.ourios.table.CommitResult;
+import dev.ourios.table.GarbageCollector;
+import dev.ourios.table.ManifestCommitter;
+import dev.ourios.table.NextManifest;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableReader;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.conf.PlainParquetConfiguration;
+import org.apache.parquet.example.data.Group;
+import org.apache.parquet.example.data.simple.SimpleGroupFactory;
+import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
+import org.apache.parquet.hadoop.ParquetFileReader;
+import org.apache.parquet.hadoop.ParquetFileWriter;
+import org.apache.parquet.hadoop.ParquetWriter;
+import org.apache.parquet.hadoop.example.ExampleParquetWriter;
+import org.apache.parquet.hadoop.metadata.CompressionCodecName;
+import org.apache.parquet.io.ColumnIOFactory;
+import org.apache.parquet.io.LocalInputFile;
+import org.apache.parquet.io.LocalOutputFile;
+import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.schema.GroupType;
+import org.apache.parquet.schema.MessageType;
+import org.apache.parquet.schema.Type;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Compacts the audit series (STORAGE.md §7.1): each sealed day of a tenant's audit series with more than one live
+ * file is merged into one {@code <uuidv7>.compacted.parquet} by the compaction's protocol: one listing and the
+ * day's manifest give generation N and the live files (plan); every event is read and copied into the current audit
+ * schema, sorted by time (rewrite); the output is read back and its rows must be the events read plus one (verify);
+ * it is published unnamed and {@code manifest.<N+1>.json} commits it create-only (commit); GC collects the day like
+ * a partition, after the grace.
+ *
+ * <p>The compaction's own audit event is a row of its output ({@code event_type} {@code audit_compaction}), in the
+ * day it compacted, not a file of its own. So a compaction leaves exactly one live file in the day and never makes
+ * the day (or any other) a candidate again: only event files written into the day after its plan (a late or
+ * re-emitted event) make it one, and each such compaction again leaves one file.
+ *
+ * <p>Sealed: the day ended more than {@link #SEAL} ago. Events are written in the day of their commit time, and a
+ * sweep re-emits a lost event for a day after the commit; by then no event of the day is re-emitted any more, so a
+ * re-emission never re-creates an event the compacted file already holds.
+ */
+public final class AuditCompactor {
+    private static final Logger LOG = LoggerFactory.getLogger(AuditCompactor.class);
+    /** How long after its end a day is compacted: the audit repair window (one day) plus an hour of margin. */
+    public static final Duration SEAL = Duration.ofHours(25);
+    public static final int EVENT_KIND_AUDIT_COMPACTION = 6;
+    public static final String EVENT_TYPE_AUDIT_COMPACTION = "audit_compaction";
+
+    /** What became of one day. */
+    public record DayResult(AuditDay day, boolean committed, int filesIn, long events, long generation,
+            String output, String error) {
+    }
+
+    private final ObjectStore store;
+    private final TableReader reader;
+    private final ManifestCommitter committer;
+    private final GarbageCollector gc;
+    private final Path scratchRoot;
+    private final Clock clock;
+    private final Uuid7 uuids;
+
+    public AuditCompactor(ObjectStore store, TableReader reader, ManifestCommitter committer, GarbageCollector gc,
+            Path scratchRoot, Clock clock, Uuid7 uuids) {
+        this.store = store;
+        this.reader = reader;
+        this.committer = committer;
+        this.gc = gc;
+        this.scratchRoot = scratchRoot;
+        this.clock = clock;
+        this.uuids = uuids;
+    }
+
+    /** Every day of the tenants in scope (all when empty), oldest first. */
+    public List<AuditDay> days(Optional<Set<String>> tenants) throws IOException {
+        return new AuditSeries(store, reader).days(tenants);
+    }
+
+    /** GC, then a compaction of every sealed day with more than one live file; errors are reported per day. */
+    public List<DayResult> sweep(Optional<Set<String>> tenants, Instant now) {
+        List<DayResult> out = new ArrayList<>();
+        List<AuditDay> days;
+        try {
+            days = days(tenants);
+        } catch (IOException e) {
+            LOG.warn("audit compaction: listing the audit series failed: {}", e.getMessage());
+            return out;
+        }
+        for (AuditDay day : days) {
+            gc.collect(day.label(), day.prefix());
+            if (now.isBefore(day.end().plus(SEAL))) {
+                continue;
+            }
+            DayResult r = compact(day);
+            if (r.committed() || r.error() != null) {
+                out.add(r);
+            }
+        }
+        return out;
+    }
+
+    /** Compacts one day if it has more than one live file. */
+    public DayResult compact(AuditDay day) {
+        long generation = -1;
+        Path tmp = null;
+        try {
+            PartitionSnapshot s = reader.snapshot(day.label(), day.prefix());
+            generation = s.generation();
+            List<ObjectInfo> inputs = s.live().stream().sorted(Comparator.comparing(ObjectInfo::name)).toList();
+            if (inputs.size() < 2) {
+                return new DayResult(day, false, inputs.size(), 0, generation, null, null);
+            }
+            Files.createDirectories(scratchRoot);
+            tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
+            SimpleGroupFactory factory = new SimpleGroupFactory(AuditLog.SCHEMA);
+            List<Group> rows = new ArrayList<>();
+            for (ObjectInfo f : inputs) {
+                Files.write(tmp, store.readAllBytes(f.key()));
+                for (Group g : read(tmp)) {
+                    rows.add(copy(g, factory));
+                }
+            }
+            Sum in = new Sum();
+            rows.forEach(in::add);
+            rows.sort(Comparator.comparingLong((Group g) -> g.getLong("timestamp", 0)).thenComparing(Group::toString));
+            String outputName = uuids.next() + FileNames.COMPACTED;
+            Instant at = clock.instant();
+            Group event = factory.newGroup()
+                    .append("tenant_id", day.tenantId())
+                    .append("timestamp", at.getEpochSecond() * 1_000_000_000L + at.getNano())
+                    .append("event_kind", EVENT_KIND_AUDIT_COMPACTION)
+                    .append("event_type", EVENT_TYPE_AUDIT_COMPACTION)
+                    .append("compaction_partition", day.dayPath());
+            Group list = event.addGroup("compaction_input_files");
+            inputs.forEach(f -> list.addGroup("list").append("element", f.name()));
+            event.append("compaction_output_file", outputName).append("compaction_generation", generation + 1)
+                    .append("compaction_rows", (long) rows.size());
+            rows.add(event);
+            in.add(event);
+            write(tmp, rows);
+            Sum out = new Sum();
+            read(tmp).forEach(out::add);
+            if (!out.value().equals(in.value())) {
+                return new DayResult(day, false, inputs.size(), 0, generation, null, day + ": checksum "
+                        + out.value() + " of the rows written differs from " + in.value() + " of the rows read");
+            }
+            byte[] bytes = Files.readAllBytes(tmp);
+            store.putIfAbsent(day.prefix() + outputName, bytes);
+            long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
+            CommitRecord record = new CommitRecord(at, inputs.stream().map(ObjectInfo::name).toList(), outputName,
+                    rows.size(), bytesIn, bytes.length, in.value());
+            CommitResult cr = committer.commit(day.label(), day.prefix(), generation, NextManifest.from(s, record));
+            if (!cr.committed()) {
+                return new DayResult(day, false, inputs.size(), 0, generation, null,
+                        cr.status() == CommitResult.Status.LOST ? null : day + ": commit " + cr.status() + ": "
+                                + cr.detail());
+            }
+            LOG.info("{}: {} event files compacted into {} at generation {}", day, inputs.size(), outputName,
+                    cr.generation());
+            return new DayResult(day, true, inputs.size(), rows.size(), cr.generation(), outputName, null);
+        } catch (IOException | RuntimeException e) {
+            return new DayResult(day, false, 0, 0, generation, null, day + ": " + e.getMessage());
+        } finally {
+            if (tmp != null) {
+                try {
+                    Files.deleteIfExists(tmp);
+                } catch (IOException e) {
+                    LOG.debug("could not delete {}", tmp, e);
+                }
+            }
+        }
+    }
+
+    /** Every row of a local audit file, whatever version of the audit schema it was written with. */
+    static List<Group> read(Path file) throws IOException {
+        List<Group> rows = new ArrayList<>();
+        try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
+            MessageType schema = r.getFooter().getFileMetaData().getSchema();
+            PageReadStore pages;
+            while ((pages = r.readNextRowGroup()) != null) {
+                RecordReader<Group> rr = new ColumnIOFactory().getColumnIO(schema)
+                        .getRecordReader(pages, new GroupRecordConverter(schema));
+                for (long i = 0; i < pages.getRowCount(); i++) {
+                    rows.add(rr.read());
+                }
+            }
+        }
+        return rows;
+    }
+
+    private static void write(Path file, List<Group> rows) throws IOException {
+        try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))
+                .withConf(new PlainParquetConfiguration()).withType(AuditLog.SCHEMA)
+                .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
+                .withCompressionCodec(CompressionCodecName.ZSTD).build()) {
+            for (Group g : rows) {
+                w.write(g);
+            }
+        }
+    }
+
+    /** {@code src} in the current audit schema: its fields by name; a field it lacks stays null. */
+    static Group copy(Group src, SimpleGroupFactory factory) {
+        Group out = factory.newGroup();
+        GroupType st = src.getType();
+        for (Type f : AuditLog.SCHEMA.getFields()) {
+            String n = f.getName();
+            if (!st.containsField(n) || src.getFieldRepetitionCount(n) == 0) {
+                continue;
+            }
+            if (f.isPrimitive()) {
+                switch (f.asPrimitiveType().getPrimitiveTypeName()) {
+                    case INT64 -> out.append(n, src.getLong(n, 0));
+                    case INT32 -> out.append(n, src.getInteger(n, 0));
+                    default -> out.append(n, src.getBinary(n, 0));
+                }
+            } else {
+                Group list = out.addGroup(n);
+                Group from = src.getGroup(n, 0);
+                for (int i = 0; i < from.getFieldRepetitionCount("list"); i++) {
+                    list.addGroup("list").append("element", from.getGroup("list", i).getBinary("element", 0));
+                }
+            }
+        }
+        return out;
+    }
+
+    /** An order-independent checksum of rows: their count and the sum of a SHA-256 of each row's fields. */
+    private static final class Sum {
+        private long rows;
+        private long a;
+        private long b;
+
+        void add(Group g) {
+            byte[] h;
+            try {
+                h = MessageDigest.getInstance("SHA-256").digest(g.toString().getBytes(StandardCharsets.UTF_8));
+            } catch (NoSuchAlgorithmException e) {
+                throw new IllegalStateException("SHA-256 is always available", e);
+            }
+            ByteBuffer bb = ByteBuffer.wrap(h);
+            rows++;
+            a += bb.getLong();
+            b += bb.getLong();
+        }
+
+        String value() {
+            return rows + ":" + HexFormat.of().formatHex(ByteBuffer.allocate(16).putLong(a).putLong(b).array());
+        }
+    }
+}
