@@ -99,6 +99,7 @@ public final class IcebergSync {
                     Duration.between(start, clock.instant()));
         }
         List<FileFooterFacts> footers = readFooters(plan.add());
+        footers.forEach(this::warnIfUnreadable);
 
         Transaction txn = base == null
                 ? Transactions.createTableTransaction(IcebergView.NAME, ops, newTableMetadata())
@@ -184,6 +185,21 @@ public final class IcebergSync {
             update.commit();
         }
         return List.copyOf(adds.keySet());
+    }
+
+    /**
+     * Files whose {@code template_id} is {@code INT(64, unsigned)} (written by older writers) are referenced like
+     * every live file, but Iceberg readers refuse them rather than misread them; compaction rewrites them signed.
+     */
+    private void warnIfUnreadable(FileFooterFacts f) {
+        org.apache.parquet.schema.MessageType schema = f.metadata().getFileMetaData().getSchema();
+        if (schema.containsField(dev.ourios.core.Columns.TEMPLATE_ID)
+                && schema.getType(dev.ourios.core.Columns.TEMPLATE_ID).getLogicalTypeAnnotation()
+                        instanceof org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation i
+                && !i.isSigned()) {
+            LOG.warn("{}: template_id is an unsigned 64-bit column, which Iceberg readers refuse; compacting the "
+                    + "partition rewrites it in the signed form", store.describe(f.key()));
+        }
     }
 
     private DataFile dataFile(FileFooterFacts f, PartitionKey partition, Schema schema, PartitionSpec spec) {

@@ -23,9 +23,10 @@ import org.apache.parquet.schema.PrimitiveType;
  * <p>Three mappings are deliberate. Time columns ({@code TIMESTAMP(NANOS, UTC)}) are Iceberg v3 {@code
  * timestamptz_ns}: the default conversion to microseconds would change the values. Unsigned 32-bit columns are
  * {@code long}, the only Iceberg type that holds every uint32 value (Iceberg readers refuse to read them as
- * {@code int}); unsigned 8-bit columns are {@code int}. {@code template_id} ({@code INT(64, unsigned)}) is left out:
- * Iceberg has no type for it and its readers refuse the column, so exposing it would make the whole table
- * unreadable. Extra columns of an unsigned 64-bit type are left out for the same reason.
+ * {@code int}); unsigned 8-bit columns are {@code int}. {@code template_id} is {@code long}: files are written with
+ * it signed ({@code INT(64, signed)}, the same 64 bits), because Iceberg has no unsigned 64-bit type and its readers
+ * refuse a file holding one, whether or not the column is projected. Extra columns of an unsigned 64-bit type are
+ * left out of the schema.
  */
 public final class ViewSchema {
     /** The table's partition fields: the tenant, and the hour of the effective time (the directory's hour). */
@@ -39,6 +40,7 @@ public final class ViewSchema {
         List<NestedField> f = new ArrayList<>();
         int id = 1;
         f.add(opt(id++, Columns.TENANT_ID, Types.StringType.get()));
+        f.add(opt(id++, Columns.TEMPLATE_ID, Types.LongType.get()));
         f.add(opt(id++, Columns.TEMPLATE_VERSION, Types.LongType.get()));
         f.add(opt(id++, Columns.TIME, Types.TimestampNanoType.withZone()));
         f.add(opt(id++, Columns.OBSERVED_TIME, Types.TimestampNanoType.withZone()));
@@ -69,11 +71,11 @@ public final class ViewSchema {
         int value = id++;
         int separatorElement = id++;
         // The list columns go in their storage position; their nested ids come after the top-level ones.
-        f.add(18, NestedField.optional(paramsId, Columns.PARAMS, Types.ListType.ofRequired(paramsElement,
+        f.add(19, NestedField.optional(paramsId, Columns.PARAMS, Types.ListType.ofRequired(paramsElement,
                 Types.StructType.of(
                         NestedField.required(typeTag, "type_tag", Types.IntegerType.get()),
                         NestedField.optional(value, "value", Types.BinaryType.get())))));
-        f.add(19, NestedField.optional(separatorsId, Columns.SEPARATORS,
+        f.add(20, NestedField.optional(separatorsId, Columns.SEPARATORS,
                 Types.ListType.ofRequired(separatorElement, Types.BinaryType.get())));
         return new Schema(f);
     }
