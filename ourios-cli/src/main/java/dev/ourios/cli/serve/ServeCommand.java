@@ -10,6 +10,8 @@ import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
@@ -119,7 +121,8 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 if (cfg.compaction().enabled()) {
                     SweepRunner runner = CompactionWiring.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
-                            Clock.systemUTC(), telemetry.meterProvider(), false);
+                            Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
+                            IcebergWiring.retention(IcebergWiring.view(s, cfg.store().uri()), Clock.systemUTC()));
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
                             .run(new SweepEvents(events));
                 } else {
