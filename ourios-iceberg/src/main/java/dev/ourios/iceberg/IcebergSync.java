@@ -86,9 +86,10 @@ public final class IcebergSync {
     }
 
     private SyncResult attempt(int attempt, Instant start) throws IOException {
-        StoreTableOperations ops = view.operations();
+        StoreTableOperations ops = view.operations().pin();
         TableMetadata base = ops.current();
-        Optional<Table> existing = base == null ? Optional.empty() : view.table();
+        Optional<Table> existing = base == null ? Optional.empty()
+                : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location()))
                 .orElseGet(TreeMap::new);
         SortedMap<String, StoreLiveSet.LiveFile> live = liveSet.files();
@@ -181,7 +182,7 @@ public final class IcebergSync {
         }
         if (!adds.isEmpty()) {
             UpdateSchema update = txn.updateSchema();
-            adds.forEach(update::addColumn);
+            adds.forEach((name, type) -> update.addColumn(null, name, type));
             update.commit();
         }
         return List.copyOf(adds.keySet());

@@ -40,6 +40,7 @@ public final class StoreTableOperations implements TableOperations {
     private TableMetadata current;
     private int version;
     private boolean shouldRefresh = true;
+    private boolean pinned;
 
     public StoreTableOperations(ObjectStore store, StoreLocation location, ViewLayout layout) {
         this.store = Objects.requireNonNull(store, "store is null");
@@ -59,8 +60,23 @@ public final class StoreTableOperations implements TableOperations {
         return shouldRefresh ? refresh() : current;
     }
 
+    /**
+     * Pins these operations to the version they read first: a later {@link #refresh()} returns it unchanged, so
+     * Iceberg's transaction never re-applies a planned change on a newer version (which would add files another
+     * syncer already added). A commit then either lands on the planned version or fails, and the caller plans
+     * again from the store.
+     */
+    public StoreTableOperations pin() {
+        current();
+        pinned = true;
+        return this;
+    }
+
     @Override
     public TableMetadata refresh() {
+        if (pinned) {
+            return current;
+        }
         try {
             int v = startingVersion();
             while (v < Integer.MAX_VALUE && store.stat(layout.versionKey(v + 1)).isPresent()) {
