@@ -10,6 +10,7 @@ import dev.ourios.query.LiveFiles;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.store.ObjectStore;
 import dev.ourios.table.FileRetention;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
@@ -61,8 +62,7 @@ final class ViewStore implements AutoCloseable {
     /** Far after every generated hour: every partition is sealed and may be compacted. */
     static final Clock LATER = Clock.fixed(Instant.parse("2030-01-01T00:00:00Z"), ZoneOffset.UTC);
 
-    final Path root;
-    final LocalObjectStore store;
+    final ObjectStore store;
     final TableLayout layout;
     final TableReader tables;
     final StoreLocation location;
@@ -70,21 +70,20 @@ final class ViewStore implements AutoCloseable {
     private Connection duck;
 
     ViewStore(Path root) {
-        this(root, ViewLayout.DEFAULT);
+        this(new LocalObjectStore(root), StoreLocation.local(root), ViewLayout.DEFAULT);
     }
 
-    ViewStore(Path root, ViewLayout viewLayout) {
-        this.root = root;
-        this.store = new LocalObjectStore(root);
+    ViewStore(ObjectStore store, StoreLocation location, ViewLayout viewLayout) {
+        this.store = store;
         this.layout = new TableLayout(store);
         this.tables = new TableReader(store, new ManifestCodec());
-        this.location = StoreLocation.local(root);
+        this.location = location;
         this.view = new IcebergView(store, location, viewLayout);
     }
 
     /** The same store seen through another table location (a from-scratch rebuild beside the first view). */
     ViewStore withView(ViewLayout other) {
-        return new ViewStore(root, other);
+        return new ViewStore(store, location, other);
     }
 
     String ingest(PartitionKey p, List<LogRecord> rows) throws IOException {

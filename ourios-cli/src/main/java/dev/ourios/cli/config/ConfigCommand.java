@@ -39,6 +39,7 @@ public final class ConfigCommand implements Runnable {
             ConfigKeys keys = ConfigKeys.standard();
             ResolvedConfig resolved = new ConfigLoader(keys, env).load(config.file(env), Map.of());
             OuriosConfig.from(resolved, keys); // throws, naming the key, if anything is invalid
+            IcebergConfig.from(resolved);
             var out = spec.commandLine().getOut();
             out.println("# effective configuration of 'ourios serve' (valid); each value's source after '#'");
             out.print(resolved.toYaml());

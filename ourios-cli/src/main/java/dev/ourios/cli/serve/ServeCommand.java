@@ -8,9 +8,12 @@ import dev.ourios.cli.config.ConfigFileOption;
 import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.IcebergConfig;
+import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
@@ -93,8 +96,9 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, String> env = System.getenv();
         ConfigKeys keys = ConfigKeys.standard();
-        OuriosConfig cfg = OuriosConfig.from(new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys)),
-                keys);
+        ResolvedConfig resolved = new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys));
+        OuriosConfig cfg = OuriosConfig.from(resolved, keys);
+        IcebergConfig iceberg = IcebergConfig.from(resolved);
         EventLog events = new EventLog(System.err, Clock.systemUTC());
         // Opened first, closed last: the SIGTERM hook halts with 0 only after everything below is closed/flushed.
         try (Shutdown drain = Shutdown.onSignal(cfg.drainTimeout(),
@@ -123,8 +127,13 @@ public final class ServeCommand implements Callable<Integer> {
                     SweepRunner runner = CompactionWiring.sweepRunner(s, cfg.compaction().options(), Clock.systemUTC(),
                             Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
                             IcebergWiring.retention(IcebergWiring.view(s, cfg.store().uri()), Clock.systemUTC()));
-                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
-                            .run(new SweepEvents(events));
+                    SweepLoop.Listener listener = new SweepEvents(events);
+                    if (iceberg.enabled()) {
+                        IcebergView view = IcebergWiring.view(s, cfg.store().uri());
+                        listener = new IcebergSyncEvents(listener, IcebergWiring.sync(s, view, Clock.systemUTC()),
+                                events);
+                    }
+                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain).run(listener);
                 } else {
                     while (!drain.stopRequested()) {
                         drain.sleep(Duration.ofHours(1));
