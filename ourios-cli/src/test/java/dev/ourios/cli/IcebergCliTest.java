@@ -8,6 +8,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Map;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -72,6 +74,34 @@ class IcebergCliTest {
         var missing = CliProcess.run(dir, "iceberg");
         assertEquals(2, missing.exit(), missing.err());
         assertTrue(missing.err().contains("missing command"), missing.err());
+    }
+
+    @Test
+    void serve_with_iceberg_enabled_syncs_after_its_sweep() throws Exception {
+        Path root = dir.resolve("s");
+        String store = root.toString();
+        assertEquals(0, CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "3", "--rows-per-file", "50").exit());
+        try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_ICEBERG_ENABLED", "true"), "serve",
+                "--store", store, "--http", "127.0.0.1:0", "--interval", "1h")) {
+            JsonNode synced = serve.awaitEvent("ourios.iceberg.synced", Duration.ofMinutes(3));
+            assertEquals(1, synced.get("Attributes").get("ourios.iceberg.version").asInt());
+            assertEquals(1, synced.get("Attributes").get("ourios.iceberg.files_added").asInt(), synced.toString());
+            assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
+        }
+        assertTrue(Files.exists(root.resolve("iceberg/logs/metadata/v1.metadata.json")));
+        JsonNode again = sync(store);
+        assertFalse(again.get("changed").asBoolean(), "the sweep's sync already published the compacted file");
+        assertEquals(1, again.get("live_files").asInt());
+    }
+
+    @Test
+    void iceberg_enabled_without_compaction_stops_serve_at_start() throws Exception {
+        var r = CliProcess.run(dir, Map.of("OURIOS_ICEBERG_ENABLED", "true", "OURIOS_COMPACTION_ENABLED", "false"),
+                "serve", "--store", dir.resolve("s").toString(), "--http", "127.0.0.1:0");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("iceberg.enabled (env OURIOS_ICEBERG_ENABLED): needs compaction.enabled"),
+                r.err());
     }
 
     private JsonNode sync(String store) throws Exception {
