@@ -111,6 +111,16 @@ class IcebergViewAgreementTest {
                 .map(vs.location::uri).toList();
         assertEquals(livePaths.stream().sorted().toList(), viewPaths, when);
 
+        // Partition pruning: a tenant and one hour plan exactly that partition's live files.
+        PartitionKey hour1 = gen.partition(TENANTS.get(0), 1);
+        try (var tasks = vs.table().newScan().filter(ViewStore.icebergFilter(Query.tenant(hour1.tenantId())
+                .window(hour1.hourStart(), hour1.hourStart().plusSeconds(3600)))).planFiles()) {
+            List<String> planned = new ArrayList<>();
+            tasks.forEach(task -> planned.add(vs.location.key(task.file().location())));
+            List<String> partitionLive = live.list(hour1.tenantId(), Optional.of(hour1.hourStart()),
+                    Optional.of(hour1.hourStart().plusSeconds(3600))).stream().map(LiveFiles.LiveFile::key).toList();
+            assertEquals(partitionLive, planned.stream().sorted().toList(), when + ": planned files");
+        }
         for (String t : TENANTS) {
             List<String> expected = rows.get(t).stream().map(ViewStore::fingerprint).sorted().toList();
             List<String> actual = vs.icebergRows(Expressions.equal("tenant_id", t)).stream()

@@ -216,8 +216,8 @@ final class ViewStore implements AutoCloseable {
     /** A timestamp literal with all nine fractional digits (Iceberg parses it into a nanosecond timestamp). */
     static String nanosLiteral(long nanos) {
         Instant i = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
-        return String.format("%s.%09d+00:00", OffsetDateTime.ofInstant(i, ZoneOffset.UTC).toLocalDateTime()
-                .withNano(0), i.getNano());
+        return String.format("%s.%09d+00:00", java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss")
+                .format(OffsetDateTime.ofInstant(i, ZoneOffset.UTC)), i.getNano());
     }
 
     // ---- value fingerprints: every column the view exposes, as stored
