@@ -75,6 +75,10 @@ public final class FileMetricsMapper {
                 }
                 nullCount += st.getNumNulls();
                 if (!st.hasNonNullValue()) {
+                    if (st.getNumNulls() < chunk.getValueCount()) {
+                        // Values without a min/max (over 4 KiB, say): no bound of the file can be certain.
+                        boundsKnown = false;
+                    }
                     continue;
                 }
                 @SuppressWarnings("unchecked")
