@@ -60,7 +60,7 @@ class IcebergCliTest {
         assertEquals(2, after.get("files_added").asInt());
         assertEquals(2, after.get("live_files").asInt());
 
-        // Now the old snapshot is older than the grace: it is expired, and the inputs go.
+        // The successor is older than the grace (none): the first snapshot is expired, and the inputs go.
         var gc2 = CliProcess.run(dir, "gc", "--store", store, "--grace", "0s", "--json");
         assertEquals(0, gc2.exit(), gc2.err());
         assertEquals(2, ingestAndCompacted(root).size(), "only the live outputs remain");

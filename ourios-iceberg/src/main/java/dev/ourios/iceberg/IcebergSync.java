@@ -189,7 +189,7 @@ public final class IcebergSync {
     }
 
     /**
-     * Files whose {@code template_id} is {@code INT(64, unsigned)} (written by older writers) are referenced like
+     * Files whose {@code template_id} is {@code INT(64, unsigned)} (the reference implementation's files) are referenced like
      * every live file, but Iceberg readers refuse them rather than misread them; compaction rewrites them signed.
      */
     private void warnIfUnreadable(FileFooterFacts f) {

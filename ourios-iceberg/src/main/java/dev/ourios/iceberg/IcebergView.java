@@ -43,7 +43,7 @@ public final class IcebergView {
         return layout;
     }
 
-    /** Fresh table operations (each sync attempt starts from what the store holds now). */
+    /** Fresh table operations (each sync attempt starts from what the store holds when it reads). */
     public StoreTableOperations operations() {
         return new StoreTableOperations(store, location, layout);
     }
