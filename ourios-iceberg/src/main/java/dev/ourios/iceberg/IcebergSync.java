@@ -2,6 +2,7 @@ package dev.ourios.iceberg;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogSchema;
+import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -37,6 +38,7 @@ import org.apache.iceberg.Transaction;
 import org.apache.iceberg.Transactions;
 import org.apache.iceberg.UpdateSchema;
 import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NotFoundException;
 import org.apache.iceberg.mapping.MappingUtil;
 import org.apache.iceberg.mapping.NameMappingParser;
 import org.apache.iceberg.types.Type;
@@ -72,17 +74,23 @@ public final class IcebergSync {
 
     public SyncResult sync() throws IOException {
         Instant start = clock.instant();
-        CommitFailedException last = null;
+        Exception last = null;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             try {
                 return attempt(attempt, start);
             } catch (CommitFailedException e) {
                 last = e;
                 LOG.info("iceberg sync attempt {} lost to another writer; planning again: {}", attempt, e.getMessage());
+            } catch (NoSuchObjectException | NotFoundException e) {
+                // A planned file went between the listing and its footer read (committed over and collected), or
+                // a metadata file was expired under the read: the plan is stale, so plan again, as a query does.
+                last = e;
+                LOG.info("iceberg sync attempt {} found a planned object gone; planning again: {}", attempt,
+                        e.getMessage());
             }
         }
-        throw new IOException("Iceberg view of " + store.describe("") + " not synced: other writers committed first "
-                + MAX_ATTEMPTS + " times (" + last.getMessage() + ")", last);
+        throw new IOException("Iceberg view of " + store.describe("") + " not synced after " + MAX_ATTEMPTS
+                + " attempts (" + last.getMessage() + ")", last);
     }
 
     private SyncResult attempt(int attempt, Instant start) throws IOException {

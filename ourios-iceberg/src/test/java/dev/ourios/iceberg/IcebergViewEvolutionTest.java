@@ -157,6 +157,37 @@ class IcebergViewEvolutionTest {
         }
     }
 
+    @Test
+    void aPlannedFileGoneBeforeItsFooterIsReadMakesTheSyncPlanAgain() throws Exception {
+        LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of("acme"), START, 1, 3, 30, 8));
+        java.util.concurrent.atomic.AtomicReference<String> vanish = new java.util.concurrent.atomic.AtomicReference<>();
+        // Deletes the chosen object on its first ranged open, as GC would after a commit the sync did not see.
+        dev.ourios.store.ObjectStore racing = new dev.ourios.store.ForwardingObjectStore(
+                new dev.ourios.store.LocalObjectStore(dir)) {
+            @Override
+            public dev.ourios.store.RandomAccessInput openRandomAccess(String key) throws java.io.IOException {
+                if (key.equals(vanish.get())) {
+                    vanish.set(null);
+                    delegate.delete(key);
+                }
+                return delegate.openRandomAccess(key);
+            }
+        };
+        try (ViewStore vs = new ViewStore(racing, StoreLocation.local(dir), ViewLayout.DEFAULT)) {
+            List<String> keys = new ArrayList<>();
+            for (int f = 0; f < 3; f++) {
+                keys.add(vs.ingest(gen.partition("acme", 0), gen.file("acme", 0, f)));
+            }
+            vanish.set(keys.get(1));
+            SyncResult r = vs.sync();
+            assertEquals(2, r.attempts());
+            assertEquals(2, r.filesAdded());
+            assertEquals(new StoreLiveSet(vs.layout, vs.tables).files().keySet(),
+                    IcebergView.currentFiles(vs.table(), vs.location).keySet());
+            assertEquals(60, vs.icebergRows(Expressions.alwaysTrue()).size());
+        }
+    }
+
     static LogRecord.Builder copy(LogRecord r) {
         return LogRecord.builder(r.tenantId()).templateId(r.templateId()).templateVersion(r.templateVersion())
                 .timeUnixNano(r.timeUnixNano()).observedTimeUnixNano(r.observedTimeUnixNano())
