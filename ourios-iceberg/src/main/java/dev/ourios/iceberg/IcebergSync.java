@@ -96,6 +96,7 @@ public final class IcebergSync {
     private SyncResult attempt(int attempt, Instant start) throws IOException {
         StoreTableOperations ops = view.operations().pin();
         TableMetadata base = ops.current();
+        int baseVersion = ops.version();
         Optional<Table> existing = base == null ? Optional.empty()
                 : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location()))
@@ -104,7 +105,7 @@ public final class IcebergSync {
         SyncPlan plan = SyncPlan.of(live, current);
         if (plan.isEmpty() && base != null) {
             long snapshotId = base.currentSnapshot() == null ? 0 : base.currentSnapshot().snapshotId();
-            return new SyncResult(false, ops.version(), snapshotId, 0, 0, 0, live.size(), List.of(), attempt,
+            return new SyncResult(false, baseVersion, snapshotId, 0, 0, 0, live.size(), List.of(), attempt,
                     Duration.between(start, clock.instant()));
         }
         List<FileFooterFacts> footers = readFooters(plan.add());
@@ -137,9 +138,8 @@ public final class IcebergSync {
         update.commit();
         txn.commitTransaction();
 
-        StoreTableOperations after = view.operations();
-        TableMetadata now = after.current();
-        SyncResult result = new SyncResult(true, after.version(), now.currentSnapshot().snapshotId(),
+        // Ours, whatever another syncer commits next: the version after the one planned on, and the snapshot made.
+        SyncResult result = new SyncResult(true, baseVersion + 1, txn.table().currentSnapshot().snapshotId(),
                 plan.changedPartitions().size(), plan.add().size(), plan.remove().size(), live.size(), added, attempt,
                 Duration.between(start, clock.instant()));
         LOG.info("iceberg sync: version {}, {} partition(s) changed, +{} -{} file(s), {} live", result.version(),
