@@ -37,6 +37,12 @@ class IcebergViewS3Test {
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of("acme"), START, 2, 3, 200, 11));
         try (S3ProxyServer s3 = S3ProxyServer.start()) {
             s3.createBucket("logs");
+            // A store without a view: GC's retention answers (nothing retained) without error.
+            try (ViewStore empty = new ViewStore(new S3ObjectStore(s3.config("logs", "empty")),
+                    new StoreLocation("s3://logs/empty"), ViewLayout.DEFAULT)) {
+                assertTrue(empty.view.table().isEmpty());
+                assertTrue(!empty.retention().retained(Duration.ofMinutes(10), false).test("data/x.parquet"));
+            }
             S3ObjectStore store = new S3ObjectStore(s3.config("logs", "prod"));
             try (ViewStore vs = new ViewStore(store, new StoreLocation("s3://logs/prod"), ViewLayout.DEFAULT)) {
                 List<LogRecord> rows = new ArrayList<>();
