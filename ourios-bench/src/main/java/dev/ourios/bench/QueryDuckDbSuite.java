@@ -54,7 +54,7 @@ public final class QueryDuckDbSuite implements Suite {
                                 + "'::TIMESTAMPTZ_NS"),
                 new Case("trace id", tenant.traceId(probe.traceId()), "trace_id = from_hex('" + trace + "')"),
                 new Case("template id", tenant.templateId(probe.templateId()),
-                        "template_id = " + Long.toUnsignedString(probe.templateId()) + "::UBIGINT"),
+                        "template_id = " + probe.templateId()),
                 new Case("severity >= 17 (ERROR+)", tenant.severityMin(17), "severity_number >= 17"));
         int warmups = ctx.scaled(5, 1);
         int iterations = ctx.scaled(20, 3);

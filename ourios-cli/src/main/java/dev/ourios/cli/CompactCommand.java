@@ -8,6 +8,7 @@ import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.Retention;
+import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.PartitionSnapshot;
@@ -85,7 +86,8 @@ public final class CompactCommand implements Callable<Integer> {
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
                 ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
             SweepRunner runner = CompactionWiring.sweepRunner(s, options, planClock, Clock.systemUTC(),
-                    telemetry.meterProvider(), dryRun, slice);
+                    telemetry.meterProvider(), dryRun, slice,
+                    IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
             if (dryRun) {
                 return dryRun(runner, filter, out);
             }

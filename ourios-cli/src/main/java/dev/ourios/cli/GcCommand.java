@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
@@ -42,8 +43,9 @@ public final class GcCommand implements Callable<Integer> {
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
             TableLayout layout = new TableLayout(s);
+            // Files a retained Iceberg snapshot references are kept (a store without a view retains nothing).
             GarbageCollector gc = new GarbageCollector(s, layout, new TableReader(s, new ManifestCodec()), options,
-                    Clock.systemUTC());
+                    Clock.systemUTC(), IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
             GcReport report = gc.run(scope.toFilter());
             for (PartitionGcResult p : report.partitions()) {
                 if (p.deletedKeys().isEmpty() && p.errors().isEmpty() && p.abortedUploads().isEmpty()) {

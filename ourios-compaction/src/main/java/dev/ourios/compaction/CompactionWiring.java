@@ -12,6 +12,7 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.Uuid7;
 import dev.ourios.store.IoThrottle;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.FileRetention;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
 import dev.ourios.table.ManifestCodec;
@@ -48,7 +49,17 @@ public final class CompactionWiring {
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard) {
         // Crash tests arm a crash point in a child process through a system property; unset, this is FaultSeam.NONE.
-        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty());
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FileRetention.NONE);
+    }
+
+    /**
+     * As above, with GC also keeping every file {@code retention} retains (the Iceberg view's snapshots): the one
+     * way a reader outside the manifests holds files back from GC.
+     */
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard, FileRetention retention) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty(),
+                retention);
     }
 
     /**
@@ -74,11 +85,16 @@ public final class CompactionWiring {
     /** The wiring itself, with the fault-injection seam explicit (tests in this package hand it row faults). */
     static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
             MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, faults, FileRetention.NONE);
+    }
+
+    private static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
+            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults, FileRetention retention) {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
         GarbageCollector gc = new GarbageCollector(faults.gcStore(store), layout, reader,
-                new GcOptions(options.gcGrace(), gcDryRun), clock);
+                new GcOptions(options.gcGrace(), gcDryRun), clock, retention);
         CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
         AuditLog audit = new AuditLog(store, options.scratchDir());
         IoThrottle throttle = IoThrottle.of(options.ioRates());

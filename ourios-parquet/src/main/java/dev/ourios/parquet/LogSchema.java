@@ -198,7 +198,9 @@ public final class LogSchema {
         LogicalTypeAnnotation ts = timestampType(true, TimeUnit.NANOS);
         List<Type> f = new ArrayList<>();
         f.add(Types.required(BINARY).as(stringType()).named(Columns.TENANT_ID));
-        f.add(Types.required(INT64).as(intType(64, false)).named(Columns.TEMPLATE_ID));
+        // Signed: the same 64 bits, but a type every engine has (Iceberg and Spark have no unsigned 64-bit integer and
+        // refuse such a column). Readers accept INT(64, unsigned) files too (storage.md, section 2.1).
+        f.add(Types.required(INT64).as(intType(64, true)).named(Columns.TEMPLATE_ID));
         f.add(Types.required(INT32).as(intType(32, false)).named(Columns.TEMPLATE_VERSION));
         f.add(Types.required(INT64).as(ts).named(Columns.TIME));
         f.add(Types.optional(INT64).as(ts).named(Columns.OBSERVED_TIME));

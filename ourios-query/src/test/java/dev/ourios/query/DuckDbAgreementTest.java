@@ -211,7 +211,7 @@ class DuckDbAgreementTest {
     }
 
     static String fingerprint(LogRecord r) {
-        return RowTime.of(r) + "|" + r.serviceName() + "|" + Long.toUnsignedString(r.templateId()) + "|"
+        return RowTime.of(r) + "|" + r.serviceName() + "|" + r.templateId() + "|"
                 + r.severityNumber() + "|" + Bytes.hex(r.traceId());
     }
 
@@ -234,8 +234,8 @@ class DuckDbAgreementTest {
             args.add(s);
         });
         if (q.templateId().isPresent()) {
-            w.append(" AND template_id = CAST(? AS UBIGINT)");
-            args.add(Long.toUnsignedString(q.templateId().getAsLong()));
+            w.append(" AND template_id = ?");
+            args.add(q.templateId().getAsLong());
         }
         if (q.severityMin().isPresent()) {
             w.append(" AND severity_number >= ?");

@@ -9,6 +9,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,19 +27,29 @@ public final class GarbageCollector {
     private final TableReader reader;
     private final GcOptions options;
     private final Clock clock;
+    private final FileRetention retention;
 
     public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock) {
+        this(store, layout, reader, options, clock, FileRetention.NONE);
+    }
+
+    /** As above, keeping also every key {@code retention} retains (see {@link FileRetention}). */
+    public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock,
+            FileRetention retention) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.layout = Objects.requireNonNull(layout, "layout is null");
         this.reader = Objects.requireNonNull(reader, "reader is null");
         this.options = Objects.requireNonNull(options, "options is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
+        this.retention = Objects.requireNonNull(retention, "retention is null");
     }
 
     /** Collects every partition the filter selects. */
     public GcReport run(PartitionFilter filter) throws IOException {
+        // Asked first and once: a retention that cannot answer fails the run before anything is deleted.
+        Predicate<String> retained = retention.retained(options.grace(), options.dryRun());
         List<PartitionGcResult> results = new ArrayList<>();
-        layout.forEachPartition(filter, p -> results.add(collect(p)));
+        layout.forEachPartition(filter, p -> results.add(collect(p, p.dataPrefix(), retained)));
         GcReport report = new GcReport(options.dryRun(), results);
         LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
                 options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
@@ -46,9 +57,9 @@ public final class GarbageCollector {
         return report;
     }
 
-    /** Collects one partition; problems are recorded in the result, never thrown. */
+    /** Collects one partition (nothing retained beyond the manifests); problems are recorded, never thrown. */
     public PartitionGcResult collect(PartitionKey partition) {
-        return collect(partition, partition.dataPrefix());
+        return collect(partition, partition.dataPrefix(), key -> false);
     }
 
     /**
@@ -56,6 +67,10 @@ public final class GarbageCollector {
      * same rules; {@code partition} names it in the result.
      */
     public PartitionGcResult collect(PartitionKey partition, String prefix) {
+        return collect(partition, prefix, key -> false);
+    }
+
+    private PartitionGcResult collect(PartitionKey partition, String prefix, Predicate<String> retained) {
         PartitionSnapshot snapshot;
         try {
             snapshot = reader.snapshot(partition, prefix);
@@ -73,6 +88,10 @@ public final class GarbageCollector {
         long bytes = 0;
         for (GcPlanner.Candidate c : GcPlanner.plan(snapshot, now, options.grace())) {
             String key = c.object().key();
+            if (retained.test(key)) {
+                LOG.debug("gc keeps {} ({}): still referenced outside the manifests", key, c.reason());
+                continue;
+            }
             if (!options.dryRun()) {
                 try {
                     store.delete(key);

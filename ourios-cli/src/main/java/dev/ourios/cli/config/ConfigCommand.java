@@ -40,6 +40,7 @@ public final class ConfigCommand implements Runnable {
             ResolvedConfig resolved = new ConfigLoader(keys, env).load(config.file(env), Map.of());
             // Throws, naming the key, if anything is invalid, the keys file included.
             OuriosConfig.from(resolved, keys).auth().open(java.time.Clock.systemUTC());
+            IcebergConfig.from(resolved);
             var out = spec.commandLine().getOut();
             out.println("# effective configuration of 'ourios serve' (valid); each value's source after '#'");
             out.print(resolved.toYaml());

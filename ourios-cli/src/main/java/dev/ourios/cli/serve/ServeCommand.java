@@ -8,10 +8,15 @@ import dev.ourios.cli.config.ConfigFileOption;
 import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.IcebergConfig;
+import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.core.Retention;
+import dev.ourios.compaction.sweep.Shard;
+import dev.ourios.iceberg.IcebergView;
+import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
@@ -104,8 +109,9 @@ public final class ServeCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Map<String, String> env = System.getenv();
         ConfigKeys keys = ConfigKeys.standard();
-        OuriosConfig cfg = OuriosConfig.from(new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys)),
-                keys);
+        ResolvedConfig resolved = new ConfigLoader(keys, env).load(config.file(env), givenFlags(keys));
+        OuriosConfig cfg = OuriosConfig.from(resolved, keys);
+        IcebergConfig iceberg = IcebergConfig.from(resolved);
         // --retention-tenant entries override the file's retention.tenants, as every flag overrides the file.
         CompactionOptions compaction = cfg.compaction().options()
                 .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
@@ -140,9 +146,15 @@ public final class ServeCommand implements Callable<Integer> {
             try {
                 if (cfg.compaction().enabled()) {
                     SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, Clock.systemUTC(),
-                            Clock.systemUTC(), telemetry.meterProvider(), false);
-                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
-                            .run(new SweepEvents(events));
+                            Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
+                            IcebergWiring.retention(IcebergWiring.view(s, cfg.store().uri()), Clock.systemUTC()));
+                    SweepLoop.Listener listener = new SweepEvents(events);
+                    if (iceberg.enabled()) {
+                        IcebergView view = IcebergWiring.view(s, cfg.store().uri());
+                        listener = new IcebergSyncEvents(listener, IcebergWiring.sync(s, view, Clock.systemUTC()),
+                                events);
+                    }
+                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain).run(listener);
                 } else {
                     while (!drain.stopRequested()) {
                         drain.sleep(Duration.ofHours(1));

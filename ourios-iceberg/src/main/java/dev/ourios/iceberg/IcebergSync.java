@@ -1,0 +1,262 @@
+package dev.ourios.iceberg;
+
+import dev.ourios.core.PartitionKey;
+import dev.ourios.parquet.LogSchema;
+import dev.ourios.store.NoSuchObjectException;
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.apache.iceberg.AppendFiles;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.FileFormat;
+import org.apache.iceberg.OverwriteFiles;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.Schema;
+import org.apache.iceberg.SnapshotUpdate;
+import org.apache.iceberg.SortOrder;
+import org.apache.iceberg.Table;
+import org.apache.iceberg.TableMetadata;
+import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.Transaction;
+import org.apache.iceberg.Transactions;
+import org.apache.iceberg.UpdateSchema;
+import org.apache.iceberg.exceptions.CommitFailedException;
+import org.apache.iceberg.exceptions.NotFoundException;
+import org.apache.iceberg.mapping.MappingUtil;
+import org.apache.iceberg.mapping.NameMappingParser;
+import org.apache.iceberg.types.Type;
+import org.apache.iceberg.types.Types.NestedField;
+import org.apache.parquet.schema.PrimitiveType;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Brings the Iceberg view in line with the store's live set in one snapshot (plan, read the new files' footers,
+ * evolve the schema, commit). The view is derived: the sync reads manifests and footers and writes only under
+ * {@code iceberg/logs/metadata/}; it never changes a data file or a manifest. If another syncer commits first, the
+ * sync plans again from the new version (bounded attempts), so two syncers never both win one version.
+ */
+public final class IcebergSync {
+    private static final Logger LOG = LoggerFactory.getLogger(IcebergSync.class);
+    /** Attempts before giving up when other syncers keep committing first. */
+    static final int MAX_ATTEMPTS = 8;
+    /** Footers read at once: on S3 each is two ranged GETs with tens of milliseconds of latency. */
+    static final int FOOTER_THREADS = 8;
+
+    private final ObjectStore store;
+    private final IcebergView view;
+    private final StoreLiveSet liveSet;
+    private final Clock clock;
+
+    public IcebergSync(ObjectStore store, IcebergView view, StoreLiveSet liveSet, Clock clock) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.view = Objects.requireNonNull(view, "view is null");
+        this.liveSet = Objects.requireNonNull(liveSet, "liveSet is null");
+        this.clock = Objects.requireNonNull(clock, "clock is null");
+    }
+
+    public SyncResult sync() throws IOException {
+        Instant start = clock.instant();
+        Exception last = null;
+        for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
+            try {
+                return attempt(attempt, start);
+            } catch (CommitFailedException e) {
+                last = e;
+                LOG.info("iceberg sync attempt {} lost to another writer; planning again: {}", attempt, e.getMessage());
+            } catch (NoSuchObjectException | NotFoundException e) {
+                // A planned file went between the listing and its footer read (committed over and collected), or
+                // a metadata file was expired under the read: the plan is stale, so plan again, as a query does.
+                last = e;
+                LOG.info("iceberg sync attempt {} found a planned object gone; planning again: {}", attempt,
+                        e.getMessage());
+            }
+        }
+        throw new IOException("Iceberg view of " + store.describe("") + " not synced after " + MAX_ATTEMPTS
+                + " attempts (" + last.getMessage() + ")", last);
+    }
+
+    private SyncResult attempt(int attempt, Instant start) throws IOException {
+        StoreTableOperations ops = view.operations().pin();
+        TableMetadata base = ops.current();
+        int baseVersion = ops.version();
+        Optional<Table> existing = base == null ? Optional.empty()
+                : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
+        SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location()))
+                .orElseGet(TreeMap::new);
+        SortedMap<String, StoreLiveSet.LiveFile> live = liveSet.files();
+        SyncPlan plan = SyncPlan.of(live, current);
+        if (plan.isEmpty() && base != null) {
+            long snapshotId = base.currentSnapshot() == null ? 0 : base.currentSnapshot().snapshotId();
+            return new SyncResult(false, baseVersion, snapshotId, 0, 0, 0, live.size(), List.of(), attempt,
+                    Duration.between(start, clock.instant()));
+        }
+        List<FileFooterFacts> footers = readFooters(plan.add());
+        footers.forEach(this::warnIfUnreadable);
+
+        Transaction txn = base == null
+                ? Transactions.createTableTransaction(IcebergView.NAME, ops, newTableMetadata())
+                : Transactions.newTransaction(IcebergView.NAME, ops);
+        List<String> added = evolveSchema(txn, footers);
+        Schema schema = txn.table().schema();
+        PartitionSpec spec = txn.table().spec();
+        if (!added.isEmpty() || base == null) {
+            txn.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING,
+                    NameMappingParser.toJson(MappingUtil.create(schema))).commit();
+        }
+        Map<String, PartitionKey> partitions = new HashMap<>();
+        plan.add().forEach(f -> partitions.put(f.object().key(), f.partition()));
+        SnapshotUpdate<?> update;
+        if (plan.remove().isEmpty()) {
+            AppendFiles append = txn.newAppend();
+            footers.forEach(f -> append.appendFile(dataFile(f, partitions.get(f.key()), schema, spec)));
+            update = append;
+        } else {
+            OverwriteFiles overwrite = txn.newOverwrite();
+            plan.remove().forEach(overwrite::deleteFile);
+            footers.forEach(f -> overwrite.addFile(dataFile(f, partitions.get(f.key()), schema, spec)));
+            update = overwrite;
+        }
+        update.set("ourios.partitions-changed", Integer.toString(plan.changedPartitions().size()));
+        update.commit();
+        txn.commitTransaction();
+
+        // Ours, whatever another syncer commits next: the version after the one planned on, and the snapshot made.
+        SyncResult result = new SyncResult(true, baseVersion + 1, txn.table().currentSnapshot().snapshotId(),
+                plan.changedPartitions().size(), plan.add().size(), plan.remove().size(), live.size(), added, attempt,
+                Duration.between(start, clock.instant()));
+        LOG.info("iceberg sync: version {}, {} partition(s) changed, +{} -{} file(s), {} live", result.version(),
+                result.partitionsChanged(), result.filesAdded(), result.filesRemoved(), result.liveFiles());
+        return result;
+    }
+
+    private TableMetadata newTableMetadata() {
+        Schema schema = ViewSchema.base();
+        Map<String, String> props = new TreeMap<>();
+        // v3 is the first format with nanosecond timestamps, the type of our time columns.
+        props.put(TableProperties.FORMAT_VERSION, "3");
+        // A lost race is re-planned by this class from the new version, never re-applied blindly by Iceberg.
+        props.put(TableProperties.COMMIT_NUM_RETRIES, "0");
+        props.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
+        props.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
+        props.put("ourios.view", "derived from the store's manifests by ourios iceberg sync; never write to it");
+        // Iceberg reassigns ids when it creates the table; the spec is rebuilt on the schema it keeps.
+        return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema), SortOrder.unsorted(),
+                view.tableUri(), props);
+    }
+
+    /** Adds every extra column the new files bring; refuses a column whose type differs from the table's. */
+    private List<String> evolveSchema(Transaction txn, List<FileFooterFacts> footers) {
+        Schema schema = txn.table().schema();
+        SortedMap<String, Type> adds = new TreeMap<>();
+        for (FileFooterFacts f : footers) {
+            for (Map.Entry<String, PrimitiveType> e : LogSchema.extrasOf(f.metadata().getFileMetaData().getSchema())
+                    .entrySet()) {
+                String name = e.getKey();
+                Optional<Type> type = ViewSchema.icebergType(e.getValue());
+                if (type.isEmpty()) {
+                    LOG.warn("{}: column '{}' ({}) has no Iceberg type that reads its values unchanged; it is not in "
+                            + "the Iceberg view", store.describe(f.key()), name, e.getValue());
+                    continue;
+                }
+                NestedField known = schema.findField(name);
+                Type expected = known != null ? known.type() : adds.get(name);
+                if (expected != null && !expected.equals(type.get())) {
+                    throw new IllegalArgumentException(store.describe(f.key()) + ": column '" + name + "' is "
+                            + type.get() + " but the Iceberg view has it as " + expected
+                            + "; the view is not synced past a conflicting column type");
+                }
+                if (expected == null) {
+                    adds.put(name, type.get());
+                }
+            }
+        }
+        if (!adds.isEmpty()) {
+            UpdateSchema update = txn.updateSchema();
+            adds.forEach((name, type) -> update.addColumn(null, name, type));
+            update.commit();
+        }
+        return List.copyOf(adds.keySet());
+    }
+
+    /**
+     * Files whose {@code template_id} is {@code INT(64, unsigned)} (the reference implementation's files) are referenced like
+     * every live file, but Iceberg readers refuse them rather than misread them; compaction rewrites them signed.
+     */
+    private void warnIfUnreadable(FileFooterFacts f) {
+        org.apache.parquet.schema.MessageType schema = f.metadata().getFileMetaData().getSchema();
+        if (schema.containsField(dev.ourios.core.Columns.TEMPLATE_ID)
+                && schema.getType(dev.ourios.core.Columns.TEMPLATE_ID).getLogicalTypeAnnotation()
+                        instanceof org.apache.parquet.schema.LogicalTypeAnnotation.IntLogicalTypeAnnotation i
+                && !i.isSigned()) {
+            LOG.warn("{}: template_id is an unsigned 64-bit column, which Iceberg readers refuse; compacting the "
+                    + "partition rewrites it in the signed form", store.describe(f.key()));
+        }
+    }
+
+    private DataFile dataFile(FileFooterFacts f, PartitionKey partition, Schema schema, PartitionSpec spec) {
+        PartitionData values = new PartitionData(spec.partitionType());
+        values.set(0, partition.tenantId());
+        values.set(1, (int) (partition.hourStart().getEpochSecond() / 3600));
+        return DataFiles.builder(spec)
+                .withPath(view.location().uri(f.key()))
+                .withFormat(FileFormat.PARQUET)
+                .withFileSizeInBytes(f.size())
+                .withPartition(values)
+                .withMetrics(FileMetricsMapper.metrics(f, schema))
+                .build();
+    }
+
+    private List<FileFooterFacts> readFooters(List<StoreLiveSet.LiveFile> files) throws IOException {
+        if (files.isEmpty()) {
+            return List.of();
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(Math.min(FOOTER_THREADS, files.size()), r -> {
+            Thread t = new Thread(r, "iceberg-footers");
+            t.setDaemon(true);
+            return t;
+        });
+        try {
+            List<Future<FileFooterFacts>> futures = new ArrayList<>();
+            for (StoreLiveSet.LiveFile f : files) {
+                futures.add(pool.submit(() -> FileFooterFacts.read(store, f.object().key())));
+            }
+            List<FileFooterFacts> out = new ArrayList<>();
+            for (Future<FileFooterFacts> fu : futures) {
+                out.add(fu.get());
+            }
+            return out;
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IOException("interrupted while reading footers", e);
+        } catch (ExecutionException e) {
+            Throwable c = e.getCause();
+            if (c instanceof IOException io) {
+                throw io;
+            }
+            if (c instanceof RuntimeException re) {
+                throw re;
+            }
+            throw new UncheckedIOException(new IOException(c));
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+}

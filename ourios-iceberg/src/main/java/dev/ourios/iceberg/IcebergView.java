@@ -1,0 +1,103 @@
+package dev.ourios.iceberg;
+
+import dev.ourios.store.ObjectStore;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.SortedMap;
+import java.util.TreeMap;
+import org.apache.iceberg.BaseTable;
+import org.apache.iceberg.DataFile;
+import org.apache.iceberg.ManifestFile;
+import org.apache.iceberg.ManifestFiles;
+import org.apache.iceberg.ManifestReader;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.Table;
+
+/**
+ * The store's Iceberg view as a table: opened by path from the store, never through a catalog service. Reads
+ * which data files the current snapshot, or any retained snapshot, references.
+ */
+public final class IcebergView {
+    /** The name the table carries inside Iceberg (path-based tables have no catalog name). */
+    public static final String NAME = "logs";
+
+    private final ObjectStore store;
+    private final StoreLocation location;
+    private final ViewLayout layout;
+
+    public IcebergView(ObjectStore store, StoreLocation location, ViewLayout layout) {
+        this.store = Objects.requireNonNull(store, "store is null");
+        this.location = Objects.requireNonNull(location, "location is null");
+        this.layout = Objects.requireNonNull(layout, "layout is null");
+    }
+
+    public StoreLocation location() {
+        return location;
+    }
+
+    public ViewLayout layout() {
+        return layout;
+    }
+
+    /** Fresh table operations (each sync attempt starts from what the store holds when it reads). */
+    public StoreTableOperations operations() {
+        return new StoreTableOperations(store, location, layout);
+    }
+
+    /** The table, or empty when no version exists yet. */
+    public Optional<Table> table() {
+        StoreTableOperations ops = operations();
+        return ops.current() == null ? Optional.empty() : Optional.of(new BaseTable(ops, NAME));
+    }
+
+    /** The table location other engines load ({@code <store>/iceberg/logs}). */
+    public String tableUri() {
+        String uri = location.uri(layout.tablePrefix());
+        return uri.substring(0, uri.length() - 1);
+    }
+
+    /** The current snapshot's data files, by store key. */
+    public static SortedMap<String, DataFile> currentFiles(Table table, StoreLocation location) {
+        SortedMap<String, DataFile> out = new TreeMap<>();
+        Snapshot current = table.currentSnapshot();
+        if (current == null) {
+            return out;
+        }
+        for (ManifestFile m : current.dataManifests(table.io())) {
+            try (ManifestReader<DataFile> r = ManifestFiles.read(m, table.io(), table.specs())) {
+                for (DataFile f : r) {
+                    out.put(location.key(f.location()), f.copyWithoutStats());
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not read Iceberg manifest " + m.path() + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /** Store keys of every data file any snapshot of the table references. */
+    public static Set<String> referencedKeys(Table table, StoreLocation location) {
+        Set<String> manifests = new HashSet<>();
+        Set<String> out = new HashSet<>();
+        for (Snapshot s : table.snapshots()) {
+            for (ManifestFile m : s.dataManifests(table.io())) {
+                if (!manifests.add(m.path())) {
+                    continue; // shared between snapshots: read once
+                }
+                try (ManifestReader<DataFile> r = ManifestFiles.read(m, table.io(), table.specs())) {
+                    for (DataFile f : r) {
+                        out.add(location.key(f.location()));
+                    }
+                } catch (IOException e) {
+                    throw new UncheckedIOException("could not read Iceberg manifest " + m.path() + ": "
+                            + e.getMessage(), e);
+                }
+            }
+        }
+        return out;
+    }
+}

@@ -1,0 +1,29 @@
+package dev.ourios.iceberg;
+
+import dev.ourios.store.ObjectStore;
+import dev.ourios.table.FileRetention;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import java.time.Clock;
+
+/** Builds the view's objects for one store: the one place they are wired. */
+public final class IcebergWiring {
+    private IcebergWiring() {
+    }
+
+    /** The store's view, for a store opened from {@code storeUri} (a path, {@code file://} or {@code s3://}). */
+    public static IcebergView view(ObjectStore store, String storeUri) {
+        return new IcebergView(store, StoreLocation.of(storeUri), ViewLayout.DEFAULT);
+    }
+
+    public static IcebergSync sync(ObjectStore store, IcebergView view, Clock clock) {
+        return new IcebergSync(store, view, new StoreLiveSet(new TableLayout(store), new TableReader(store,
+                new ManifestCodec())), clock);
+    }
+
+    /** What GC must keep for the view (nothing when the store has none). */
+    public static FileRetention retention(IcebergView view, Clock clock) {
+        return new IcebergRetention(view, clock);
+    }
+}
