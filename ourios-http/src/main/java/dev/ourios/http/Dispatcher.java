@@ -60,14 +60,18 @@ final class Dispatcher extends Handler.Abstract {
     }
 
     @Override
-    public boolean handle(Request request, Response response, Callback callback) {
+    public boolean handle(Request request, Response response, Callback jettyCallback) {
+        long start = System.nanoTime();
+        // runs on success and on failure: every request is reported once, cut responses included
+        Callback callback = Callback.from(jettyCallback, () -> failures.completed(request.getMethod(),
+                request.getHttpURI().getPath(), response.getStatus(), System.nanoTime() - start));
         String id = RequestIds.next();
         response.getHeaders().put(REQUEST_ID_HEADER, id);
         String path;
         try {
             path = request.getHttpURI().getDecodedPath();
         } catch (RuntimeException e) {
-            refuse(response, callback, id, new HttpRefusal(400, null, "malformed request path"));
+            refuse(request, response, callback, id, new HttpRefusal(400, null, "malformed request path"));
             return true;
         }
         Exchange ex = new Exchange(request, response, id, path == null ? "/" : path);
@@ -109,7 +113,7 @@ final class Dispatcher extends Handler.Abstract {
                     .whenComplete((bytes, failure) -> afterBody(route, ex, callback, releaseOnce, bytes, failure));
         } catch (HttpRefusal r) {
             release.run();
-            refuse(response, callback, id, r);
+            refuse(request, response, callback, id, r);
         } catch (RuntimeException e) {
             release.run();
             fail(ex, callback, e);
@@ -125,11 +129,11 @@ final class Dispatcher extends Handler.Abstract {
             release.run();
             if (cause instanceof TimeoutException) {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
-                refuse(ex.response(), callback, ex.requestId(), new HttpRefusal(408, null,
+                refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(408, null,
                         "request body not received within " + bodyTimeout.toSeconds() + "s (the body timeout)"));
             } else if (cause instanceof IllegalArgumentException) { // Jetty's "more than maxSize" failure
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
-                refuse(ex.response(), callback, ex.requestId(), tooLarge(route));
+                refuse(ex.request(), ex.response(), callback, ex.requestId(), tooLarge(route));
             } else {
                 // the client went away or sent a malformed body (e.g. bad chunking): nothing useful to answer
                 LOG.debug("request {}: body not read: {}", ex.requestId(), cause.toString());
@@ -142,7 +146,7 @@ final class Dispatcher extends Handler.Abstract {
             executor.execute(() -> run(route, ex, callback, release));
         } catch (RejectedExecutionException e) {
             release.run();
-            refuse(ex.response(), callback, ex.requestId(), new HttpRefusal(503, null,
+            refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(503, null,
                     "the server is at capacity (every handler thread busy, the queue full)", 1));
         }
     }
@@ -161,7 +165,7 @@ final class Dispatcher extends Handler.Abstract {
             if (ex.started()) {
                 callback.failed(r);
             } else {
-                refuse(ex.response(), callback, ex.requestId(), r);
+                refuse(ex.request(), ex.response(), callback, ex.requestId(), r);
             }
         } catch (Throwable e) {
             fail(ex, callback, e);
@@ -181,13 +185,15 @@ final class Dispatcher extends Handler.Abstract {
         if (ex.started()) {
             callback.failed(e); // the client sees a cut response, never a 200 that looks complete
         } else {
-            refuse(ex.response(), callback, ex.requestId(), new HttpRefusal(500, null, "internal error (request id "
+            refuse(ex.request(), ex.response(), callback, ex.requestId(),
+                    new HttpRefusal(500, null, "internal error (request id "
                     + ex.requestId() + ")"));
         }
     }
 
-    private void refuse(Response response, Callback callback, String id, HttpRefusal r) {
-        ErrorBody.Rendered body = errors.render(r.status(), r.fieldName(), r.getMessage(), id);
+    private void refuse(Request request, Response response, Callback callback, String id, HttpRefusal r) {
+        ErrorBody.Rendered body = errors.render(r.status(), r.fieldName(), r.getMessage(), id,
+                request.getHeaders().get(HttpHeader.CONTENT_TYPE));
         response.setStatus(r.status());
         if (r.retryAfterSeconds() > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, r.retryAfterSeconds());

@@ -7,10 +7,11 @@ package dev.ourios.http;
 @FunctionalInterface
 public interface ErrorBody {
     /** {@code {"error":{"status","field","message","request_id"}}}. */
-    ErrorBody JSON = (status, field, message, requestId) -> new Rendered("application/json; charset=utf-8",
+    ErrorBody JSON = (status, field, message, requestId, requestContentType) -> new Rendered("application/json; charset=utf-8",
             Json.bytes(Json.error(status, field, message, requestId)));
 
-    Rendered render(int status, String field, String message, String requestId);
+    /** @param requestContentType the request's Content-Type, or null (unknown, or a request Jetty could not parse) */
+    Rendered render(int status, String field, String message, String requestId, String requestContentType);
 
     /** A rendered error: its media type and bytes. */
     record Rendered(String contentType, byte[] body) {

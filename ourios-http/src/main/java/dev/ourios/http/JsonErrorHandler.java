@@ -25,7 +25,7 @@ final class JsonErrorHandler extends ErrorHandler {
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         String id = RequestIds.next();
-        ErrorBody.Rendered body = errors.render(status, null, message(status, reason), id);
+        ErrorBody.Rendered body = errors.render(status, null, message(status, reason), id, null);
         fields.put(HttpHeader.CONTENT_TYPE, body.contentType());
         fields.put(Dispatcher.REQUEST_ID_HEADER, id);
         return ByteBuffer.wrap(body.body());
@@ -40,7 +40,7 @@ final class JsonErrorHandler extends ErrorHandler {
             response.getHeaders().put(Dispatcher.REQUEST_ID_HEADER, id);
         }
         ErrorBody.Rendered body = errors.render(status, null, status >= 500 ? "internal error (request id " + id
-                + ")" : message(status, reason), id);
+                + ")" : message(status, reason), id, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);
         response.write(true, ByteBuffer.wrap(body.body()), callback);
