@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ourios.testkit.RawHttp;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.URI;

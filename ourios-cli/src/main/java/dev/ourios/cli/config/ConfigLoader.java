@@ -86,6 +86,9 @@ public final class ConfigLoader {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
             if (keys.isSection(name)) {
+                if (v.isNull()) {
+                    continue; // a section with every key commented out (as `config check` prints one): all defaults
+                }
                 if (!v.isObject()) {
                     throw new ConfigException(file + ": " + name + " is a section; expected keys under it");
                 }
