@@ -86,7 +86,7 @@ public final class ConfigLoader {
             String name = prefix.isEmpty() ? e.getKey() : prefix + "." + e.getKey();
             JsonNode v = e.getValue();
             if (keys.isSection(name)) {
-                if (v.isNull()) {
+                if (v.isNull() || v.isMissingNode() || (v.isTextual() && v.asText().isEmpty())) {
                     continue; // a section with every key commented out (as `config check` prints one): all defaults
                 }
                 if (!v.isObject()) {
@@ -97,7 +97,7 @@ public final class ConfigLoader {
                 if (v.isContainerNode()) {
                     throw new ConfigException(file + ": " + name + ": expected a single value");
                 }
-                if (v.isNull()) {
+                if (v.isNull() || v.isMissingNode() || (v.isTextual() && v.asText().isEmpty())) {
                     throw new ConfigException(file + ": " + name + ": no value (remove the key for its default)");
                 }
                 values.put(name, v.asText().trim());

@@ -150,10 +150,12 @@ final class HttpApi {
                 ex.sendJson(200, response);
                 cut = Optional.empty();
             } else {
-                StreamedRows rows = new StreamedRows(ex);
-                pages.stream(request.query(), request.limitIsCap(), request.cursor(), slot, () -> rows);
-                st = rows.stats;
-                cut = rows.cut;
+                StreamedRows[] rows = new StreamedRows[1];
+                // opened only once the first page is in: a timeout or failure before it is still a JSON error
+                pages.stream(request.query(), request.limitIsCap(), request.cursor(), slot,
+                        () -> rows[0] = new StreamedRows(ex));
+                st = rows[0].stats;
+                cut = rows[0].cut;
             }
             Map<String, Object> a = attributes(ex, 200);
             a.put("ourios.tenant", tenant);
