@@ -26,7 +26,7 @@ import java.util.concurrent.TimeoutException;
  * limit's: each page is a scan with a small limit, resumed after the last row sent (a {@link QueryCursor}). Pages
  * start at {@link #FIRST_PAGE_ROWS} rows and are then sized to about {@link #PAGE_BYTES} of encoded rows. Rows go
  * to the client as each page completes ({@link RowSink}); the query stops at its limit, at
- * {@code http.max_response_bytes} of rows, or at its deadline, and says which.
+ * {@code http.max_response_bytes} of rows, at its deadline, or when a scan runs out of heap, and says which.
  *
  * <p>Each scan runs on the scan executor and holds the query's slot until it ends; the request waits for it at
  * most until the deadline, so a scan that overruns is left to finish in the background, still counted.
@@ -39,7 +39,8 @@ final class QueryPages {
 
     /** Why a response stops before the query's matches ran out. */
     enum Cut {
-        LIMIT("limit"), MAX_ROWS("max_rows"), MAX_RESPONSE_BYTES("max_response_bytes"), QUERY_TIMEOUT("query_timeout");
+        LIMIT("limit"), MAX_ROWS("max_rows"), MAX_RESPONSE_BYTES("max_response_bytes"), QUERY_TIMEOUT("query_timeout"),
+        MEMORY("memory");
 
         final String label;
 
@@ -100,6 +101,12 @@ final class QueryPages {
                 }
                 cut = Optional.of(Cut.QUERY_TIMEOUT);
                 break;
+            } catch (OutOfMemory e) {
+                if (sink == null) {
+                    throw e.refusal;
+                }
+                cut = Optional.of(Cut.MEMORY); // the rows sent are good: end the answer there, with a cursor
+                break;
             }
             add(totals, page.stats());
             if (sink == null) {
@@ -153,6 +160,8 @@ final class QueryPages {
             return await(() -> engine.count(query), slot, System.nanoTime() + timeout.toNanos());
         } catch (TimeoutException e) {
             throw timedOut();
+        } catch (OutOfMemory e) {
+            throw e.refusal;
         }
     }
 
@@ -228,10 +237,21 @@ final class QueryPages {
             if (c instanceof OutOfMemoryError) {
                 // A scan that did not fit (http.max_concurrent_queries set above what the heap holds): the scan's
                 // objects are garbage now, the server goes on; the client may retry when fewer queries run.
-                throw new HttpRefusal(503, null, "the query did not fit in the server's memory beside the others "
-                        + "running (http.max_concurrent_queries); retry shortly", 5);
+                throw new OutOfMemory(new HttpRefusal(503, null, "the query did not fit in the server's memory "
+                        + "beside the others running (http.max_concurrent_queries); retry shortly", 5));
             }
             throw (Error) c;
+        }
+    }
+
+    /** A scan ran out of heap; {@link #refusal} is the answer when no row was sent yet. */
+    private static final class OutOfMemory extends Exception {
+        private static final long serialVersionUID = 1L;
+        final HttpRefusal refusal;
+
+        OutOfMemory(HttpRefusal refusal) {
+            super(refusal.getMessage(), null, false, false);
+            this.refusal = refusal;
         }
     }
 
