@@ -115,13 +115,16 @@ public final class ServeCommand implements Callable<Integer> {
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
+            // Every /v1/* request of both ports passes this one gate before its body is read: where an
+            // authorizer checks the request's headers and answers 400/401/403.
+            RequestGate gate = RequestGate.OPEN;
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
+                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events, gate);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
                     ? openIngester(cfg.ingest().settings().get(), s, telemetry) : null;
             OtlpHttpReceiver receiver = ingester == null ? null
-                    : new OtlpHttpReceiver(ingester, cfg.http().server(), RequestGate.OPEN);
+                    : new OtlpHttpReceiver(ingester, cfg.http().server(), gate);
             InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
             if (ingester != null) {
                 drain.whenStopping(ingester::stopAccepting);
