@@ -196,6 +196,30 @@ class HttpServerTest {
     }
 
     @Test
+    void a_header_trickled_byte_by_byte_is_cut_off_by_the_header_timeout() throws Exception {
+        Duration timeout = Duration.ofSeconds(1);
+        start(options(2).withTimeouts(timeout, timeout, Duration.ofSeconds(30)), RequestGate.OPEN);
+        try (RawHttp r = new RawHttp(address)) {
+            r.send("GET /healthz HTTP/1.1\r\nHost: x\r\n");
+            long t0 = System.nanoTime();
+            boolean closed = false;
+            // One byte every 100 ms keeps the idle timeout (30 s) from ever firing; only the header timeout can.
+            for (int i = 0; i < 100 && !closed; i++) {
+                try {
+                    r.send("X");
+                } catch (java.io.IOException e) {
+                    closed = true;
+                    break;
+                }
+                closed = r.closedByServer(100);
+            }
+            long ms = (System.nanoTime() - t0) / 1_000_000;
+            assertTrue(closed, "the trickling connection was closed");
+            assertTrue(ms < 3 * timeout.toMillis(), "closed after " + ms + " ms (header timeout 1 s)");
+        }
+    }
+
+    @Test
     void a_body_that_stops_short_gets_a_json_408() throws Exception {
         start(options(2).withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(30)),
                 RequestGate.OPEN);
