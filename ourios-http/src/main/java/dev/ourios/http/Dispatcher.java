@@ -7,6 +7,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -18,6 +19,7 @@ import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -108,8 +110,24 @@ final class Dispatcher extends Handler.Abstract {
             }
             Runnable releaseOnce = release;
             release = () -> { };
-            Content.Source.asByteArrayAsync(request, route.maxBodyBytes())
-                    .orTimeout(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS)
+            CompletableFuture<byte[]> body = new CompletableFuture<>();
+            Content.Source.asByteArrayAsync(request, route.maxBodyBytes(), new Promise.Invocable<byte[]>() {
+                @Override
+                public void succeeded(byte[] bytes) {
+                    body.complete(bytes);
+                }
+
+                @Override
+                public void failed(Throwable x) {
+                    body.completeExceptionally(x);
+                }
+
+                @Override
+                public InvocationType getInvocationType() {
+                    return InvocationType.NON_BLOCKING; // afterBody only hands over to the pool or writes async
+                }
+            });
+            body.orTimeout(bodyTimeout.toMillis(), TimeUnit.MILLISECONDS)
                     .whenComplete((bytes, failure) -> afterBody(route, ex, callback, releaseOnce, bytes, failure));
         } catch (HttpRefusal r) {
             release.run();
@@ -131,7 +149,7 @@ final class Dispatcher extends Handler.Abstract {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
                 refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(408, null,
                         "request body not received within " + bodyTimeout.toSeconds() + "s (the body timeout)"));
-            } else if (cause instanceof IllegalArgumentException) { // Jetty's "more than maxSize" failure
+            } else if (tooLarge(cause)) {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
                 refuse(ex.request(), ex.response(), callback, ex.requestId(), tooLarge(route));
             } else {
@@ -201,6 +219,12 @@ final class Dispatcher extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);
         response.write(true, ByteBuffer.wrap(body.body()), callback);
+    }
+
+    /** Jetty's failure for a body over the size given to the read ("Max size (N) exceeded"). */
+    private static boolean tooLarge(Throwable cause) {
+        return (cause instanceof IllegalStateException || cause instanceof IllegalArgumentException)
+                && String.valueOf(cause.getMessage()).toLowerCase(java.util.Locale.ROOT).contains("max size");
     }
 
     private static HttpRefusal tooLarge(Route route) {

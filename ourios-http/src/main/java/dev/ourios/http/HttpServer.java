@@ -4,9 +4,10 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.LinkedBlockingQueue;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionFactory;
-import org.eclipse.jetty.server.ConnectionLimit;
+import org.eclipse.jetty.server.NetworkConnectionLimit;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.SecureRequestCustomizer;
@@ -14,7 +15,6 @@ import org.eclipse.jetty.server.Server;
 import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.server.SslConnectionFactory;
 import org.eclipse.jetty.server.handler.GracefulHandler;
-import org.eclipse.jetty.util.BlockingArrayQueue;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 
@@ -63,7 +63,7 @@ public final class HttpServer {
         // Jetty wants an unbounded task queue (its own tasks go through it too); the dispatcher refuses requests
         // with 503 once more than `queue` wait for a thread.
         QueuedThreadPool pool = new QueuedThreadPool(options.threads() + ACCEPTORS + SELECTORS,
-                options.threads() + ACCEPTORS + SELECTORS, 60_000, 0, new BlockingArrayQueue<>(64, 64), null);
+                options.threads() + ACCEPTORS + SELECTORS, 60_000, 0, new LinkedBlockingQueue<>(), null);
         pool.setName(options.name());
         pool.setDaemon(true);
         server = new Server(pool);
@@ -99,7 +99,7 @@ public final class HttpServer {
         connector.setAcceptQueueSize(128);
         connector.addBean(new HeaderTimeout(server.getScheduler(), options.headerTimeout()));
         server.addConnector(connector);
-        server.addBean(new ConnectionLimit(options.maxConnections(), connector));
+        server.addBean(new NetworkConnectionLimit(options.maxConnections(), connector));
         server.setErrorHandler(new JsonErrorHandler(errors));
         // The graceful handler counts requests in progress, so stop() waits for them before closing connections.
         server.setHandler(new GracefulHandler(new Dispatcher(routes, gate, errors, failures, options, pool)));

@@ -112,6 +112,13 @@ class HttpServerTest {
             assertEquals("from", error(bodyOf(bad), 400).get("field").asText());
         }
 
+        try (RawHttp raw = new RawHttp(address)) { // chunked: no Content-Length to refuse it up front
+            String chunked = raw.send("POST /echo HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "800\r\n" + "y".repeat(2048) + "\r\n0\r\n\r\n").readAll();
+            assertTrue(chunked.startsWith("HTTP/1.1 413"), chunked);
+            error(bodyOf(chunked), 413);
+        }
+
         HttpResponse<String> boom = get("/boom");
         assertEquals(500, boom.statusCode());
         JsonNode e = error(boom.body(), 500);
