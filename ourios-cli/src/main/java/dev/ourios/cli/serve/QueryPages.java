@@ -236,7 +236,7 @@ final class QueryPages {
             }
             if (c instanceof OutOfMemoryError) {
                 // A scan that did not fit (http.max_concurrent_queries set above what the heap holds): the scan's
-                // objects are garbage now, the server goes on; the client may retry when fewer queries run.
+                // objects are unreachable, the server goes on; the client may retry when fewer queries run.
                 throw new OutOfMemory(new HttpRefusal(503, null, "the query did not fit in the server's memory "
                         + "beside the others running (http.max_concurrent_queries); retry shortly", 5));
             }
