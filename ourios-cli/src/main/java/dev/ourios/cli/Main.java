@@ -10,7 +10,8 @@ import picocli.CommandLine.Option;
         description = "OpenTelemetry logs in Parquet on local disk or S3: ingest, compact, query.",
         subcommands = {DemoCommand.class, GenerateCommand.class, IngestCommand.class, InspectCommand.class,
                 CompactCommand.class, GcCommand.class, QueryCommand.class, FilesCommand.class, VerifyCommand.class,
-                dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class})
+                dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class,
+                dev.ourios.cli.keys.KeysCommand.class})
 public final class Main implements Runnable {
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
             description = "Print stack traces with errors")

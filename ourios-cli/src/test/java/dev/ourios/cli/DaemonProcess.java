@@ -99,6 +99,10 @@ final class DaemonProcess implements AutoCloseable {
         return process.kill9();
     }
 
+    long pid() {
+        return process.pid();
+    }
+
     boolean isAlive() {
         return process.isAlive();
     }

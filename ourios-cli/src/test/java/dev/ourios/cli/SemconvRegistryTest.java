@@ -8,7 +8,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
+import dev.ourios.cli.auth.AuthMetrics;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.security.Authorizer;
+import dev.ourios.security.Decision;
+import dev.ourios.security.KeyRing;
+import dev.ourios.security.KeysFileCodec;
+import dev.ourios.security.KeysFileStore;
+import dev.ourios.security.Scope;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.CompactionMetrics;
@@ -125,7 +132,8 @@ class SemconvRegistryTest {
         Map<String, MetricData> emitted = new TreeMap<>();
         for (MetricData d : runSweepAndQueries()) {
             String scope = d.getInstrumentationScopeInfo().getName();
-            if (scope.equals(CompactionMetrics.METER) || scope.equals("ourios.query") || scope.equals("ourios.ingest")) {
+            if (scope.equals(CompactionMetrics.METER) || scope.equals("ourios.query") || scope.equals("ourios.ingest")
+                    || scope.equals(AuthMetrics.METER)) {
                 emitted.put(d.getName(), d);
             }
         }
@@ -211,6 +219,7 @@ class SemconvRegistryTest {
             Files.writeString(broken.resolve("01a22900-0000-7000-8000-000000000001.parquet"), "not parquet");
             assertThrows(Exception.class, () -> engine.run(Query.tenant("broken"), rows::add));
             ingestWithOneRejection(store, meters);
+            refuseRequests(meters);
             return new ArrayList<>(reader.collectAllMetrics());
         }
     }
@@ -233,6 +242,15 @@ class SemconvRegistryTest {
         assertEquals(200, r.statusCode());
         receiver.stop(java.time.Duration.ofSeconds(10));
         assertTrue(ingester.drain(java.time.Duration.ofSeconds(60)), "drained");
+    }
+
+    /** A request without a key and one with an unknown key, against a real keys file. */
+    private void refuseRequests(SdkMeterProvider meters) {
+        KeysFileStore keys = new KeysFileStore(dir.resolve("keys.json"), new KeysFileCodec());
+        keys.update(f -> f);
+        Authorizer auth = Authorizer.withKeys(KeyRing.open(keys.file(), Clock.systemUTC()), new AuthMetrics(meters));
+        assertTrue(auth.authorize(List.of(), List.of("acme"), Scope.QUERY) instanceof Decision.Denied);
+        assertTrue(auth.authorize(List.of("Bearer nobody"), List.of(), Scope.INGEST) instanceof Decision.Denied);
     }
 
     private static Path registry() {

@@ -38,7 +38,8 @@ public final class ConfigCommand implements Runnable {
             Map<String, String> env = System.getenv();
             ConfigKeys keys = ConfigKeys.standard();
             ResolvedConfig resolved = new ConfigLoader(keys, env).load(config.file(env), Map.of());
-            OuriosConfig.from(resolved, keys); // throws, naming the key, if anything is invalid
+            // Throws, naming the key, if anything is invalid, the keys file included.
+            OuriosConfig.from(resolved, keys).auth().open(java.time.Clock.systemUTC());
             var out = spec.commandLine().getOut();
             out.println("# effective configuration of 'ourios serve' (valid); each value's source after '#'");
             out.print(resolved.toYaml());

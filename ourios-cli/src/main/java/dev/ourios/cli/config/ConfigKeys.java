@@ -56,6 +56,7 @@ public final class ConfigKeys {
     public static final String INGEST_WAL_MAX_BYTES = "ingest.wal_max_bytes";
     public static final String INGEST_MAX_BODY_BYTES = "ingest.max_body_bytes";
     public static final String INGEST_THREADS = "ingest.threads";
+    public static final String AUTH_KEYS_FILE = "auth.keys_file";
 
     private final Map<String, ConfigKey> byName;
 
@@ -110,6 +111,8 @@ public final class ConfigKeys {
                 "Both ports: PEM private key (unencrypted PKCS#8) of tls.cert"));
         k.add(key(TLS_CLIENT_CA, "OURIOS_TLS_CLIENT_CA", "--tls-client-ca", null, Kind.PATH, false,
                 "Both ports: PEM CA certificates; clients must present a certificate they issued (mutual TLS)"));
+        k.add(key(AUTH_KEYS_FILE, "OURIOS_AUTH_KEYS_FILE", "--keys-file", null, Kind.PATH, false,
+                "API keys file (ourios keys new); unset = no authorization, loopback addresses only"));
         k.add(key(INGEST_ENABLED, "OURIOS_INGEST_ENABLED", null, "true", Kind.BOOLEAN, false,
                 "Run the OTLP/HTTP logs receiver (false: no POST /v1/logs)"));
         k.add(key(INGEST_LISTEN, "OURIOS_OTLP_HTTP", "--otlp-http", "127.0.0.1:4318", Kind.LISTEN, false,

@@ -9,19 +9,20 @@ import java.util.Objects;
  * with one line naming the key, never in the middle of a sweep.
  */
 public record OuriosConfig(StoreConfig store, HttpConfig http, IngestConfig ingest, CompactionConfig compaction,
-        Duration drainTimeout) {
+        Duration drainTimeout, AuthConfig auth) {
     public OuriosConfig {
         Objects.requireNonNull(store, "store");
         Objects.requireNonNull(http, "http");
         Objects.requireNonNull(ingest, "ingest");
         Objects.requireNonNull(compaction, "compaction");
         Objects.requireNonNull(drainTimeout, "drainTimeout");
+        Objects.requireNonNull(auth, "auth");
     }
 
     public static OuriosConfig from(ResolvedConfig resolved, ConfigKeys keys) {
         Values v = new Values(resolved);
         StoreConfig store = StoreConfig.from(v);
         return new OuriosConfig(store, HttpConfig.from(v), IngestConfig.from(v, store), CompactionConfig.from(v, keys),
-                v.duration(ConfigKeys.DRAIN_TIMEOUT));
+                v.duration(ConfigKeys.DRAIN_TIMEOUT), AuthConfig.from(v));
     }
 }

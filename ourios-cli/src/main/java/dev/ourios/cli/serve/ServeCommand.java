@@ -25,6 +25,7 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.cli.UsageException;
+import dev.ourios.cli.auth.ServeAuth;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -90,6 +91,16 @@ public final class ServeCommand implements Callable<Integer> {
             + "certificate they issued (mutual TLS; default: $OURIOS_TLS_CLIENT_CA or the config file)")
     String tlsClientCa;
 
+    @Option(names = "--keys-file", paramLabel = "FILE",
+            description = "API keys file (default: $OURIOS_AUTH_KEYS_FILE or the config file); without one, only "
+                    + "loopback addresses are served")
+    String keysFile;
+
+    @Option(names = "--insecure-no-auth",
+            description = "Serve non-loopback addresses without API keys: anyone who reaches them reads and writes "
+                    + "every tenant (logged as a warning at every start)")
+    boolean insecureNoAuth;
+
     @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
             + "config file, or 5m)")
     String interval;
@@ -113,6 +124,11 @@ public final class ServeCommand implements Callable<Integer> {
                         msg -> events.info("ourios.serve.draining", msg, Map.of()));
                 ObjectStore s = cfg.store().open();
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
+            // Before anything listens: the address rule, the keys file and its SIGHUP reload; auth.authorizer()
+            // decides requests (API key, scope, tenant).
+            ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),
+                    msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
+                    msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
             // Every /v1/* request of both ports passes this one gate before its body is read: where an

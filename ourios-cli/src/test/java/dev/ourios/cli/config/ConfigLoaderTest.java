@@ -152,6 +152,19 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void the_keys_file_resolves_like_every_key_and_an_empty_auth_section_sets_nothing() throws Exception {
+        assertTrue(config(Map.of(), null, Map.of()).auth().keysFile().isEmpty());
+        Path f = yaml("auth:\n  keys_file: /etc/ourios/keys.json\n");
+        assertEquals(Optional.of(Path.of("/etc/ourios/keys.json")), config(Map.of(), f, Map.of()).auth().keysFile());
+        AuthConfig env = config(Map.of("OURIOS_AUTH_KEYS_FILE", "/k2.json"), f, Map.of()).auth();
+        assertEquals(Optional.of(Path.of("/k2.json")), env.keysFile());
+        assertEquals("auth.keys_file (env OURIOS_AUTH_KEYS_FILE)", env.label());
+        assertEquals(Optional.of(Path.of("/k3.json")), config(Map.of("OURIOS_AUTH_KEYS_FILE", "/k2.json"), f,
+                Map.of(ConfigKeys.AUTH_KEYS_FILE, "/k3.json")).auth().keysFile());
+        assertTrue(config(Map.of(), yaml("auth:\n  # keys_file: /x.json\n"), Map.of()).auth().keysFile().isEmpty());
+    }
+
+    @Test
     void the_printed_configuration_masks_secrets_and_loads_back() throws Exception {
         ResolvedConfig r = new ConfigLoader(keys, Map.of("OURIOS_S3_SECRET_ACCESS_KEY", "s3cr3t",
                 "OURIOS_S3_ACCESS_KEY_ID", "AKIA", "OURIOS_HTTP", "127.0.0.1:9999"))
