@@ -161,7 +161,13 @@ class ServeEndToEndTest {
             assertEquals(200, serve.get("/healthz", null).statusCode());
             HttpResponse<String> notReady = serve.get("/readyz", null);
             assertEquals(503, notReady.statusCode(), notReady.body());
-            assertTrue(notReady.body().contains("not-yet"), notReady.body());
+            assertTrue(notReady.body().contains("not a directory"), notReady.body());
+            assertFalse(notReady.body().contains(dir.toString()), "no server path in a response: " + notReady.body());
+            // The query endpoints agree with readiness: an unreadable store is 503, never 200 with no rows.
+            HttpResponse<String> unreadable = serve.post("/v1/query", "acme", "{}");
+            assertError(unreadable, 503, null);
+            assertTrue(unreadable.headers().firstValue("Retry-After").isPresent());
+            assertError(serve.get("/v1/files", "acme"), 503, null);
             Files.createDirectories(store);
             assertEquals(200, serve.get("/readyz", null).statusCode());
 

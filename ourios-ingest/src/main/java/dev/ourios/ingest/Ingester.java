@@ -104,7 +104,9 @@ public final class Ingester implements AutoCloseable {
             return IngestResult.refused(503, "the receiver is shutting down", RETRY_AFTER_BEHIND);
         }
         if (wal.failure().isPresent()) {
-            return IngestResult.refused(503, "the write-ahead log failed: " + wal.failure().get().getMessage(),
+            // The cause names WAL files: it is in the log (where the failure is reported), not in the answer.
+            return IngestResult.refused(503, "the write-ahead log failed ("
+                    + wal.failure().get().getClass().getSimpleName() + "); the server log has the cause",
                     RETRY_AFTER_BEHIND);
         }
         if (wal.pendingBytes() >= settings.walMaxBytes()) {
@@ -135,7 +137,9 @@ public final class Ingester implements AutoCloseable {
             wal.append(new WalEntry(tenant, decoded.kept().toByteArray()))
                     .get(DURABLE_WAIT.toMillis(), TimeUnit.MILLISECONDS);
         } catch (ExecutionException e) {
-            return IngestResult.refused(503, "not stored: " + e.getCause().getMessage(), RETRY_AFTER_BEHIND);
+            LOG.warn("OTLP request not stored: {}", e.getCause().toString());
+            return IngestResult.refused(503, "not stored: the write-ahead log failed ("
+                    + e.getCause().getClass().getSimpleName() + "); the server log has the cause", RETRY_AFTER_BEHIND);
         } catch (TimeoutException e) {
             return IngestResult.refused(503, "not stored: the write-ahead log did not sync within " + DURABLE_WAIT,
                     RETRY_AFTER_BEHIND);

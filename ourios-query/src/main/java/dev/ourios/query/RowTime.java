@@ -10,11 +10,11 @@ import dev.ourios.core.LogRecord;
  * partition path was chosen by, and what compaction re-projects into the column; the result of a query therefore
  * does not change when the partition is compacted.
  */
-final class RowTime {
+public final class RowTime {
     private RowTime() {
     }
 
-    static long of(LogRecord r) {
+    public static long of(LogRecord r) {
         Long stored = r.effectiveTimeUnixNano();
         return stored != null ? stored : r.effectiveTime();
     }

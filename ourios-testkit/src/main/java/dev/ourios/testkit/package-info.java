@@ -11,6 +11,9 @@
  *   <li>{@link dev.ourios.testkit.Testdata}: the repository's {@code testdata/} directory, found from wherever the
  *       clone is;</li>
  *   <li>{@link dev.ourios.testkit.Await}: waiting for a condition with a deadline;</li>
+ *   <li>{@link dev.ourios.testkit.RawHttp}: a socket that sends what no well-behaved HTTP client would (partial
+ *       headers, short bodies, malformed lines);</li>
+ *   <li>{@link dev.ourios.testkit.TestTls}: a CA, server and client certificates made with the JDK's keytool;</li>
  *   <li>{@link dev.ourios.testkit.LandingLedger}: the rows landed into a store by partition, and the judge of a
  *       read against them (exactly the acknowledged rows, no torn file).</li>
  * </ul>

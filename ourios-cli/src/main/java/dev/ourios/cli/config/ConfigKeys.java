@@ -23,6 +23,16 @@ public final class ConfigKeys {
     public static final String HTTP_THREADS = "http.threads";
     public static final String HTTP_QUEUE = "http.queue";
     public static final String HTTP_MAX_ROWS = "http.max_rows";
+    public static final String HTTP_MAX_RESPONSE_BYTES = "http.max_response_bytes";
+    public static final String HTTP_MAX_CONCURRENT_QUERIES = "http.max_concurrent_queries";
+    public static final String HTTP_QUERY_TIMEOUT = "http.query_timeout";
+    public static final String HTTP_HEADER_TIMEOUT = "http.header_timeout";
+    public static final String HTTP_BODY_TIMEOUT = "http.body_timeout";
+    public static final String HTTP_IDLE_TIMEOUT = "http.idle_timeout";
+    public static final String HTTP_MAX_CONNECTIONS = "http.max_connections";
+    public static final String TLS_CERT = "tls.cert";
+    public static final String TLS_KEY = "tls.key";
+    public static final String TLS_CLIENT_CA = "tls.client_ca";
     public static final String COMPACTION_ENABLED = "compaction.enabled";
     public static final String COMPACTION_INTERVAL = "compaction.interval";
     public static final String GRACE = "compaction.grace";
@@ -85,9 +95,29 @@ public final class ConfigKeys {
         k.add(key(HTTP_THREADS, "OURIOS_HTTP_THREADS", null, "4", Kind.INT, false,
                 "Requests served at once"));
         k.add(key(HTTP_QUEUE, "OURIOS_HTTP_QUEUE", null, "64", Kind.INT, false,
-                "Requests waiting for a thread; beyond it the acceptor serves them itself (back-pressure)"));
+                "Requests waiting for a thread; beyond it 503 with Retry-After"));
         k.add(key(HTTP_MAX_ROWS, "OURIOS_HTTP_MAX_ROWS", null, "10000", Kind.INT, false,
-                "Rows one /v1/query returns at most (its default limit)"));
+                "Rows one /v1/query returns at most (its default limit); a response cut here says truncated"));
+        k.add(key(HTTP_MAX_RESPONSE_BYTES, "OURIOS_HTTP_MAX_RESPONSE_BYTES", null, "16MiB", Kind.SIZE, false,
+                "Rows of one /v1/query response stop after this many bytes (truncated, with a cursor)"));
+        k.add(key(HTTP_MAX_CONCURRENT_QUERIES, "OURIOS_HTTP_MAX_CONCURRENT_QUERIES", null, "2", Kind.INT, false,
+                "Queries running at once; beyond it 429 with Retry-After"));
+        k.add(key(HTTP_QUERY_TIMEOUT, "OURIOS_HTTP_QUERY_TIMEOUT", null, "30s", Kind.DURATION, false,
+                "Deadline of one query: 504 before the first row, a truncated response after it"));
+        k.add(key(HTTP_HEADER_TIMEOUT, "OURIOS_HTTP_HEADER_TIMEOUT", null, "10s", Kind.DURATION, false,
+                "Both ports: a request's headers must arrive within this (slow clients are disconnected)"));
+        k.add(key(HTTP_BODY_TIMEOUT, "OURIOS_HTTP_BODY_TIMEOUT", null, "30s", Kind.DURATION, false,
+                "Both ports: a request's body must arrive within this after its headers; else 408"));
+        k.add(key(HTTP_IDLE_TIMEOUT, "OURIOS_HTTP_IDLE_TIMEOUT", null, "30s", Kind.DURATION, false,
+                "Both ports: a connection with nothing sent or received for this long is closed"));
+        k.add(key(HTTP_MAX_CONNECTIONS, "OURIOS_HTTP_MAX_CONNECTIONS", null, "1024", Kind.INT, false,
+                "Both ports, each: open connections; further ones wait in the accept backlog"));
+        k.add(key(TLS_CERT, "OURIOS_TLS_CERT", "--tls-cert", null, Kind.PATH, false,
+                "Both ports: PEM certificate chain; with tls.key the ports speak HTTPS only"));
+        k.add(key(TLS_KEY, "OURIOS_TLS_KEY", "--tls-key", null, Kind.PATH, false,
+                "Both ports: PEM private key (unencrypted PKCS#8) of tls.cert"));
+        k.add(key(TLS_CLIENT_CA, "OURIOS_TLS_CLIENT_CA", "--tls-client-ca", null, Kind.PATH, false,
+                "Both ports: PEM CA certificates; clients must present a certificate they issued (mutual TLS)"));
         k.add(key(AUTH_KEYS_FILE, "OURIOS_AUTH_KEYS_FILE", "--keys-file", null, Kind.PATH, false,
                 "API keys file (ourios keys new); unset = no authorization, loopback addresses only"));
         k.add(key(INGEST_ENABLED, "OURIOS_INGEST_ENABLED", null, "true", Kind.BOOLEAN, false,

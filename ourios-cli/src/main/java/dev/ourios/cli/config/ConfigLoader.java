@@ -97,7 +97,7 @@ public final class ConfigLoader {
                     tenants.put(t.getKey(), t.getValue().asText().trim());
                 }
             } else if (keys.isSection(name)) {
-                if (v.isNull() || (v.isTextual() && v.textValue().isEmpty())) {
+                if (v.isNull() || v.isMissingNode() || (v.isTextual() && v.textValue().isEmpty())) {
                     continue; // a section whose keys are all commented out, as config check prints unset ones
                 }
                 if (!v.isObject()) {
@@ -108,7 +108,7 @@ public final class ConfigLoader {
                 if (v.isContainerNode()) {
                     throw new ConfigException(file + ": " + name + ": expected a single value");
                 }
-                if (v.isNull()) {
+                if (v.isNull() || v.isMissingNode() || (v.isTextual() && v.asText().isEmpty())) {
                     throw new ConfigException(file + ": " + name + ": no value (remove the key for its default)");
                 }
                 values.put(name, v.asText().trim());

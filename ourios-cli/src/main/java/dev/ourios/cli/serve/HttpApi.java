@@ -1,23 +1,26 @@
 package dev.ourios.cli.serve;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
-import dev.ourios.cli.RecordJson;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.HttpConfig;
 import dev.ourios.cli.UsageException;
 import dev.ourios.core.TenantCodec;
+import dev.ourios.http.ErrorBody;
+import dev.ourios.http.Exchange;
+import dev.ourios.http.FailureLog;
+import dev.ourios.http.HttpRefusal;
+import dev.ourios.http.HttpServer;
+import dev.ourios.http.PemStores;
+import dev.ourios.http.RequestGate;
+import dev.ourios.http.Route;
 import dev.ourios.query.LiveFiles;
-import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.OutputStream;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.net.InetSocketAddress;
-import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.time.Instant;
@@ -28,19 +31,17 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 
 /**
- * The HTTP endpoint of {@code ourios serve} on the JDK's built-in server: {@code POST /v1/query},
- * {@code GET /v1/files}, {@code GET /healthz}, {@code GET /readyz}. Every response is JSON; every refusal is
- * {@code {"error":{"status","field","message"}}} naming the field, header or parameter at fault.
+ * The HTTP endpoint of {@code ourios serve}: {@code POST /v1/query}, {@code GET /v1/files}, {@code GET /healthz},
+ * {@code GET /readyz}, on the shared {@link HttpServer}. Every response is JSON; every refusal is
+ * {@code {"error":{"status","field","message","request_id"}}} naming the field, header or parameter at fault.
  *
- * <p>Requests run on a bounded pool ({@code http.threads} threads, {@code http.queue} waiting); when both are full
- * the acceptor thread runs the request itself, which stops it accepting more: back-pressure instead of an
- * unbounded queue or dropped connections.
+ * <p>Memory: at most {@code http.max_concurrent_queries} queries run at once (429 beyond), each holding one page
+ * of rows ({@link QueryPages}) and streaming them out, its response's rows capped at {@code http.max_response_bytes}.
+ * The {@code /v1/*} routes pass the {@link RequestGate} first.
  */
 final class HttpApi {
     static final String TENANT_HEADER = "X-Ourios-Tenant";
@@ -51,138 +52,177 @@ final class HttpApi {
     private final LiveFiles files;
     private final StoreProbe probe;
     private final EventLog events;
-    private final AtomicInteger inFlight = new AtomicInteger();
+    private final RequestGate gate;
+    private final QuerySlots slots;
+    private final ExecutorService scans;
+    private final QueryPages pages;
     private HttpServer server;
-    private ThreadPoolExecutor pool;
 
     HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events) {
+        this(config, engine, files, probe, events, RequestGate.OPEN);
+    }
+
+    HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events,
+            RequestGate gate) {
         this.config = config;
         this.engine = engine;
         this.files = files;
         this.probe = probe;
         this.events = events;
+        this.gate = gate;
+        this.slots = new QuerySlots(config.maxConcurrentQueries());
+        this.scans = Executors.newCachedThreadPool(r -> {
+            Thread t = new Thread(r, "ourios-query-scan");
+            t.setDaemon(true);
+            return t;
+        });
+        this.pages = new QueryPages(engine, scans, config.maxResponseBytes(), config.queryTimeout());
     }
 
     /** Binds and starts serving; returns the bound address (the real port when 0 was configured). */
     InetSocketAddress start() {
-        InetSocketAddress bind = new InetSocketAddress(config.listen().getHostString(), config.listen().getPort());
-        if (bind.isUnresolved()) {
-            throw new UsageException(ConfigKeys.HTTP_LISTEN + ": cannot resolve host '"
-                    + config.listen().getHostString() + "'");
+        InetSocketAddress listen = config.listen();
+        if (new InetSocketAddress(listen.getHostString(), listen.getPort()).isUnresolved()) {
+            throw new UsageException(ConfigKeys.HTTP_LISTEN + ": cannot resolve host '" + listen.getHostString()
+                    + "'");
         }
+        List<Route> routes = List.of(
+                Route.gated("POST", "/v1/query", config.maxBodyBytes(), this::query),
+                Route.gated("GET", "/v1/files", 0, this::files),
+                Route.open("GET", "/healthz", ex -> ex.sendJson(200, Map.of("status", "ok"))),
+                Route.open("GET", "/readyz", this::ready));
+        server = new HttpServer(config.server(), routes, gate, ErrorBody.JSON, new FailureLog() {
+            @Override
+            public void failed(String requestId, String method, String path, Throwable error) {
+                Map<String, Object> a = new LinkedHashMap<>();
+                a.put("http.request.method", method);
+                a.put("url.path", path);
+                a.put("http.response.status_code", 500);
+                a.put("ourios.request_id", requestId);
+                a.put("exception.type", error.getClass().getName());
+                a.put("exception.message", String.valueOf(error.getMessage()));
+                StringWriter trace = new StringWriter();
+                error.printStackTrace(new PrintWriter(trace));
+                a.put("exception.stacktrace", trace.toString());
+                events.emit(EventLog.Severity.ERROR, "ourios.http.request.failed", "request " + requestId
+                        + " failed: " + error, a);
+            }
+        });
         try {
-            server = HttpServer.create(bind, 0);
+            return server.start();
+        } catch (PemStores.PemException e) {
+            throw new UsageException("tls: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UsageException(ConfigKeys.HTTP_LISTEN + ": cannot listen on " + config.address() + ": "
                     + e.getMessage(), e);
         }
-        pool = new ThreadPoolExecutor(config.threads(), config.threads(), 0, TimeUnit.SECONDS,
-                config.queue() == 0 ? new java.util.concurrent.SynchronousQueue<>()
-                        : new ArrayBlockingQueue<>(config.queue()),
-                r -> {
-                    Thread t = new Thread(r, "ourios-http");
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        server.setExecutor(r -> {
-            inFlight.incrementAndGet(); // counted from acceptance, so queued requests are waited for too
-            pool.execute(() -> {
-                try {
-                    r.run();
-                } finally {
-                    inFlight.decrementAndGet();
-                }
-            });
-        });
-        server.createContext("/", this::handle);
-        server.start();
-        return server.getAddress();
+    }
+
+    /** Lets the requests in progress finish (at most {@code max}), then stops the server. */
+    void stop(Duration max) throws InterruptedException {
+        if (server != null) {
+            server.stop(max);
+        }
+        scans.shutdown();
+    }
+
+    private void query(Exchange ex) throws Exception {
+        try {
+            answer(ex);
+        } catch (HttpRefusal r) {
+            events.info("ourios.http.request.refused", r.getMessage(), attributes(ex, r.status()));
+            throw r;
+        }
+    }
+
+    private void answer(Exchange ex) throws Exception {
+        String tenant = tenant(ex);
+        QueryRequest.Parsed request = QueryRequest.parseRequest(tenant, ex.body(), config.maxRows());
+        readable();
+        try (QuerySlots.Slot slot = slots.acquire()) {
+            QueryStats st;
+            Optional<QueryPages.Cut> cut;
+            if (request.count()) {
+                st = pages.count(request.query(), slot);
+                Map<String, Object> response = new LinkedHashMap<>();
+                response.put("count", st.rows());
+                response.put("stats", JSON.readTree(st.toJson()).get("stats"));
+                ex.sendJson(200, response);
+                cut = Optional.empty();
+            } else {
+                StreamedRows[] rows = new StreamedRows[1];
+                // opened only once the first page is in: a timeout or failure before it is still a JSON error
+                pages.stream(request.query(), request.limitIsCap(), request.cursor(), slot,
+                        () -> rows[0] = new StreamedRows(ex));
+                st = rows[0].stats;
+                cut = rows[0].cut;
+            }
+            Map<String, Object> a = attributes(ex, 200);
+            a.put("ourios.tenant", tenant);
+            a.put("ourios.query.rows", st.rows());
+            a.put("ourios.query.row_groups.scanned", st.rowGroupsScanned());
+            a.put("ourios.query.row_groups.pruned", st.rowGroupsPruned());
+            a.put("ourios.query.bytes_read", st.bytesRead());
+            cut.ifPresent(c -> a.put("ourios.query.truncated_by", c.label));
+            events.info("ourios.query.served", "query served: " + st.rows() + " rows", a);
+        }
     }
 
     /**
-     * Waits (at most {@code max}) for the requests already accepted to finish, then stops the server. The JDK
-     * server's own {@code stop(delay)} waits the whole delay even when idle, and closes connections mid-response
-     * when the delay runs out, hence the wait here.
+     * {@code {"rows":[…],"truncated":…,"truncated_by":…,"cursor":…,"stats":{…}}}, written as the rows come: the
+     * status line and the first rows leave before the last page is read.
      */
-    void stop(Duration max) throws InterruptedException {
-        long deadline = System.nanoTime() + max.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20);
+    private static final class StreamedRows implements QueryPages.RowSink {
+        private final OutputStream out;
+        private boolean first = true;
+        QueryStats stats;
+        Optional<QueryPages.Cut> cut = Optional.empty();
+
+        StreamedRows(Exchange ex) throws IOException {
+            out = ex.stream(200, "application/json; charset=utf-8");
+            out.write("{\"rows\":[".getBytes(StandardCharsets.UTF_8));
         }
-        server.stop(0);
-        pool.shutdown();
-        pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+
+        @Override
+        public void row(byte[] json) throws IOException {
+            if (!first) {
+                out.write(',');
+            }
+            first = false;
+            out.write(json);
+        }
+
+        @Override
+        public void end(Optional<QueryPages.Cut> how, Optional<QueryCursor> next, QueryStats st) throws IOException {
+            this.stats = st;
+            this.cut = how;
+            StringBuilder tail = new StringBuilder("],\"truncated\":").append(how.isPresent());
+            if (how.isPresent()) {
+                tail.append(",\"truncated_by\":\"").append(how.get().label).append('"');
+            }
+            if (next.isPresent()) {
+                tail.append(",\"cursor\":\"").append(next.get().encode()).append('"');
+            }
+            String statsJson = st.toJson();
+            tail.append(',').append(statsJson, 1, statsJson.length());
+            out.write(tail.toString().getBytes(StandardCharsets.UTF_8));
+        }
     }
 
-    private void handle(HttpExchange ex) {
-        long start = System.nanoTime();
-        String path = ex.getRequestURI().getPath();
+    private void files(Exchange ex) throws IOException {
         try {
-            switch (path) {
-                case "/v1/query" -> only(ex, "POST", () -> query(ex, start));
-                case "/v1/files" -> only(ex, "GET", () -> files(ex));
-                case "/healthz" -> only(ex, "GET", () -> send(ex, 200, Map.of("status", "ok")));
-                case "/readyz" -> only(ex, "GET", () -> ready(ex));
-                default -> throw new BadRequest(404, null, "no such endpoint: " + path
-                        + " (POST /v1/query, GET /v1/files, GET /healthz, GET /readyz)");
-            }
-        } catch (BadRequest e) {
-            sendQuietly(ex, e.status(), error(e.status(), e.fieldName(), e.getMessage()));
-            if (path.startsWith("/v1/")) {
-                events.info("ourios.http.request.refused", e.getMessage(), attributes(ex, e.status(), start));
-            }
-        } catch (Exception e) {
-            String msg = (path.equals("/v1/query") ? "query failed: " : "request failed: ") + oneLine(e);
-            sendQuietly(ex, 500, error(500, null, msg));
-            events.warn("ourios.http.request.failed", msg, attributes(ex, 500, start));
-        } finally {
-            ex.close(); // after the error responses above: closing first would drop them
+            listFiles(ex);
+        } catch (HttpRefusal r) {
+            events.info("ourios.http.request.refused", r.getMessage(), attributes(ex, r.status()));
+            throw r;
         }
     }
 
-    private interface Action {
-        int run() throws Exception;
-    }
-
-    private static int only(HttpExchange ex, String method, Action action) throws Exception {
-        if (!ex.getRequestMethod().equals(method)) {
-            ex.getResponseHeaders().set("Allow", method);
-            throw new BadRequest(405, null, ex.getRequestURI().getPath() + " accepts " + method + " only");
-        }
-        return action.run();
-    }
-
-    private int query(HttpExchange ex, long start) throws IOException {
-        String tenant = tenant(ex);
-        QueryRequest.Parsed request = QueryRequest.parseRequest(tenant, body(ex), config.maxRows());
-        Query q = request.query();
-        Map<String, Object> response = new LinkedHashMap<>();
-        QueryStats st;
-        if (request.count()) {
-            st = engine.count(q);
-            response.put("count", st.rows());
-        } else {
-            List<Map<String, Object>> rows = new ArrayList<>();
-            st = engine.run(q, r -> rows.add(RecordJson.of(r)));
-            response.put("rows", rows);
-        }
-        response.put("stats", JSON.readTree(st.toJson()).get("stats")); // the same object as `query --stats`
-        send(ex, 200, response);
-        Map<String, Object> a = attributes(ex, 200, start);
-        a.put("ourios.tenant", tenant);
-        a.put("ourios.query.rows", st.rows());
-        a.put("ourios.query.row_groups.scanned", st.rowGroupsScanned());
-        a.put("ourios.query.row_groups.pruned", st.rowGroupsPruned());
-        a.put("ourios.query.bytes_read", st.bytesRead());
-        events.info("ourios.query.served", "query served: " + st.rows() + " rows", a);
-        return 200;
-    }
-
-    private int files(HttpExchange ex) throws IOException {
+    private void listFiles(Exchange ex) throws IOException {
         String tenant = tenant(ex);
         Optional<Instant> from = Optional.empty();
         Optional<Instant> to = Optional.empty();
-        for (Map.Entry<String, String> p : params(ex).entrySet()) {
+        for (Map.Entry<String, String> p : ex.queryParameters().entrySet()) {
             switch (p.getKey()) {
                 case "from" -> from = Optional.of(time("from", p.getValue()));
                 case "to" -> to = Optional.of(time("to", p.getValue()));
@@ -192,25 +232,36 @@ final class HttpApi {
         if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
             throw BadRequest.field("to", "must be after from (" + from.get() + ")");
         }
+        readable();
         List<Map<String, Object>> out = new ArrayList<>();
         for (LiveFiles.LiveFile f : files.list(tenant, from, to)) {
             Map<String, Object> o = new LinkedHashMap<>();
-            o.put("path", f.path());
+            o.put("path", f.key()); // relative to the store root: never a server path
             o.put("partition", f.partition().hourLabel());
             o.put("bytes", f.size());
             out.add(o);
         }
-        return send(ex, 200, Map.of("files", out));
+        ex.sendJson(200, Map.of("files", out));
     }
 
-    private int ready(HttpExchange ex) throws IOException {
+    private void readable() {
+        Optional<String> why = probe.unreadable();
+        if (why.isPresent()) {
+            throw new HttpRefusal(503, null, "store unavailable: " + why.get(), 5);
+        }
+    }
+
+    private void ready(Exchange ex) throws IOException {
         Optional<String> why = probe.notReady();
-        return why.isEmpty() ? send(ex, 200, Map.of("status", "ready"))
-                : send(ex, 503, Map.of("status", "unavailable", "reason", why.get()));
+        if (why.isEmpty()) {
+            ex.sendJson(200, Map.of("status", "ready"));
+        } else {
+            ex.sendJson(503, Map.of("status", "unavailable", "reason", why.get()));
+        }
     }
 
-    private static String tenant(HttpExchange ex) {
-        String t = ex.getRequestHeaders().getFirst(TENANT_HEADER);
+    private static String tenant(Exchange ex) {
+        String t = ex.header(TENANT_HEADER);
         if (t == null || t.isEmpty()) {
             throw new BadRequest(400, TENANT_HEADER, "missing header " + TENANT_HEADER + " (the tenant to query)");
         }
@@ -222,49 +273,6 @@ final class HttpApi {
         return t;
     }
 
-    /** The body, refused with 413 above {@code http.max_body_bytes} before (declared) or while (chunked) reading. */
-    private byte[] body(HttpExchange ex) throws IOException {
-        int max = config.maxBodyBytes();
-        String declared = ex.getRequestHeaders().getFirst("Content-Length");
-        if (declared != null) {
-            try {
-                if (Long.parseLong(declared.trim()) > max) {
-                    throw tooLarge(max);
-                }
-            } catch (NumberFormatException e) {
-                throw new BadRequest(400, "Content-Length", "Content-Length: '" + declared + "' is not a number");
-            }
-        }
-        try (InputStream in = ex.getRequestBody()) {
-            byte[] b = in.readNBytes(max + 1);
-            if (b.length > max) {
-                throw tooLarge(max);
-            }
-            return b;
-        }
-    }
-
-    private static BadRequest tooLarge(int max) {
-        return new BadRequest(413, null, "request body larger than " + max + " bytes (http.max_body_bytes)");
-    }
-
-    private static Map<String, String> params(HttpExchange ex) {
-        Map<String, String> out = new LinkedHashMap<>();
-        String raw = ex.getRequestURI().getRawQuery();
-        if (raw == null || raw.isEmpty()) {
-            return out;
-        }
-        for (String pair : raw.split("&")) {
-            int eq = pair.indexOf('=');
-            String k = URLDecoder.decode(eq < 0 ? pair : pair.substring(0, eq), StandardCharsets.UTF_8);
-            String v = eq < 0 ? "" : URLDecoder.decode(pair.substring(eq + 1), StandardCharsets.UTF_8);
-            if (out.put(k, v) != null) {
-                throw BadRequest.field(k, "given twice");
-            }
-        }
-        return out;
-    }
-
     private static Instant time(String field, String v) {
         try {
             return OffsetDateTime.parse(v).toInstant();
@@ -273,44 +281,13 @@ final class HttpApi {
         }
     }
 
-    private static int send(HttpExchange ex, int status, Object body) throws IOException {
-        byte[] bytes = JSON.writeValueAsBytes(body);
-        ex.getResponseHeaders().set("Content-Type", "application/json; charset=utf-8");
-        ex.sendResponseHeaders(status, bytes.length);
-        try (OutputStream out = ex.getResponseBody()) {
-            out.write(bytes);
-        }
-        return status;
-    }
-
-    /** For error paths: the response may already be half sent (the client gets a cut response, nothing else). */
-    private static void sendQuietly(HttpExchange ex, int status, Object body) {
-        try {
-            send(ex, status, body);
-        } catch (IOException | RuntimeException e) {
-            // headers were already sent, or the client went away
-        }
-    }
-
-    private static Map<String, Object> error(int status, String field, String message) {
-        Map<String, Object> e = new LinkedHashMap<>();
-        e.put("status", status);
-        e.put("field", field);
-        e.put("message", message);
-        return Map.of("error", e);
-    }
-
-    private static Map<String, Object> attributes(HttpExchange ex, int status, long start) {
+    private static Map<String, Object> attributes(Exchange ex, int status) {
         Map<String, Object> a = new LinkedHashMap<>();
-        a.put("http.request.method", ex.getRequestMethod());
-        a.put("url.path", ex.getRequestURI().getPath());
+        a.put("http.request.method", ex.method());
+        a.put("url.path", ex.path());
         a.put("http.response.status_code", status);
-        a.put("duration_ms", (System.nanoTime() - start) / 1_000_000);
+        a.put("duration_ms", ex.elapsedNanos() / 1_000_000);
+        a.put("ourios.request_id", ex.requestId());
         return a;
-    }
-
-    private static String oneLine(Throwable e) {
-        String m = e.getMessage();
-        return (m == null || m.isBlank() ? e.getClass().getSimpleName() : m).replace('\n', ' ');
     }
 }

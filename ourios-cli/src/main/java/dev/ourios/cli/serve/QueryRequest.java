@@ -13,6 +13,7 @@ import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 
 /**
@@ -22,7 +23,7 @@ import java.util.Set;
  */
 final class QueryRequest {
     static final Set<String> FIELDS = Set.of("from", "to", "service", "template_id", "severity_min", "trace_id",
-            "contains", "limit", "order", "count");
+            "contains", "limit", "order", "count", "cursor");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -30,8 +31,12 @@ final class QueryRequest {
     private QueryRequest() {
     }
 
-    /** A parsed request: the query, and whether only its matching rows' number is asked for ({@code "count"}). */
-    record Parsed(Query query, boolean count) {
+    /**
+     * A parsed request: the query, whether only its matching rows' number is asked for ({@code "count"}), where a
+     * truncated earlier response left off ({@code "cursor"}), and whether the limit is the server's row cap rather
+     * than one the client chose below it.
+     */
+    record Parsed(Query query, boolean count, Optional<QueryCursor> cursor, boolean limitIsCap) {
     }
 
     /**
@@ -44,6 +49,7 @@ final class QueryRequest {
         Query q = Query.tenant(tenant);
         long limit = maxRows;
         boolean count = false;
+        Optional<QueryCursor> cursor = Optional.empty();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
@@ -65,6 +71,7 @@ final class QueryRequest {
                     case "contains" -> q = q.bodyContains(text(f, v));
                     case "limit" -> limit = integer(f, v, 0, maxRows);
                     case "count" -> count = bool(f, v);
+                    case "cursor" -> cursor = Optional.of(QueryCursor.decode(text(f, v)));
                     default -> q = q.order(order(v));
                 }
             } catch (BadRequest ex) {
@@ -73,7 +80,10 @@ final class QueryRequest {
                 throw BadRequest.field(f, ex.getMessage());
             }
         }
-        return new Parsed(q.limit(limit), count);
+        if (count && cursor.isPresent()) {
+            throw BadRequest.field("cursor", "a count has no pages (drop cursor or count)");
+        }
+        return new Parsed(q.limit(limit), count, cursor, limit == maxRows);
     }
 
     private static boolean bool(String f, JsonNode v) {

@@ -21,6 +21,8 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
+import dev.ourios.http.PemStores;
+import dev.ourios.http.RequestGate;
 import dev.ourios.ingest.http.OtlpHttpReceiver;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
@@ -84,6 +86,18 @@ public final class ServeCommand implements Callable<Integer> {
                     + "file, or <store>/../ourios-wal; required for an S3 store)")
     String walDir;
 
+    @Option(names = "--tls-cert", paramLabel = "FILE", description = "PEM certificate chain: both ports speak HTTPS "
+            + "only (with --tls-key; default: $OURIOS_TLS_CERT or the config file)")
+    String tlsCert;
+
+    @Option(names = "--tls-key", paramLabel = "FILE", description = "PEM private key of --tls-cert, unencrypted "
+            + "PKCS#8 (default: $OURIOS_TLS_KEY or the config file)")
+    String tlsKey;
+
+    @Option(names = "--tls-client-ca", paramLabel = "FILE", description = "PEM CA certificates: clients must present a "
+            + "certificate they issued (mutual TLS; default: $OURIOS_TLS_CLIENT_CA or the config file)")
+    String tlsClientCa;
+
     @Option(names = "--keys-file", paramLabel = "FILE",
             description = "API keys file (default: $OURIOS_AUTH_KEYS_FILE or the config file); without one, only "
                     + "loopback addresses are served")
@@ -128,20 +142,26 @@ public final class ServeCommand implements Callable<Integer> {
                     msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
+            // Every /v1/* request of both ports passes this one gate before its body is read: where an
+            // authorizer checks the request's headers and answers 400/401/403.
+            RequestGate gate = RequestGate.OPEN;
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events);
+                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events, gate);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
                     ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention()) : null;
-            OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester);
+            OtlpHttpReceiver receiver = ingester == null ? null
+                    : new OtlpHttpReceiver(ingester, cfg.http().server(), gate);
             InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
             if (ingester != null) {
                 drain.whenStopping(ingester::stopAccepting);
             }
             InetSocketAddress bound = api.start();
             JsonStderr.install(events);
-            events.info("ourios.serve.started", "serving http://" + bound.getHostString() + ":" + bound.getPort()
-                    + (otlp == null ? "" : ", OTLP/HTTP logs on http://" + otlp.getHostString() + ":" + otlp.getPort())
+            String scheme = cfg.http().server().scheme();
+            events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
+                    + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
+                    + otlp.getHostString() + ":" + otlp.getPort())
                     + " on " + cfg.store().uri(), started(cfg, bound, otlp));
             try {
                 if (cfg.compaction().enabled()) {
@@ -203,6 +223,8 @@ public final class ServeCommand implements Callable<Integer> {
     private static InetSocketAddress startReceiver(OtlpHttpReceiver receiver, IngestSettings settings) {
         try {
             return receiver.start();
+        } catch (PemStores.PemException e) {
+            throw new UsageException("tls: " + e.getMessage(), e);
         } catch (IOException e) {
             throw new UsageException(ConfigKeys.INGEST_LISTEN + ": cannot listen on "
                     + settings.listen().getHostString() + ":" + settings.listen().getPort() + ": " + e.getMessage(), e);
@@ -213,6 +235,7 @@ public final class ServeCommand implements Callable<Integer> {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("server.address", bound.getHostString());
         a.put("server.port", bound.getPort());
+        a.put("url.scheme", cfg.http().server().scheme());
         if (otlp != null) {
             a.put("ourios.ingest.port", otlp.getPort());
             a.put("ourios.ingest.wal_dir", cfg.ingest().settings().get().walDir().toString());

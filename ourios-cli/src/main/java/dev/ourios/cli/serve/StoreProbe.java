@@ -9,8 +9,9 @@ import java.util.function.BooleanSupplier;
 /**
  * The readiness check of {@code GET /readyz}: one cheap listing of {@code data/} (one LIST request on S3). A local
  * store also needs its root directory: listing a missing directory succeeds with nothing, but a missing root almost
- * always means a volume that is not mounted, and serving "no rows" from it would be wrong. Not ready while
- * draining, so a load balancer stops sending queries before the server stops accepting them.
+ * always means a volume that is not mounted, and serving "no rows" from it would be wrong, so the query endpoints
+ * refuse with 503 too ({@link #unreadable()}). Not ready while draining, so a load balancer stops sending queries
+ * before the server stops accepting them. Reasons never name a server path: the operator's log has it.
  */
 final class StoreProbe {
     private final ObjectStore store;
@@ -26,14 +27,23 @@ final class StoreProbe {
         if (draining.getAsBoolean()) {
             return Optional.of("shutting down");
         }
-        if (store instanceof LocalObjectStore local && !Files.isDirectory(local.root())) {
-            return Optional.of("store root " + local.root() + " is not a directory");
+        Optional<String> unreadable = unreadable();
+        if (unreadable.isPresent()) {
+            return unreadable;
         }
         try {
             store.listDirectories("data/");
             return Optional.empty();
         } catch (Exception e) {
-            return Optional.of("store unreachable: " + e.getMessage());
+            return Optional.of("store unreachable (" + e.getClass().getSimpleName() + ")");
         }
+    }
+
+    /** Without a request to the store: why the store cannot be read (a local root that is not a directory). */
+    Optional<String> unreadable() {
+        if (store instanceof LocalObjectStore local && !Files.isDirectory(local.root())) {
+            return Optional.of("the store root is not a directory (a volume not mounted?)");
+        }
+        return Optional.empty();
     }
 }

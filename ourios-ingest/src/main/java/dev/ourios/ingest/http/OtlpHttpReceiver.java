@@ -1,8 +1,14 @@
 package dev.ourios.ingest.http;
 
-import com.sun.net.httpserver.HttpExchange;
-import com.sun.net.httpserver.HttpServer;
 import dev.ourios.core.TenantCodec;
+import dev.ourios.http.ErrorBody;
+import dev.ourios.http.Exchange;
+import dev.ourios.http.FailureLog;
+import dev.ourios.http.HttpRefusal;
+import dev.ourios.http.HttpServer;
+import dev.ourios.http.RequestGate;
+import dev.ourios.http.Route;
+import dev.ourios.http.ServerOptions;
 import dev.ourios.ingest.IngestResult;
 import dev.ourios.ingest.Ingester;
 import dev.ourios.ingest.otlp.OtlpCodec;
@@ -11,19 +17,14 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ArrayBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -31,12 +32,12 @@ import org.slf4j.LoggerFactory;
  * OTLP/HTTP logs receiver: {@code POST /v1/logs} with {@code application/x-protobuf} or {@code application/json}
  * bodies, optionally gzip, answered with an {@code ExportLogsServiceResponse} in the request's encoding once the
  * accepted records are durable. The tenant is the {@code X-Ourios-Tenant} header (UTF-8; absent means
- * {@code default}).
+ * {@code default}). Runs on the shared {@link HttpServer} (header, body and idle timeouts, TLS, request ids).
  *
- * <p>Limits: a body above {@code ingest.max_body_bytes} (declared, read, or decompressed) is 413; a request that
- * does not fit the shared heap budget is 429 and one the WAL cannot take (too much unflushed, failed, shutting
- * down) 503, both with {@code Retry-After}. Requests run on a bounded pool whose full queue makes the acceptor run
- * the request itself, so accepting slows down instead of queueing without bound.
+ * <p>Limits: a body above {@code ingest.max_body_bytes} (declared, read, or decompressed) is 413; a request whose
+ * body does not fit the shared heap budget is 429 before it is read, and one the WAL cannot take (too much
+ * unflushed, failed, shutting down) 503, both with {@code Retry-After}. Errors are a {@code google.rpc.Status} in
+ * the request's encoding (JSON when the request's encoding is unknown).
  */
 public final class OtlpHttpReceiver {
     public static final String TENANT_HEADER = "X-Ourios-Tenant";
@@ -46,109 +47,104 @@ public final class OtlpHttpReceiver {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpHttpReceiver.class);
 
     private final Ingester ingester;
+    private final ServerOptions options;
+    private final RequestGate gate;
     private final OtlpCodec codec = new OtlpCodec();
-    private final AtomicInteger inFlight = new AtomicInteger();
     private HttpServer server;
-    private ThreadPoolExecutor pool;
 
+    /** A plain-HTTP receiver with the default timeouts, on the ingester's listen address and thread count. */
     public OtlpHttpReceiver(Ingester ingester) {
+        this(ingester, ServerOptions.defaults("ourios-otlp-http", ingester.settings().listen(),
+                ingester.settings().threads(), ingester.settings().threads() * 4), RequestGate.OPEN);
+    }
+
+    /**
+     * @param options timeouts, limits and TLS of the listener; its address and thread count are replaced by the
+     *                ingester's {@code ingest.listen} and {@code ingest.threads}
+     * @param gate    checked before each request's body is read (authorization)
+     */
+    public OtlpHttpReceiver(Ingester ingester, ServerOptions options, RequestGate gate) {
         this.ingester = ingester;
+        int threads = ingester.settings().threads();
+        this.options = options.withName("ourios-otlp-http").withListen(ingester.settings().listen(), threads,
+                threads * 4);
+        this.gate = gate;
     }
 
     /** Binds and starts; returns the bound address (the real port when 0 was configured). */
     public InetSocketAddress start() throws IOException {
-        int threads = ingester.settings().threads();
-        InetSocketAddress listen = ingester.settings().listen();
-        InetSocketAddress bind = listen.isUnresolved() ? new InetSocketAddress(listen.getHostString(), listen.getPort())
-                : listen;
-        if (bind.isUnresolved()) {
+        InetSocketAddress listen = options.listen();
+        if (listen.isUnresolved() && new InetSocketAddress(listen.getHostString(), listen.getPort()).isUnresolved()) {
             throw new IOException("cannot resolve host '" + listen.getHostString() + "'");
         }
-        server = HttpServer.create(bind, 0);
-        pool = new ThreadPoolExecutor(threads, threads, 0, TimeUnit.SECONDS, new ArrayBlockingQueue<>(threads * 4),
-                r -> {
-                    Thread t = new Thread(r, "ourios-otlp-http");
-                    t.setDaemon(true);
-                    return t;
-                }, new ThreadPoolExecutor.CallerRunsPolicy());
-        server.setExecutor(r -> {
-            inFlight.incrementAndGet();
-            pool.execute(() -> {
-                try {
-                    r.run();
-                } finally {
-                    inFlight.decrementAndGet();
-                }
-            });
+        Route logs = new Route("POST", "/v1/logs", ingester.settings().maxBodyBytes(), true, this::admit,
+                this::export);
+        server = new HttpServer(options, List.of(logs), gate, OtlpHttpReceiver::error, new FailureLog() {
+            @Override
+            public void failed(String requestId, String method, String path, Throwable error) {
+                LOG.error("OTLP request {} {} {} failed", requestId, method, path, error);
+            }
+
+            @Override
+            public void completed(String method, String path, int status, long nanos) {
+                ingester.metrics().request(status, nanos);
+            }
         });
-        server.createContext("/", this::handle);
-        server.start();
-        return server.getAddress();
+        return server.start();
     }
 
     /** Stops accepting and waits (at most {@code max}) for the requests already accepted to be answered. */
     public void stop(Duration max) throws InterruptedException {
-        if (server == null) {
-            return;
+        if (server != null) {
+            server.stop(max);
         }
-        long deadline = System.nanoTime() + max.toNanos();
-        while (inFlight.get() > 0 && System.nanoTime() < deadline) {
-            Thread.sleep(20); // polling a counter the JDK server gives no callback for
-        }
-        server.stop(0);
-        pool.shutdown();
-        pool.awaitTermination(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
     }
 
-    private void handle(HttpExchange ex) {
-        long start = System.nanoTime();
-        boolean json = isJson(ex);
-        int status;
-        try {
-            status = export(ex, json);
-        } catch (Refusal r) {
-            status = r.status;
-            refuse(ex, json, r);
-        } catch (Exception e) {
-            status = 500;
-            LOG.warn("OTLP request failed: {}", e.toString());
-            refuse(ex, json, new Refusal(500, "request failed: " + e.getMessage()));
-        } finally {
-            ex.close();
-        }
-        ingester.metrics().request(status, System.nanoTime() - start);
-    }
-
-    private int export(HttpExchange ex, boolean json) throws Refusal, IOException, InterruptedException {
-        if (!ex.getRequestURI().getPath().equals("/v1/logs")) {
-            throw new Refusal(404, "no such endpoint: " + ex.getRequestURI().getPath() + " (POST /v1/logs)");
-        }
-        if (!ex.getRequestMethod().equals("POST")) {
-            ex.getResponseHeaders().set("Allow", "POST");
-            throw new Refusal(405, "method " + ex.getRequestMethod() + " not allowed (POST /v1/logs)");
-        }
-        String type = mediaType(ex.getRequestHeaders().getFirst("Content-Type"));
+    /**
+     * Before the body is read: media type, encoding and tenant are checked, the WAL asked whether it takes more,
+     * and the body's bytes (declared, or the limit for a chunked body) reserved from the heap budget.
+     */
+    private Runnable admit(Exchange ex, long declared) {
+        String type = mediaType(ex.header("Content-Type"));
         if (!type.equals(PROTOBUF) && !type.equals(JSON)) {
-            throw new Refusal(415, "Content-Type must be " + PROTOBUF + " or " + JSON + ", got '" + type + "'");
+            throw new HttpRefusal(415, "Content-Type", "Content-Type must be " + PROTOBUF + " or " + JSON
+                    + ", got '" + type + "'");
         }
-        String tenant = tenant(ex.getRequestHeaders().getFirst(TENANT_HEADER));
+        try {
+            tenant(ex.header(TENANT_HEADER));
+        } catch (Refusal r) {
+            throw new HttpRefusal(r.status, TENANT_HEADER, r.getMessage());
+        }
+        String encoding = ex.header("Content-Encoding");
+        if (encoding != null && !encoding.trim().equalsIgnoreCase("gzip")
+                && !encoding.trim().equalsIgnoreCase("identity")) {
+            throw new HttpRefusal(415, "Content-Encoding", "Content-Encoding '" + encoding
+                    + "' is not supported (gzip or none)");
+        }
         IngestResult early = ingester.admission();
         if (early != null) {
-            throw new Refusal(early.status(), early.errorMessage(), early.retryAfterSeconds());
+            throw new HttpRefusal(early.status(), null, early.errorMessage(), early.retryAfterSeconds());
         }
-        String encoding = ex.getRequestHeaders().getFirst("Content-Encoding");
-        boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
-        if (encoding != null && !gzip && !encoding.trim().equalsIgnoreCase("identity")) {
-            throw new Refusal(415, "Content-Encoding '" + encoding + "' is not supported (gzip or none)");
+        long reserve = declared >= 0 ? declared : ingester.settings().maxBodyBytes();
+        if (!ingester.budget().tryAcquire(reserve)) {
+            throw new HttpRefusal(429, null, "the receiver's request buffer is full (ingest.max_buffer_bytes)", 1);
         }
-        int max = ingester.settings().maxBodyBytes();
-        checkDeclaredLength(ex.getRequestHeaders().getFirst("Content-Length"), max);
-        BodyReader reader = new BodyReader(ingester.budget(), max);
+        return () -> ingester.budget().release(reserve);
+    }
+
+    private void export(Exchange ex) throws IOException, InterruptedException {
+        boolean json = mediaType(ex.header("Content-Type")).equals(JSON);
+        String tenant;
         try {
-            byte[] body;
-            try (InputStream in = ex.getRequestBody()) {
-                body = reader.read(in, "request body");
-            }
+            tenant = tenant(ex.header(TENANT_HEADER));
+        } catch (Refusal r) {
+            throw new HttpRefusal(r.status, TENANT_HEADER, r.getMessage());
+        }
+        String encoding = ex.header("Content-Encoding");
+        boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
+        BodyReader reader = new BodyReader(ingester.budget(), ingester.settings().maxBodyBytes());
+        try {
+            byte[] body = ex.body();
             ingester.metrics().received(body.length);
             if (gzip) {
                 body = reader.gunzip(body);
@@ -159,12 +155,12 @@ public final class OtlpHttpReceiver {
             try {
                 request = json ? codec.parseJson(body) : codec.parseProtobuf(body);
             } catch (UndecodableException e) {
-                throw new Refusal(400, e.getMessage());
+                throw new HttpRefusal(400, null, e.getMessage());
             }
             body = null;
             IngestResult result = ingester.ingest(tenant, request);
             if (result.status() != 200) {
-                throw new Refusal(result.status(), result.errorMessage(), result.retryAfterSeconds());
+                throw new HttpRefusal(result.status(), null, result.errorMessage(), result.retryAfterSeconds());
             }
             ExportLogsServiceResponse.Builder response = ExportLogsServiceResponse.newBuilder();
             if (!result.rejections().isEmpty()) {
@@ -173,24 +169,22 @@ public final class OtlpHttpReceiver {
                         .setErrorMessage(result.errorMessage()));
             }
             ExportLogsServiceResponse r = response.build();
-            send(ex, 200, json, json ? codec.responseJson(r) : codec.responseProtobuf(r));
-            return 200;
+            ex.send(200, json ? JSON : PROTOBUF, json ? codec.responseJson(r) : codec.responseProtobuf(r));
+        } catch (Refusal r) {
+            throw new HttpRefusal(r.status, null, r.getMessage(), r.retryAfterSeconds);
         } finally {
             ingester.budget().release(reader.charged());
         }
     }
 
-    private static void checkDeclaredLength(String declared, int max) throws Refusal {
-        if (declared == null) {
-            return;
-        }
-        try {
-            if (Long.parseLong(declared.trim()) > max) {
-                throw new Refusal(413, "request body larger than " + max + " bytes (ingest.max_body_bytes)");
-            }
-        } catch (NumberFormatException e) {
-            throw new Refusal(400, "Content-Length: '" + declared + "' is not a number");
-        }
+    /** An error as a {@code google.rpc.Status}: protobuf for a protobuf request, JSON otherwise. */
+    private static ErrorBody.Rendered error(int status, String field, String message, String requestId,
+            String requestContentType) {
+        int code = RpcStatus.codeFor(status);
+        String msg = message == null ? "" : message;
+        return mediaType(requestContentType).equals(PROTOBUF)
+                ? new ErrorBody.Rendered(PROTOBUF, RpcStatus.protobuf(code, msg))
+                : new ErrorBody.Rendered(JSON, RpcStatus.json(code, msg));
     }
 
     /**
@@ -223,32 +217,5 @@ public final class OtlpHttpReceiver {
         }
         int semi = contentType.indexOf(';');
         return (semi < 0 ? contentType : contentType.substring(0, semi)).trim().toLowerCase(Locale.ROOT);
-    }
-
-    private static boolean isJson(HttpExchange ex) {
-        return mediaType(ex.getRequestHeaders().getFirst("Content-Type")).equals(JSON);
-    }
-
-    private static void refuse(HttpExchange ex, boolean json, Refusal r) {
-        if (r.retryAfterSeconds > 0) {
-            ex.getResponseHeaders().set("Retry-After", Integer.toString(r.retryAfterSeconds));
-        }
-        int code = RpcStatus.codeFor(r.status);
-        String msg = r.getMessage() == null ? "" : r.getMessage();
-        try {
-            send(ex, r.status, json, json ? RpcStatus.json(code, msg) : RpcStatus.protobuf(code, msg));
-        } catch (IOException | RuntimeException e) {
-            // the client went away, or the response was already started
-        }
-    }
-
-    private static void send(HttpExchange ex, int status, boolean json, byte[] body) throws IOException {
-        ex.getResponseHeaders().set("Content-Type", json ? JSON : PROTOBUF);
-        ex.sendResponseHeaders(status, body.length == 0 ? -1 : body.length);
-        if (body.length > 0) {
-            try (OutputStream out = ex.getResponseBody()) {
-                out.write(body);
-            }
-        }
     }
 }

@@ -1,0 +1,37 @@
+package dev.ourios.http;
+
+/**
+ * A request the server refuses: the HTTP status, the field, header or parameter at fault (may be null), one line
+ * saying what is wrong, and for 429/503 the seconds a client should wait ({@code Retry-After}; 0 = none). Thrown by
+ * a route, or returned by a {@link RequestGate}; the server renders it with the listener's {@link ErrorBody}.
+ */
+public class HttpRefusal extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    private final int status;
+    private final String field;
+    private final int retryAfterSeconds;
+
+    public HttpRefusal(int status, String field, String message) {
+        this(status, field, message, 0);
+    }
+
+    public HttpRefusal(int status, String field, String message, int retryAfterSeconds) {
+        super(message, null, false, false);
+        this.status = status;
+        this.field = field;
+        this.retryAfterSeconds = retryAfterSeconds;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    /** The field, header or parameter at fault, or null. */
+    public String fieldName() {
+        return field;
+    }
+
+    public int retryAfterSeconds() {
+        return retryAfterSeconds;
+    }
+}

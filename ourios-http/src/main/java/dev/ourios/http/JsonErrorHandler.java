@@ -1,0 +1,53 @@
+package dev.ourios.http;
+
+import java.nio.ByteBuffer;
+import org.eclipse.jetty.http.HttpFields;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.ErrorHandler;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * The answers Jetty sends on its own, before a request reaches a route: a malformed request line, a bogus
+ * {@code Content-Length}, headers over the size limit (431), an ambiguous path. JSON in the listener's shape
+ * instead of Jetty's HTML or plain text, with a request id like every other response. Jetty's own message is
+ * kept: it names the fault ("Invalid Content-Length Value", "Request Header Fields Too Large") and never holds a
+ * server path.
+ */
+final class JsonErrorHandler extends ErrorHandler {
+    private final ErrorBody errors;
+
+    JsonErrorHandler(ErrorBody errors) {
+        this.errors = errors;
+    }
+
+    @Override
+    public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
+        String id = RequestIds.next();
+        ErrorBody.Rendered body = errors.render(status, null, message(status, reason), id, null);
+        fields.put(HttpHeader.CONTENT_TYPE, body.contentType());
+        fields.put(Dispatcher.REQUEST_ID_HEADER, id);
+        return ByteBuffer.wrap(body.body());
+    }
+
+    @Override
+    protected void generateResponse(Request request, Response response, int status, String reason,
+            Throwable cause, Callback callback) {
+        String id = response.getHeaders().get(Dispatcher.REQUEST_ID_HEADER);
+        if (id == null) {
+            id = RequestIds.next();
+            response.getHeaders().put(Dispatcher.REQUEST_ID_HEADER, id);
+        }
+        ErrorBody.Rendered body = errors.render(status, null, status >= 500 ? "internal error (request id " + id
+                + ")" : message(status, reason), id, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+        response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
+        response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);
+        response.write(true, ByteBuffer.wrap(body.body()), callback);
+    }
+
+    private static String message(int status, String reason) {
+        String r = reason == null || reason.isBlank() ? org.eclipse.jetty.http.HttpStatus.getMessage(status) : reason;
+        return "malformed or refused request: " + r.replace('\n', ' ');
+    }
+}
