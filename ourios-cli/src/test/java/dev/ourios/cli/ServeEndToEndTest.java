@@ -70,7 +70,10 @@ class ServeEndToEndTest {
                         }
                         return; // sent after the server stopped listening: expected once stopping
                     } catch (Throwable e) {
-                        failure.set(e);
+                        // Once SIGTERM is sent the server refuses new requests with 503 while it drains: expected.
+                        if (!(stopping.get() && String.valueOf(e.getMessage()).contains("but was: <503>"))) {
+                            failure.set(e);
+                        }
                         return;
                     }
                 }
@@ -171,7 +174,8 @@ class ServeEndToEndTest {
             Files.createDirectories(store);
             assertEquals(200, serve.get("/readyz", null).statusCode());
 
-            assertError(serve.post("/v1/query", null, "{}"), 400, "X-Ourios-Tenant");
+            // Without keys and without a tenant header a request acts for the tenant "default", as on the OTLP port.
+            assertEquals(200, serve.post("/v1/query", null, "{}").statusCode());
             assertError(serve.post("/v1/query", "acme", "{\"limit\":"), 400, null);
             assertError(serve.post("/v1/query", "acme", "[1]"), 400, null);
             assertError(serve.post("/v1/query", "acme", "{\"limt\":3}"), 400, "limt");
@@ -184,7 +188,8 @@ class ServeEndToEndTest {
             assertError(serve.get("/v1/query", "acme"), 405, null);
             assertError(serve.get("/v1/files?from=now", "acme"), 400, "from");
             assertError(serve.get("/v1/files?tenant=acme", "acme"), 400, "tenant");
-            assertError(serve.get("/v1/files", null), 400, "X-Ourios-Tenant");
+            assertEquals(200, serve.get("/v1/files", null).statusCode());
+            assertError(serve.get("/v1/files", "t%zz"), 400, "X-Ourios-Tenant");
             assertError(serve.get("/nope", null), 404, null);
 
             HttpResponse<String> unknown = serve.post("/v1/query", "nobody", "{}");

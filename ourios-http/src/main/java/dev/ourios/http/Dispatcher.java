@@ -14,6 +14,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
 import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.http.HttpHeaderValue;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -215,6 +216,14 @@ final class Dispatcher extends Handler.Abstract {
         response.setStatus(r.status());
         if (r.retryAfterSeconds() > 0) {
             response.getHeaders().put(HttpHeader.RETRY_AFTER, r.retryAfterSeconds());
+        }
+        if (request.getLength() != 0) {
+            // The body may be unread (a refusal before it, by the gate or the admission): the connection cannot
+            // carry another request, and a client must know not to reuse it.
+            response.getHeaders().put(HttpHeader.CONNECTION, HttpHeaderValue.CLOSE.asString());
+        }
+        if (r.challenge() != null) {
+            response.getHeaders().put(HttpHeader.WWW_AUTHENTICATE, r.challenge());
         }
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);

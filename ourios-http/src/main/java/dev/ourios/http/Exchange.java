@@ -1,5 +1,8 @@
 package dev.ourios.http;
 
+import java.util.List;
+import java.util.Objects;
+
 import java.io.IOException;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
@@ -8,7 +11,9 @@ import java.net.URLDecoder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.server.Request;
@@ -28,6 +33,7 @@ public final class Exchange {
     private byte[] body = new byte[0];
     private OutputStream stream;
     private boolean sent;
+    private String tenant;
 
     Exchange(Request request, Response response, String requestId, String path) {
         this.request = request;
@@ -48,6 +54,27 @@ public final class Exchange {
     /** The first value of a request header, or null. */
     public String header(String name) {
         return request.getHeaders().get(name);
+    }
+
+    /** Every value of a request header, in order; empty when the header is absent. */
+    public List<String> headers(String name) {
+        return request.getHeaders().getValuesList(name);
+    }
+
+    /** Records the tenant the request acts for, as its gate decided it. */
+    public void actFor(String tenant) {
+        this.tenant = Objects.requireNonNull(tenant, "tenant");
+    }
+
+    /**
+     * The tenant the request acts for, as its gate decided it; only gated routes have one, so a route that asks
+     * without a gate is a programming error.
+     */
+    public String tenant() {
+        if (tenant == null) {
+            throw new IllegalStateException("BUG: " + path + " reads the tenant but no gate decided one");
+        }
+        return tenant;
     }
 
     public String requestId() {

@@ -10,16 +10,28 @@ public class HttpRefusal extends RuntimeException {
     private final int status;
     private final String field;
     private final int retryAfterSeconds;
+    private final String challenge;
 
     public HttpRefusal(int status, String field, String message) {
         this(status, field, message, 0);
     }
 
     public HttpRefusal(int status, String field, String message, int retryAfterSeconds) {
+        this(status, field, message, retryAfterSeconds, null);
+    }
+
+    /** A refusal with a {@code WWW-Authenticate} challenge (a 401; RFC 9110 section 11.6.1), or null for none. */
+    public HttpRefusal(int status, String field, String message, int retryAfterSeconds, String challenge) {
         super(message, null, false, false);
         this.status = status;
         this.field = field;
         this.retryAfterSeconds = retryAfterSeconds;
+        this.challenge = challenge;
+    }
+
+    /** The {@code WWW-Authenticate} value to send, or null. */
+    public String challenge() {
+        return challenge;
     }
 
     public int status() {

@@ -39,8 +39,10 @@ final class JsonErrorHandler extends ErrorHandler {
             id = RequestIds.next();
             response.getHeaders().put(Dispatcher.REQUEST_ID_HEADER, id);
         }
-        ErrorBody.Rendered body = errors.render(status, null, status >= 500 ? "internal error (request id " + id
-                + ")" : message(status, reason), id, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
+        // 503 is Jetty refusing a request while the server stops (graceful shutdown): say so, not "internal error".
+        String text = status == 503 ? "unavailable: the server is stopping" : status >= 500 ? "internal error "
+                + "(request id " + id + ")" : message(status, reason);
+        ErrorBody.Rendered body = errors.render(status, null, text, id, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);
         response.write(true, ByteBuffer.wrap(body.body()), callback);

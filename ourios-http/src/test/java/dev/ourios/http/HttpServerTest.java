@@ -26,6 +26,9 @@ import org.junit.jupiter.api.Test;
 
 /** The shared server over real sockets: routing, JSON for every refusal, request ids, and the timeouts. */
 class HttpServerTest {
+    /** These tests exercise the server, not authorization: every request passes. */
+    private static final RequestGate NO_GATE = exchange -> java.util.Optional.empty();
+
     private static final ObjectMapper JSON = new ObjectMapper();
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private HttpServer server;
@@ -85,7 +88,7 @@ class HttpServerTest {
 
     @Test
     void routes_answer_and_every_refusal_is_json_with_a_request_id() throws Exception {
-        start(options(2), RequestGate.OPEN);
+        start(options(2), NO_GATE);
         HttpResponse<String> ok = get("/healthz");
         assertEquals(200, ok.statusCode());
         assertEquals("ok", JSON.readTree(ok.body()).get("status").asText());
@@ -134,7 +137,7 @@ class HttpServerTest {
 
     @Test
     void malformed_requests_get_json_not_html() throws Exception {
-        start(options(2), RequestGate.OPEN);
+        start(options(2), NO_GATE);
         List<String> requests = List.of(
                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: banana\r\n\r\n",
                 "POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 1\r\nContent-Length: 2\r\n\r\n",
@@ -171,7 +174,7 @@ class HttpServerTest {
     @Test
     void stalled_connections_beyond_the_thread_count_do_not_delay_others_and_are_closed() throws Exception {
         Duration timeout = Duration.ofSeconds(2);
-        start(options(2).withTimeouts(timeout, timeout, Duration.ofSeconds(30)), RequestGate.OPEN);
+        start(options(2).withTimeouts(timeout, timeout, Duration.ofSeconds(30)), NO_GATE);
         List<RawHttp> stalled = new ArrayList<>();
         try {
             for (int i = 0; i < 8; i++) { // four times the handler threads: half mid-header, half mid-body
@@ -205,7 +208,7 @@ class HttpServerTest {
     @Test
     void a_header_trickled_byte_by_byte_is_cut_off_by_the_header_timeout() throws Exception {
         Duration timeout = Duration.ofSeconds(1);
-        start(options(2).withTimeouts(timeout, timeout, Duration.ofSeconds(30)), RequestGate.OPEN);
+        start(options(2).withTimeouts(timeout, timeout, Duration.ofSeconds(30)), NO_GATE);
         try (RawHttp r = new RawHttp(address)) {
             r.send("GET /healthz HTTP/1.1\r\nHost: x\r\n");
             long t0 = System.nanoTime();
@@ -229,7 +232,7 @@ class HttpServerTest {
     @Test
     void a_body_that_stops_short_gets_a_json_408() throws Exception {
         start(options(2).withTimeouts(Duration.ofSeconds(5), Duration.ofSeconds(1), Duration.ofSeconds(30)),
-                RequestGate.OPEN);
+                NO_GATE);
         try (RawHttp r = new RawHttp(address)) {
             String answer = r.send("POST /echo HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{\"half\":")
                     .readAll();
@@ -240,8 +243,8 @@ class HttpServerTest {
 
     @Test
     void an_address_in_use_is_an_io_exception() throws Exception {
-        InetSocketAddress bound = start(options(1), RequestGate.OPEN);
-        HttpServer second = new HttpServer(ServerOptions.defaults("second", bound, 1, 1), List.of(), RequestGate.OPEN,
+        InetSocketAddress bound = start(options(1), NO_GATE);
+        HttpServer second = new HttpServer(ServerOptions.defaults("second", bound, 1, 1), List.of(), NO_GATE,
                 ErrorBody.JSON);
         assertThrows(java.io.IOException.class, second::start);
     }

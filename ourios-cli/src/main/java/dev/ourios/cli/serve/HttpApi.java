@@ -11,6 +11,7 @@ import dev.ourios.http.FailureLog;
 import dev.ourios.http.HttpRefusal;
 import dev.ourios.http.HttpServer;
 import dev.ourios.http.PemStores;
+import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
 import dev.ourios.http.Route;
 import dev.ourios.query.LiveFiles;
@@ -41,10 +42,9 @@ import java.util.concurrent.Executors;
  *
  * <p>Memory: at most {@code http.max_concurrent_queries} queries run at once (429 beyond), each holding one page
  * of rows ({@link QueryPages}) and streaming them out, its response's rows capped at {@code http.max_response_bytes}.
- * The {@code /v1/*} routes pass the {@link RequestGate} first.
+ * The {@code /v1/*} routes pass the {@link RequestGate} first: it authorizes the request and decides its tenant.
  */
 final class HttpApi {
-    static final String TENANT_HEADER = "X-Ourios-Tenant";
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final HttpConfig config;
@@ -59,7 +59,7 @@ final class HttpApi {
     private HttpServer server;
 
     HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events) {
-        this(config, engine, files, probe, events, RequestGate.OPEN);
+        this(config, engine, files, probe, events, AuthorizingGate.open());
     }
 
     HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events,
@@ -136,7 +136,7 @@ final class HttpApi {
     }
 
     private void answer(Exchange ex) throws Exception {
-        String tenant = tenant(ex);
+        String tenant = ex.tenant();
         QueryRequest.Parsed request = QueryRequest.parseRequest(tenant, ex.body(), config.maxRows());
         readable();
         try (QuerySlots.Slot slot = slots.acquire()) {
@@ -219,7 +219,7 @@ final class HttpApi {
     }
 
     private void listFiles(Exchange ex) throws IOException {
-        String tenant = tenant(ex);
+        String tenant = ex.tenant();
         Optional<Instant> from = Optional.empty();
         Optional<Instant> to = Optional.empty();
         for (Map.Entry<String, String> p : ex.queryParameters().entrySet()) {
@@ -258,19 +258,6 @@ final class HttpApi {
         } else {
             ex.sendJson(503, Map.of("status", "unavailable", "reason", why.get()));
         }
-    }
-
-    private static String tenant(Exchange ex) {
-        String t = ex.header(TENANT_HEADER);
-        if (t == null || t.isEmpty()) {
-            throw new BadRequest(400, TENANT_HEADER, "missing header " + TENANT_HEADER + " (the tenant to query)");
-        }
-        try {
-            TenantCodec.encode(t);
-        } catch (IllegalArgumentException e) {
-            throw BadRequest.field(TENANT_HEADER, e.getMessage());
-        }
-        return t;
     }
 
     private static Instant time(String field, String v) {

@@ -22,6 +22,7 @@ import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
 import dev.ourios.http.PemStores;
+import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
 import dev.ourios.ingest.http.OtlpHttpReceiver;
 import dev.ourios.query.LiveFiles;
@@ -144,7 +145,7 @@ public final class ServeCommand implements Callable<Integer> {
             TableReader tables = new TableReader(s, new ManifestCodec());
             // Every /v1/* request of both ports passes this one gate before its body is read: where an
             // authorizer checks the request's headers and answers 400/401/403.
-            RequestGate gate = RequestGate.OPEN;
+            RequestGate gate = new AuthorizingGate(auth.authorizer());
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
                     new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events, gate);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.

@@ -6,6 +6,7 @@ import dev.ourios.http.Exchange;
 import dev.ourios.http.FailureLog;
 import dev.ourios.http.HttpRefusal;
 import dev.ourios.http.HttpServer;
+import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
 import dev.ourios.http.Route;
 import dev.ourios.http.ServerOptions;
@@ -31,8 +32,8 @@ import org.slf4j.LoggerFactory;
 /**
  * OTLP/HTTP logs receiver: {@code POST /v1/logs} with {@code application/x-protobuf} or {@code application/json}
  * bodies, optionally gzip, answered with an {@code ExportLogsServiceResponse} in the request's encoding once the
- * accepted records are durable. The tenant is the {@code X-Ourios-Tenant} header (UTF-8; absent means
- * {@code default}). Runs on the shared {@link HttpServer} (header, body and idle timeouts, TLS, request ids).
+ * accepted records are durable. The tenant is the one the gate decided (the key's, or the
+ * {@code X-Ourios-Tenant} header's: percent-encoded UTF-8, absent meaning {@code default}). Runs on the shared {@link HttpServer} (header, body and idle timeouts, TLS, request ids).
  *
  * <p>Limits: a body above {@code ingest.max_body_bytes} (declared, read, or decompressed) is 413; a request whose
  * body does not fit the shared heap budget is 429 before it is read, and one the WAL cannot take (too much
@@ -40,8 +41,6 @@ import org.slf4j.LoggerFactory;
  * the request's encoding (JSON when the request's encoding is unknown).
  */
 public final class OtlpHttpReceiver {
-    public static final String TENANT_HEADER = "X-Ourios-Tenant";
-    public static final String DEFAULT_TENANT = "default";
     static final String PROTOBUF = "application/x-protobuf";
     static final String JSON = "application/json";
     private static final Logger LOG = LoggerFactory.getLogger(OtlpHttpReceiver.class);
@@ -55,7 +54,7 @@ public final class OtlpHttpReceiver {
     /** A plain-HTTP receiver with the default timeouts, on the ingester's listen address and thread count. */
     public OtlpHttpReceiver(Ingester ingester) {
         this(ingester, ServerOptions.defaults("ourios-otlp-http", ingester.settings().listen(),
-                ingester.settings().threads(), ingester.settings().threads() * 4), RequestGate.OPEN);
+                ingester.settings().threads(), ingester.settings().threads() * 4), AuthorizingGate.open());
     }
 
     /**
@@ -101,7 +100,7 @@ public final class OtlpHttpReceiver {
     }
 
     /**
-     * Before the body is read: media type, encoding and tenant are checked, the WAL asked whether it takes more,
+     * Before the body is read (and after the gate decided the tenant): media type and encoding are checked, the WAL asked whether it takes more,
      * and the body's bytes (declared, or the limit for a chunked body) reserved from the heap budget.
      */
     private Runnable admit(Exchange ex, long declared) {
@@ -109,11 +108,6 @@ public final class OtlpHttpReceiver {
         if (!type.equals(PROTOBUF) && !type.equals(JSON)) {
             throw new HttpRefusal(415, "Content-Type", "Content-Type must be " + PROTOBUF + " or " + JSON
                     + ", got '" + type + "'");
-        }
-        try {
-            tenant(ex.header(TENANT_HEADER));
-        } catch (Refusal r) {
-            throw new HttpRefusal(r.status, TENANT_HEADER, r.getMessage());
         }
         String encoding = ex.header("Content-Encoding");
         if (encoding != null && !encoding.trim().equalsIgnoreCase("gzip")
@@ -134,12 +128,7 @@ public final class OtlpHttpReceiver {
 
     private void export(Exchange ex) throws IOException, InterruptedException {
         boolean json = mediaType(ex.header("Content-Type")).equals(JSON);
-        String tenant;
-        try {
-            tenant = tenant(ex.header(TENANT_HEADER));
-        } catch (Refusal r) {
-            throw new HttpRefusal(r.status, TENANT_HEADER, r.getMessage());
-        }
+        String tenant = ex.tenant();
         String encoding = ex.header("Content-Encoding");
         boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
         BodyReader reader = new BodyReader(ingester.budget(), ingester.settings().maxBodyBytes());
@@ -185,30 +174,6 @@ public final class OtlpHttpReceiver {
         return mediaType(requestContentType).equals(PROTOBUF)
                 ? new ErrorBody.Rendered(PROTOBUF, RpcStatus.protobuf(code, msg))
                 : new ErrorBody.Rendered(JSON, RpcStatus.json(code, msg));
-    }
-
-    /**
-     * The tenant id: the header's bytes as UTF-8 (HTTP hands header values over as ISO-8859-1 characters, one per
-     * byte), checked with the store's tenant codec.
-     */
-    static String tenant(String header) throws Refusal {
-        if (header == null || header.isEmpty()) {
-            return DEFAULT_TENANT;
-        }
-        String t;
-        try {
-            t = StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
-                    .onUnmappableCharacter(CodingErrorAction.REPORT)
-                    .decode(ByteBuffer.wrap(header.getBytes(StandardCharsets.ISO_8859_1))).toString();
-        } catch (CharacterCodingException e) {
-            throw new Refusal(400, TENANT_HEADER + ": not valid UTF-8");
-        }
-        try {
-            TenantCodec.encode(t);
-        } catch (IllegalArgumentException e) {
-            throw new Refusal(400, TENANT_HEADER + ": " + e.getMessage());
-        }
-        return t;
     }
 
     private static String mediaType(String contentType) {
