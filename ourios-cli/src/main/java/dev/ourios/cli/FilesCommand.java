@@ -13,7 +13,7 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios files}: the live file set of a tenant, one path a line, for other engines (DuckDB, Spark, Trino). */
-@Command(name = "files", description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
+@Command(name = "files", mixinStandardHelpOptions = true, description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
 public final class FilesCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -37,9 +37,10 @@ public final class FilesCommand implements Callable<Integer> {
         }
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
+            UnknownTenants.report(s, store.uri(), java.util.List.of(tenant), out.err());
             LiveFiles live = new LiveFiles(s, new TableLayout(s), new TableReader(s, new ManifestCodec()));
             for (String path : live.paths(tenant, f, t)) {
-                out.out().println(path);
+                out.out().println(TableText.escape(path));
             }
         }
         return 0;

@@ -19,7 +19,7 @@ import picocli.CommandLine.Option;
  * {@code ourios gc}: deletes what compaction left behind once it is older than the grace: retired inputs,
  * unreferenced compaction outputs, temp files and superseded manifests. Never a live or non-retired ingest file.
  */
-@Command(name = "gc", description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
+@Command(name = "gc", mixinStandardHelpOptions = true, description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
 public final class GcCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

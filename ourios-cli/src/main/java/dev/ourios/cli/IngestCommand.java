@@ -17,7 +17,7 @@ import picocli.CommandLine.Parameters;
  * their content and published create-only, so re-running an input that failed part way lands only what is
  * missing (cli.md, {@code ourios ingest}).
  */
-@Command(name = "ingest", description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
+@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
 public final class IngestCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -48,7 +48,7 @@ public final class IngestCommand implements Callable<Integer> {
             throw new UsageException("--batch-bytes: must be at least 1 byte");
         }
         List<IngestInput> inputs = IngestInput.of(files);
-        try (ObjectStore s = store.open()) {
+        try (ObjectStore s = store.openForWriting()) {
             IngestReport report = new IngestReport(Output.system(), s, tenant, json);
             var writer = new ContentNamedIngestWriter(s);
             for (IngestInput in : inputs) {

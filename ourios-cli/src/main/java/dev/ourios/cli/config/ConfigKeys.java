@@ -18,6 +18,10 @@ public final class ConfigKeys {
     public static final String S3_REGION = "store.s3.region";
     public static final String S3_ACCESS_KEY_ID = "store.s3.access_key_id";
     public static final String S3_SECRET_ACCESS_KEY = "store.s3.secret_access_key";
+    public static final String S3_CONNECT_TIMEOUT = "store.s3.connect_timeout";
+    public static final String S3_READ_TIMEOUT = "store.s3.read_timeout";
+    public static final String S3_ATTEMPT_TIMEOUT = "store.s3.attempt_timeout";
+    public static final String S3_CALL_TIMEOUT = "store.s3.call_timeout";
     public static final String HTTP_LISTEN = "http.listen";
     public static final String HTTP_MAX_BODY_BYTES = "http.max_body_bytes";
     public static final String HTTP_THREADS = "http.threads";
@@ -70,6 +74,14 @@ public final class ConfigKeys {
                 "Static S3 access key id (with the secret); unset = the AWS default credentials chain"));
         k.add(key(S3_SECRET_ACCESS_KEY, "OURIOS_S3_SECRET_ACCESS_KEY", null, null, Kind.STRING, true,
                 "Static S3 secret access key (with the key id); never printed"));
+        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null, "5s", Kind.DURATION, false,
+                "Deadline for connecting to S3"));
+        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null, "10s", Kind.DURATION, false,
+                "Longest wait for the next bytes of an S3 response"));
+        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null, "20s", Kind.DURATION, false,
+                "Deadline of one attempt of an S3 request (at most store.s3.call_timeout)"));
+        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null, "30s", Kind.DURATION, false,
+                "Deadline of one S3 request with all its retries"));
         k.add(key(HTTP_LISTEN, "OURIOS_HTTP", "--http", "127.0.0.1:4319", Kind.LISTEN, false,
                 "Address of the HTTP endpoint, host:port (port 0 = any free port)"));
         k.add(key(HTTP_MAX_BODY_BYTES, "OURIOS_HTTP_MAX_BODY_BYTES", null, "64KiB", Kind.SIZE, false,

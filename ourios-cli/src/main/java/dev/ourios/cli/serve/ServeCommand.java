@@ -2,6 +2,7 @@ package dev.ourios.cli.serve;
 
 import dev.ourios.cli.CompactionFlags;
 import dev.ourios.cli.Shutdown;
+import dev.ourios.cli.StoreCheck;
 import dev.ourios.cli.SweepLoop;
 import dev.ourios.cli.Telemetry;
 import dev.ourios.cli.config.ConfigFileOption;
@@ -44,7 +45,7 @@ import picocli.CommandLine.Spec;
  * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
  * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
  */
-@Command(name = "serve", description = "Run the compaction daemon, the HTTP query endpoint "
+@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the compaction daemon, the HTTP query endpoint "
         + "(POST /v1/query, GET /v1/files, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
     /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
@@ -99,6 +100,8 @@ public final class ServeCommand implements Callable<Integer> {
                         msg -> events.info("ourios.serve.draining", msg, Map.of()));
                 ObjectStore s = cfg.store().open();
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
+            // A missing or unreadable store is refused at start; /readyz watches for one that goes away later.
+            StoreCheck.requireExisting(s, ConfigKeys.STORE_URI + " " + cfg.store().uri());
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
