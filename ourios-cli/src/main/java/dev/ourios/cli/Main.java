@@ -16,9 +16,12 @@ public final class Main implements Runnable {
             description = "Print stack traces with errors")
     boolean verbose;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command; see 'ourios --help'");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command; see 'ourios --help'");
     }
 
     public static void main(String[] args) {
