@@ -155,14 +155,17 @@ class ServeEndToEndTest {
 
     @Test
     void http_contract_readiness_and_sigterm_with_compaction_off() throws Exception {
-        Path store = dir.resolve("not-yet");
+        Path store = Files.createDirectories(dir.resolve("mounted"));
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_COMPACTION_ENABLED", "false",
                 "OURIOS_HTTP_MAX_BODY_BYTES", "1KiB"), "serve", "--store", store.toString(), "--http", "127.0.0.1:0")) {
             assertEquals(200, serve.get("/healthz", null).statusCode());
+            assertEquals(200, serve.get("/readyz", null).statusCode());
+            // The volume goes away after start (serve refuses a missing store at start): not ready until it is back.
+            Path away = Files.move(store, dir.resolve("unmounted"));
             HttpResponse<String> notReady = serve.get("/readyz", null);
             assertEquals(503, notReady.statusCode(), notReady.body());
-            assertTrue(notReady.body().contains("not-yet"), notReady.body());
-            Files.createDirectories(store);
+            assertTrue(notReady.body().contains("mounted"), notReady.body());
+            Files.move(away, store);
             assertEquals(200, serve.get("/readyz", null).statusCode());
 
             assertError(serve.post("/v1/query", null, "{}"), 400, "X-Ourios-Tenant");
