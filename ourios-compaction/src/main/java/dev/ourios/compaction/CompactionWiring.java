@@ -74,7 +74,8 @@ public final class CompactionWiring {
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
                     new AuditLog(view, options.scratchDir()));
         }, clock, faults);
-        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
+        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(),
+                options.scratchDebrisAge(), clock,
                 gcDryRun);
         return new SweepRunner(layout, reader, gc, policy, compactor, audit, new CompactionMetrics(meters),
                 planClock, clock, options.concurrency(), shard, debris);

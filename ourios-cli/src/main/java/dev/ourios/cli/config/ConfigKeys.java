@@ -38,6 +38,7 @@ public final class ConfigKeys {
     public static final String CONCURRENCY = "compaction.concurrency";
     public static final String GC_GRACE = "compaction.gc_grace";
     public static final String SCRATCH = "compaction.scratch";
+    public static final String SCRATCH_DEBRIS_AGE = "compaction.scratch_debris_age";
     public static final String MAX_READ_RATE = "compaction.max_read_rate";
     public static final String MAX_WRITE_RATE = "compaction.max_write_rate";
     public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
@@ -131,6 +132,8 @@ public final class ConfigKeys {
                 "How long retired files, orphans and old manifests are kept"));
         k.add(key(SCRATCH, "OURIOS_COMPACTION_SCRATCH", "--scratch", scratch, Kind.PATH, false,
                 "Scratch directory for spill runs"));
+        k.add(key(SCRATCH_DEBRIS_AGE, "OURIOS_COMPACTION_SCRATCH_DEBRIS_AGE", "--scratch-debris-age", "10m",
+                Kind.DURATION, false, "Scratch of a compaction process that is gone is deleted once this old"));
         k.add(key(MAX_READ_RATE, "OURIOS_COMPACTION_MAX_READ_RATE", "--max-read-rate", "0", Kind.SIZE, false,
                 "Bytes per second all compactions together may read from the store; 0 = unthrottled"));
         k.add(key(MAX_WRITE_RATE, "OURIOS_COMPACTION_MAX_WRITE_RATE", "--max-write-rate", "0", Kind.SIZE, false,

@@ -24,9 +24,12 @@ import java.util.OptionalLong;
  * @param ioRates          bytes per second all of this process's compactions together may read from and write to
  *                         the store ({@code --max-read-rate}, {@code --max-write-rate}; 0 = unthrottled), so
  *                         compaction leaves ingest and queries their share of the store's bandwidth
+ * @param scratchDebrisAge how old a scratch entry of a process that is gone must be before the sweep deletes it;
+ *                         an entry of a running process is never deleted, so this can be short
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
-        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
+        OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
+        Duration scratchDebrisAge) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -34,6 +37,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
     public static final long DEFAULT_SORT_BUDGET_BYTES = 64L << 20;
     public static final int DEFAULT_FAN_IN = 64;
     public static final Duration DEFAULT_GC_GRACE = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_SCRATCH_DEBRIS_AGE = Duration.ofMinutes(10);
 
     public CompactionOptions {
         Objects.requireNonNull(grace, "grace is null");
@@ -41,6 +45,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         Objects.requireNonNull(gcGrace, "gcGrace is null");
         Objects.requireNonNull(scratchDir, "scratchDir is null");
         Objects.requireNonNull(ioRates, "ioRates is null");
+        Objects.requireNonNull(scratchDebrisAge, "scratchDebrisAge is null");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("--grace must not be negative (got " + grace + ")");
         }
@@ -67,6 +72,17 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         if (gcGrace.isNegative()) {
             throw new IllegalArgumentException("--gc-grace must not be negative (got " + gcGrace + ")");
         }
+        if (scratchDebrisAge.isNegative()) {
+            throw new IllegalArgumentException("--scratch-debris-age must not be negative (got " + scratchDebrisAge
+                    + ")");
+        }
+    }
+
+    /** With the default scratch debris age. */
+    public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+            OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
+        this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
+                ioRates, DEFAULT_SCRATCH_DEBRIS_AGE);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -77,46 +93,51 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates);
+                gcGrace, scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates);
+                scratchDir, ioRates, scratchDebrisAge);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates);
+                concurrency, g, scratchDir, ioRates, scratchDebrisAge);
+    }
+
+    public CompactionOptions withScratchDebrisAge(Duration age) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, age);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r);
+                concurrency, gcGrace, scratchDir, r, scratchDebrisAge);
     }
 }
