@@ -142,8 +142,9 @@ public final class QueryCommand implements Callable<Integer> {
                 }
             }
             if (severityMin != null) {
-                if (severityMin < 0 || severityMin > 24) {
-                    throw new UsageException("--severity-min must be 0..24 (got " + severityMin + ")");
+                if (severityMin < 1 || severityMin > 24) {
+                    throw new UsageException("--severity-min must be 1..24, an OpenTelemetry severity number (got "
+                            + severityMin + "; 0 means unspecified and would match every row: omit the flag)");
                 }
                 q = q.severityMin(severityMin);
             }
