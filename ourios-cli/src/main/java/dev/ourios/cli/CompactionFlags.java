@@ -55,14 +55,11 @@ public final class CompactionFlags {
         if (rowGroupBytes != null) {
             return OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes));
         }
-        if (env == null || env.isBlank()) {
-            return OptionalLong.empty();
+        try {
+            return RowGroupSizing.parseEnv(env);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
         }
-        long v = Units.parseSize(RowGroupSizing.ENV, env);
-        if (v < 1024) {
-            throw new UsageException(RowGroupSizing.ENV + ": must be at least 1KiB (got '" + env + "')");
-        }
-        return OptionalLong.of(v);
     }
 
     public CompactionOptions toOptions() {

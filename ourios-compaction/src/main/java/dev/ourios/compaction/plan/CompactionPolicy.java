@@ -19,12 +19,15 @@ public final class CompactionPolicy {
     /**
      * @param rowGroupEnv the value of {@code OURIOS_COMPACTED_RG_BYTES} (null when unset), injected so the policy
      *                    stays a pure function of its inputs; parsed here, so a bad value is refused when the
-     *                    policy is built, before any partition is planned
-     * @throws IllegalArgumentException naming the variable if the value is not a byte count of at least 1 KiB
+     *                    policy is built, before any partition is planned. An explicit row-group setting makes
+     *                    the variable irrelevant, and then it is not read at all ({@code serve} reads it as a size
+     *                    into that setting).
+     * @throws IllegalArgumentException naming the variable if it matters and is not a byte count of at least 1 KiB
      */
     public CompactionPolicy(CompactionOptions options, String rowGroupEnv) {
         this.options = options;
-        this.rowGroupEnv = RowGroupSizing.parseEnv(rowGroupEnv);
+        this.rowGroupEnv = options.rowGroupBytes().isPresent() ? OptionalLong.empty()
+                : RowGroupSizing.parseEnv(rowGroupEnv);
     }
 
     public boolean isSealed(PartitionKey partition, Instant now) {
