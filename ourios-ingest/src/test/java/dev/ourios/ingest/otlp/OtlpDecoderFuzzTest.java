@@ -151,6 +151,114 @@ class OtlpDecoderFuzzTest {
         assertEquals(r.cases(), r.accepted() + r.refused());
     }
 
+    /** A random value of any kind, nested up to {@code depth}, with the edge values the decoder must survive. */
+    private static AnyValue randomValue(java.util.SplittableRandom r, int depth) {
+        return switch (r.nextInt(depth > 0 ? 10 : 7)) {
+            case 0 -> AnyValue.newBuilder().setStringValue(randomString(r)).build();
+            case 1 -> AnyValue.newBuilder().setIntValue(r.nextBoolean() ? r.nextLong()
+                    : new long[] {Long.MIN_VALUE, Long.MAX_VALUE, 0, -1}[r.nextInt(4)]).build();
+            case 2 -> AnyValue.newBuilder().setDoubleValue(new double[] {Double.NaN, Double.POSITIVE_INFINITY,
+                    Double.NEGATIVE_INFINITY, -0.0, Double.MIN_VALUE, Double.MAX_VALUE, r.nextGaussian()}[r.nextInt(7)])
+                    .build();
+            case 3 -> AnyValue.newBuilder().setBoolValue(r.nextBoolean()).build();
+            case 4 -> {
+                byte[] b = new byte[r.nextInt(40)];
+                r.nextBytes(b);
+                yield AnyValue.newBuilder().setBytesValue(ByteString.copyFrom(b)).build();
+            }
+            case 5 -> AnyValue.newBuilder().setStringValueStrindex(r.nextInt()).build();
+            case 6 -> AnyValue.getDefaultInstance(); // no value set at all
+            case 7, 8 -> {
+                ArrayValue.Builder a = ArrayValue.newBuilder();
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    a.addValues(randomValue(r, depth - 1));
+                }
+                yield AnyValue.newBuilder().setArrayValue(a).build();
+            }
+            default -> {
+                KeyValueList.Builder l = KeyValueList.newBuilder();
+                for (int i = r.nextInt(4); i > 0; i--) {
+                    l.addValues(kv(randomString(r), randomValue(r, depth - 1)));
+                }
+                yield AnyValue.newBuilder().setKvlistValue(l).build();
+            }
+        };
+    }
+
+    private static String randomString(java.util.SplittableRandom r) {
+        String[] edge = {"", "\u0000", "a\nb", "\u001b[31m", "\uD83D\uDE00", "\u202e", "x".repeat(300), "service.name"};
+        if (r.nextInt(3) == 0) {
+            return edge[r.nextInt(edge.length)];
+        }
+        StringBuilder sb = new StringBuilder();
+        for (int i = r.nextInt(12); i > 0; i--) {
+            sb.append((char) (r.nextInt(4) == 0 ? r.nextInt(0x20) : 0x20 + r.nextInt(0x2000)));
+        }
+        return sb.toString().replaceAll("[\uD800-\uDFFF]", "?"); // protobuf strings must be valid UTF-16/8
+    }
+
+    /** A random request: ids of any length, timestamps and severities at and beyond every bound, any values. */
+    private static ExportLogsServiceRequest randomRequest(java.util.SplittableRandom r) {
+        ExportLogsServiceRequest.Builder req = ExportLogsServiceRequest.newBuilder();
+        for (int res = r.nextInt(3); res >= 0; res--) {
+            Resource.Builder resource = Resource.newBuilder();
+            for (int i = r.nextInt(4); i > 0; i--) {
+                resource.addAttributes(kv(r.nextInt(3) == 0 ? "service.name" : randomString(r), randomValue(r, 3)));
+            }
+            ResourceLogs.Builder rl = ResourceLogs.newBuilder().setResource(resource).setSchemaUrl(randomString(r));
+            for (int sc = r.nextInt(3); sc >= 0; sc--) {
+                InstrumentationScope.Builder scope = InstrumentationScope.newBuilder().setName(randomString(r))
+                        .setVersion(randomString(r));
+                if (r.nextInt(4) == 0) {
+                    scope.addAttributes(kv(randomString(r), randomValue(r, 2)));
+                }
+                ScopeLogs.Builder sl = ScopeLogs.newBuilder().setScope(scope);
+                for (int n = r.nextInt(5); n >= 0; n--) {
+                    long[] times = {0, 1, -1, Long.MAX_VALUE, Long.MIN_VALUE, 1_793_527_200_000_000_000L,
+                            r.nextLong()};
+                    byte[] trace = new byte[new int[] {0, 16, 16, 16, 15, 17, 1}[r.nextInt(7)]];
+                    byte[] span = new byte[new int[] {0, 8, 8, 8, 7, 9, 1}[r.nextInt(7)]];
+                    r.nextBytes(trace);
+                    r.nextBytes(span);
+                    LogRecord.Builder rec = LogRecord.newBuilder().setTimeUnixNano(times[r.nextInt(times.length)])
+                            .setObservedTimeUnixNano(times[r.nextInt(times.length)])
+                            .setSeverityNumberValue(new int[] {0, 1, 24, 25, 255, 256, -1, Integer.MAX_VALUE,
+                                    Integer.MIN_VALUE}[r.nextInt(9)])
+                            .setSeverityText(randomString(r)).setTraceId(ByteString.copyFrom(trace))
+                            .setSpanId(ByteString.copyFrom(span)).setFlags(r.nextInt())
+                            .setDroppedAttributesCount(r.nextInt()).setEventName(randomString(r));
+                    if (r.nextInt(5) > 0) {
+                        rec.setBody(randomValue(r, 4));
+                    }
+                    for (int i = r.nextInt(4); i > 0; i--) {
+                        rec.addAttributes(kv(randomString(r), randomValue(r, 3)));
+                    }
+                    sl.addLogRecords(rec);
+                }
+                rl.addScopeLogs(sl);
+            }
+            req.addResourceLogs(rl);
+        }
+        return req.build();
+    }
+
+    @Test
+    void random_requests_with_edge_values_are_decoded_record_by_record() throws Exception {
+        long seed = Fuzzer.seed();
+        java.util.SplittableRandom master = new java.util.SplittableRandom(seed);
+        List<byte[]> generated = new ArrayList<>();
+        for (int i = 0; i < 64; i++) {
+            generated.add(randomRequest(master.split()).toByteArray());
+        }
+        // The generated requests are the corpus: each case is a fresh one, or a byte-level mutant of one.
+        Fuzzer.Result r = new Fuzzer("otlp-random", new Mutator(generated), PER_CASE).run(seed,
+                Fuzzer.cases(3000), UndecodableException.class, b -> {
+                    String fresh = judge(randomRequest(new java.util.SplittableRandom(java.util.Arrays.hashCode(b))));
+                    return fresh != null ? fresh : judge(codec.parseProtobuf(b));
+                });
+        assertEquals(r.cases(), r.accepted() + r.refused());
+    }
+
     @Test
     void mutated_otlp_json_requests_decode_or_are_refused_cleanly() throws Exception {
         List<byte[]> valid = new ArrayList<>();
