@@ -41,23 +41,26 @@ final class S3ErrorTranslator {
         if (e instanceof ApiCallTimeoutException) {
             return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not complete "
                     + operation + " " + location + " within the call timeout of " + seconds(config.timeouts().call())
-                    + " (store.s3.call_timeout)"), e);
+                    + " (store.s3.call_timeout, OURIOS_S3_CALL_TIMEOUT)"), e);
         }
         if (e instanceof ApiCallAttemptTimeoutException) {
             return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not answer "
                     + operation + " " + location + " within the attempt timeout of "
-                    + seconds(config.timeouts().attempt()) + " (store.s3.attempt_timeout)"), e);
+                    + seconds(config.timeouts().attempt())
+                    + " (store.s3.attempt_timeout, OURIOS_S3_ATTEMPT_TIMEOUT)"), e);
         }
         Optional<Throwable> silent = findCause(e, SocketTimeoutException.class);
         if (silent.isPresent() && String.valueOf(silent.get().getMessage()).toLowerCase(Locale.ROOT)
                 .contains("connect")) {
             return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not accept a "
-                    + "connection within " + seconds(config.timeouts().connect()) + " (store.s3.connect_timeout) "
+                    + "connection within " + seconds(config.timeouts().connect())
+                    + " (store.s3.connect_timeout, OURIOS_S3_CONNECT_TIMEOUT) "
                     + "while trying " + operation + " " + location), e);
         }
         if (silent.isPresent()) {
             return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " sent nothing for "
-                    + seconds(config.timeouts().read()) + " (store.s3.read_timeout) while trying " + operation + " "
+                    + seconds(config.timeouts().read()) + " (store.s3.read_timeout, OURIOS_S3_READ_TIMEOUT) while trying "
+                    + operation + " "
                     + location), e);
         }
         if (e instanceof SdkClientException && e.getMessage() != null
