@@ -28,7 +28,8 @@ import picocli.CommandLine.Option;
  * {@code ourios compact}: one sweep with {@code --once}, otherwise a daemon that sweeps every {@code --interval}.
  * SIGTERM stops the daemon between partitions: nothing new starts, running compactions finish, exit 0.
  */
-@Command(name = "compact", mixinStandardHelpOptions = true, description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
+@Command(name = "compact", mixinStandardHelpOptions = true,
+        description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
 public final class CompactCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
 

@@ -35,7 +35,8 @@ import picocli.CommandLine.Option;
  * empty, measures it, runs one compaction sweep, measures again, and prints before/after: files, bytes, row groups,
  * and a selective query's latency with the row groups it scanned and pruned.
  */
-@Command(name = "demo", mixinStandardHelpOptions = true, description = "Build a sample store (if empty), compact it, and show before/after")
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Build a sample store (if empty), compact it, and show before/after")
 public final class DemoCommand implements Callable<Integer> {
     static final List<String> TENANTS = List.of("acme", "globex");
     static final String SERVICE = "currency";

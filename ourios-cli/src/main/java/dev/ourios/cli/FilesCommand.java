@@ -13,7 +13,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios files}: the live file set of a tenant, one path a line, for other engines (DuckDB, Spark, Trino). */
-@Command(name = "files", mixinStandardHelpOptions = true, description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
+@Command(name = "files", mixinStandardHelpOptions = true,
+        description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
 public final class FilesCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

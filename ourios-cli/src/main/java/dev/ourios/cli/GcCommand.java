@@ -26,7 +26,8 @@ import picocli.CommandLine.Option;
  * It also collects the debris of killed compactions that lies outside the partitions, as every sweep does: audit
  * temp files in the store, and sort scratch of processes that are gone in {@code --scratch}.
  */
-@Command(name = "gc", mixinStandardHelpOptions = true, description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
+@Command(name = "gc", mixinStandardHelpOptions = true,
+        description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
 public final class GcCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

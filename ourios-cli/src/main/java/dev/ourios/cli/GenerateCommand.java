@@ -16,7 +16,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios generate}: lands OpenTelemetry-demo-shaped ingest files. Same seed, same rows. */
-@Command(name = "generate", mixinStandardHelpOptions = true, description = "Write ingest-side files shaped like OpenTelemetry-demo logs")
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = "Write ingest-side files shaped like OpenTelemetry-demo logs")
 public final class GenerateCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

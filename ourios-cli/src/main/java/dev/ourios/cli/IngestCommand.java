@@ -17,7 +17,8 @@ import picocli.CommandLine.Parameters;
  * their content and published create-only, so re-running an input that failed part way lands only what is
  * missing (cli.md, {@code ourios ingest}).
  */
-@Command(name = "ingest", mixinStandardHelpOptions = true, description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+        description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
 public final class IngestCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

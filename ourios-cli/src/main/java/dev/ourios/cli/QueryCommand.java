@@ -14,7 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios query}: rows of one tenant through the manifests, pruned on footers, with honest counters. */
-@Command(name = "query", mixinStandardHelpOptions = true, description = "Query one tenant's logs (rows as JSON lines with --json; --stats adds counters)")
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = "Query one tenant's logs (rows as JSON lines with --json; --stats adds counters)")
 public final class QueryCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  * records no checksum (written by another tool or by hand) is reported as such and does not fail the run: there is
  * nothing wrong with it, only less to check.
  */
-@Command(name = "verify", mixinStandardHelpOptions = true, description = "Re-read live files and check them against footers and recorded commit checksums")
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "Re-read live files and check them against footers and recorded commit checksums")
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;

@@ -45,7 +45,8 @@ import picocli.CommandLine.Spec;
  * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
  * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true, description = "Run the compaction daemon, the HTTP query endpoint "
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the compaction daemon, the HTTP query endpoint "
         + "(POST /v1/query, GET /v1/files, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
     /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
