@@ -19,7 +19,6 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -60,8 +59,8 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Output out = Output.system();
         var w = out.out();
-        Files.createDirectories(dir);
         ObjectStore store = new LocalObjectStore(dir);
+        StoreCheck.requireWritable(store, "--store " + dir); // created when missing, as the writers do
         TableLayout layout = new TableLayout(store);
         boolean empty = layout.tenants().isEmpty();
         if (empty) {

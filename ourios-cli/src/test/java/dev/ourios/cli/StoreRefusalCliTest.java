@@ -105,6 +105,8 @@ class StoreRefusalCliTest {
                 "not a directory", List.of("generate"));
         assertRefused(InProcessCli.run("ingest", "--store", file.toString(), "--tenant", "acme", input.toString()),
                 file.toString(), "not a directory", List.of("ingest"));
+        assertRefused(InProcessCli.run("demo", "--store", file.toString()), file.toString(), "not a directory",
+                List.of("demo"));
         assertEquals("not a store", Files.readString(file));
     }
 
