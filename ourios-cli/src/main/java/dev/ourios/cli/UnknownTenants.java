@@ -8,7 +8,7 @@ import java.util.Collection;
 
 /**
  * Says so on stderr when a command names a tenant the store has never held. The result stays what it is (no rows,
- * no files, nothing verified, exit 0), but a typo in {@code --tenant} no longer looks like a quiet hour. One
+ * no files, nothing verified, exit 0), but a typo in {@code --tenant} does not look like a quiet hour. One
  * listing per tenant, of that tenant's own directory only.
  */
 final class UnknownTenants {
