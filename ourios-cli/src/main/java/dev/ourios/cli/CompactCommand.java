@@ -32,7 +32,8 @@ import picocli.CommandLine.Option;
  * {@code ourios compact}: one sweep with {@code --once}, otherwise a daemon that sweeps every {@code --interval}.
  * SIGTERM stops the daemon between partitions: nothing new starts, running compactions finish, exit 0.
  */
-@Command(name = "compact", description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
+@Command(name = "compact", mixinStandardHelpOptions = true,
+        description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
 public final class CompactCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
 
@@ -156,7 +157,8 @@ public final class CompactCommand implements Callable<Integer> {
                 out.jsonLine(o);
             } else {
                 out.out().printf("%-20s %s  %3d files  %10s  -> 1 file (row groups %s)  [%s]%n",
-                        plan.partition().tenantId(), plan.partition().hourLabel(), plan.inputs().size(),
+                        TableText.escape(plan.partition().tenantId()), plan.partition().hourLabel(),
+                        plan.inputs().size(),
                         Units.formatBytes(plan.bytesIn()), Units.formatBytes(plan.rowGroupBytes()), d.reason());
             }
         }
@@ -182,7 +184,8 @@ public final class CompactCommand implements Callable<Integer> {
             out.err().println("ourios: " + r.error());
         } else {
             out.out().printf("%-20s %s  %-9s %3d files  %9d rows  %10s -> %10s  gen %d%s%n",
-                    r.partition().tenantId(), r.partition().hourLabel(), label(r), r.filesIn(), r.rows(),
+                    TableText.escape(r.partition().tenantId()), r.partition().hourLabel(), label(r),
+                    r.filesIn(), r.rows(),
                     Units.formatBytes(r.bytesIn()), Units.formatBytes(r.bytesOut()), r.generation(),
                     r.reason() == null ? "" : "  (" + r.reason() + ")");
         }

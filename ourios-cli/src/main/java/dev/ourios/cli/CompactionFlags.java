@@ -1,6 +1,7 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.IoRates;
 import dev.ourios.core.Retention;
 import java.nio.file.Path;
@@ -84,16 +85,36 @@ public final class CompactionFlags {
         return d;
     }
 
+    @Option(names = "--scratch-debris-age", defaultValue = "10m", paramLabel = "DURATION",
+            description = "Delete scratch left by a compaction process that is gone once this old; a running "
+                    + "process's scratch is never deleted (default ${DEFAULT-VALUE})")
+    String scratchDebrisAge;
+
+    /**
+     * {@code --row-group-bytes}, else {@code OURIOS_COMPACTED_RG_BYTES}, else empty (adaptive). The variable is
+     * validated as strictly as the flag, so a typo fails before the sweep instead of silently meaning "adaptive".
+     */
+    OptionalLong rowGroupBytes(String env) {
+        if (rowGroupBytes != null) {
+            return OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes));
+        }
+        try {
+            return RowGroupSizing.parseEnv(env);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage(), e);
+        }
+    }
+
     public CompactionOptions toOptions() {
         Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
         try {
             return new CompactionOptions(Units.parseDuration("--grace", grace), minFiles,
                     Units.parseSize("--small-file-bytes", smallFileBytes), Units.parseSize("--sort-budget", sortBudget),
-                    fanIn, rowGroupBytes == null ? OptionalLong.empty()
-                            : OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes)),
+                    fanIn, rowGroupBytes(System.getenv(RowGroupSizing.ENV)),
                     concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
-                            Units.parseSize("--max-write-rate", maxWriteRate)), retention());
+                            Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
+                    Units.parseDuration("--scratch-debris-age", scratchDebrisAge));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

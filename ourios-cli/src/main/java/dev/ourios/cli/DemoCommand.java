@@ -21,7 +21,6 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Instant;
@@ -37,7 +36,8 @@ import picocli.CommandLine.Option;
  * empty, measures it, runs one compaction sweep, measures again, and prints before/after: files, bytes, row groups,
  * and a selective query's latency with the row groups it scanned and pruned.
  */
-@Command(name = "demo", description = "Build a sample store (if empty), compact it, and show before/after")
+@Command(name = "demo", mixinStandardHelpOptions = true,
+        description = "Build a sample store (if empty), compact it, and show before/after")
 public final class DemoCommand implements Callable<Integer> {
     static final List<String> TENANTS = List.of("acme", "globex");
     static final String SERVICE = "currency";
@@ -61,8 +61,8 @@ public final class DemoCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Output out = Output.system();
         var w = out.out();
-        Files.createDirectories(dir);
         ObjectStore store = new LocalObjectStore(dir);
+        StoreCheck.requireWritable(store, "--store " + dir); // created when missing, as the writers do
         TableLayout layout = new TableLayout(store);
         boolean empty = layout.tenants().isEmpty();
         if (empty) {

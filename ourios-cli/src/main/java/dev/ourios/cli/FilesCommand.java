@@ -14,7 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios files}: the live file set of a tenant, one path a line, for other engines (DuckDB, Spark, Trino). */
-@Command(name = "files", description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
+@Command(name = "files", mixinStandardHelpOptions = true,
+        description = "Print the live file set, one path a line (for DuckDB, Spark, Trino)")
 public final class FilesCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -42,6 +43,7 @@ public final class FilesCommand implements Callable<Integer> {
         }
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
+            UnknownTenants.report(s, store.uri(), java.util.List.of(tenant), out.err());
             TableReader reader = new TableReader(s, new ManifestCodec());
             if (audit) {
                 for (String key : new AuditSeries(s, reader).liveKeys(tenant, f, t)) {
@@ -51,7 +53,7 @@ public final class FilesCommand implements Callable<Integer> {
             }
             LiveFiles live = new LiveFiles(s, new TableLayout(s), reader);
             for (String path : live.paths(tenant, f, t)) {
-                out.out().println(path);
+                out.out().println(TableText.escape(path));
             }
         }
         return 0;

@@ -1,15 +1,20 @@
 package dev.ourios.cli;
 
 import dev.ourios.iceberg.IcebergWiring;
+import dev.ourios.compaction.sweep.DebrisCollector;
+import dev.ourios.compaction.sweep.DebrisReport;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
 import dev.ourios.table.GcReport;
 import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionGcResult;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import java.nio.file.Path;
 import java.time.Clock;
+import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -19,8 +24,11 @@ import picocli.CommandLine.Option;
 /**
  * {@code ourios gc}: deletes what compaction left behind once it is older than the grace: retired inputs,
  * unreferenced compaction outputs, temp files and superseded manifests. Never a live or non-retired ingest file.
+ * It also collects the debris of killed compactions that lies outside the partitions, as every sweep does: audit
+ * temp files in the store, and sort scratch of processes that are gone in {@code --scratch}.
  */
-@Command(name = "gc", description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
+@Command(name = "gc", mixinStandardHelpOptions = true,
+        description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
 public final class GcCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -37,16 +45,30 @@ public final class GcCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON line per partition with deletions, then a summary")
     boolean json;
 
+    @Option(names = "--scratch", paramLabel = "DIR",
+            description = "Compaction scratch directory to collect debris from (default: the system temp directory)")
+    Path scratch;
+
+    @Option(names = "--scratch-debris-age", defaultValue = "10m", paramLabel = "DURATION",
+            description = "Delete scratch left by a compaction process that is gone once this old "
+                    + "(default ${DEFAULT-VALUE})")
+    String scratchDebrisAge;
+
     @Override
     public Integer call() throws Exception {
         GcOptions options = new GcOptions(Units.parseDuration("--grace", grace), dryRun);
+        Duration debrisAge = Units.parseDuration("--scratch-debris-age", scratchDebrisAge);
+        Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
+        PartitionFilter filter = scope.toFilter();
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
             TableLayout layout = new TableLayout(s);
             // Files a retained Iceberg snapshot references are kept (a store without a view retains nothing).
             GarbageCollector gc = new GarbageCollector(s, layout, new TableReader(s, new ManifestCodec()), options,
                     Clock.systemUTC(), IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
-            GcReport report = gc.run(scope.toFilter());
+            GcReport report = gc.run(filter);
+            DebrisReport debris = new DebrisCollector(s, layout, scratchDir, options.grace(), debrisAge,
+                    Clock.systemUTC(), dryRun).collect(filter);
             for (PartitionGcResult p : report.partitions()) {
                 if (p.deletedKeys().isEmpty() && p.errors().isEmpty() && p.abortedUploads().isEmpty()) {
                     continue;
@@ -62,7 +84,7 @@ public final class GcCommand implements Callable<Integer> {
                     out.jsonLine(o);
                 } else {
                     for (String k : p.deletedKeys()) {
-                        out.out().println((dryRun ? "would delete " : "deleted ") + s.describe(k));
+                        out.out().println((dryRun ? "would delete " : "deleted ") + TableText.escape(s.describe(k)));
                     }
                     String verb = dryRun ? "would abort" : "aborted";
                     for (String u : p.abortedUploads()) {
@@ -74,13 +96,26 @@ public final class GcCommand implements Callable<Integer> {
                 }
             }
             if (json) {
-                out.jsonLine(Map.of("summary", Map.of("dry_run", dryRun, "deleted", report.deletedKeys().size(),
-                        "bytes", report.bytesReclaimed(), "aborted_uploads", report.abortedUploads().size(),
-                        "errors", report.errors().size())));
+                if (debris.count() > 0) {
+                    out.jsonLine(Map.of(dryRun ? "would_delete_debris" : "deleted_debris", debris.removed(),
+                            "bytes", debris.bytes()));
+                }
+                var summary = Output.obj();
+                summary.put("dry_run", dryRun);
+                summary.put("deleted", report.deletedKeys().size() + debris.count());
+                summary.put("bytes", report.bytesReclaimed() + debris.bytes());
+                summary.put("debris", debris.count());
+                summary.put("aborted_uploads", report.abortedUploads().size());
+                summary.put("errors", report.errors().size());
+                out.jsonLine(Map.of("summary", summary));
             } else {
+                for (String d : debris.removed()) {
+                    out.out().println((dryRun ? "would delete " : "deleted ") + TableText.escape(d));
+                }
                 int uploads = report.abortedUploads().size();
-                out.out().printf("gc%s: %d objects, %s%s%s%n", dryRun ? " (dry run)" : "", report.deletedKeys().size(),
-                        Units.formatBytes(report.bytesReclaimed()),
+                out.out().printf("gc%s: %d objects, %s%s%s%n", dryRun ? " (dry run)" : "",
+                        report.deletedKeys().size() + debris.count(),
+                        Units.formatBytes(report.bytesReclaimed() + debris.bytes()),
                         uploads == 0 ? "" : ", " + uploads + " incomplete upload(s)",
                         report.errors().isEmpty() ? "" : ", " + report.errors().size() + " partition(s) skipped");
             }

@@ -16,7 +16,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios generate}: lands OpenTelemetry-demo-shaped ingest files. Same seed, same rows. */
-@Command(name = "generate", description = "Write ingest-side files shaped like OpenTelemetry-demo logs")
+@Command(name = "generate", mixinStandardHelpOptions = true,
+        description = "Write ingest-side files shaped like OpenTelemetry-demo logs")
 public final class GenerateCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -55,7 +56,7 @@ public final class GenerateCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         GeneratorSpec spec = spec();
         Output out = Output.system();
-        try (ObjectStore s = store.open()) {
+        try (ObjectStore s = store.openForWriting()) {
             Summary summary = run(s, spec, out);
             if (json) {
                 out.jsonLine(Map.of("files", summary.files, "rows", summary.rows, "bytes", summary.bytes));

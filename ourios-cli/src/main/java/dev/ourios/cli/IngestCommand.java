@@ -18,7 +18,8 @@ import picocli.CommandLine.Parameters;
  * their content and published create-only, so re-running an input that failed part way lands only what is
  * missing (cli.md, {@code ourios ingest}).
  */
-@Command(name = "ingest", description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
+@Command(name = "ingest", mixinStandardHelpOptions = true,
+        description = "Land OTLP/JSON log files (or - for stdin) as ingest files per tenant-hour")
 public final class IngestCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -62,7 +63,7 @@ public final class IngestCommand implements Callable<Integer> {
         }
         java.time.Instant now = java.time.Instant.now();
         List<IngestInput> inputs = IngestInput.of(files);
-        try (ObjectStore s = store.open()) {
+        try (ObjectStore s = store.openForWriting()) {
             IngestReport report = new IngestReport(Output.system(), s, tenant, json);
             var writer = new ContentNamedIngestWriter(s);
             for (IngestInput in : inputs) {

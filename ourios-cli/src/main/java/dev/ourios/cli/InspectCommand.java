@@ -20,7 +20,8 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
 
 /** {@code ourios inspect PATH}: a file's footer, or for a partition directory its manifest and every file's footer. */
-@Command(name = "inspect", description = "Show a Parquet file's footer, or a partition directory's manifest and files")
+@Command(name = "inspect", mixinStandardHelpOptions = true,
+        description = "Show a Parquet file's footer, or a partition directory's manifest and files")
 public final class InspectCommand implements Callable<Integer> {
     @Parameters(paramLabel = "PATH", description = "A .parquet file or a partition directory")
     Path path;

@@ -17,9 +17,12 @@ public final class Main implements Runnable {
             description = "Print stack traces with errors")
     boolean verbose;
 
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
     @Override
     public void run() {
-        throw new CommandLine.ParameterException(new CommandLine(this), "missing command; see 'ourios --help'");
+        throw new CommandLine.ParameterException(spec.commandLine(), "missing command; see 'ourios --help'");
     }
 
     public static void main(String[] args) {
@@ -28,7 +31,17 @@ public final class Main implements Runnable {
 
     /** Runs the CLI and returns its exit status: 0 ok, 1 the job failed, 2 bad usage or bad input. */
     public static int run(String... args) {
+        return commandLine().execute(args);
+    }
+
+    /**
+     * The command tree with its error handling: every command and subcommand answers {@code --help}/{@code -h}
+     * (usage on stdout, exit 0, before any required option is checked) and {@code --version}.
+     */
+    public static CommandLine commandLine() {
         CommandLine cl = new CommandLine(new Main());
+        String version = cl.getCommandSpec().version()[0];
+        forEachCommand(cl, c -> c.getCommandSpec().version(version));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             boolean verbose = isVerbose(commandLine);
             PrintWriter err = commandLine.getErr();
@@ -41,11 +54,19 @@ public final class Main implements Runnable {
         });
         cl.setParameterExceptionHandler((ex, args2) -> {
             PrintWriter err = ex.getCommandLine().getErr();
-            err.println("ourios: " + ex.getMessage());
+            err.println("ourios: " + oneLine(ex));
             err.flush();
             return 2;
         });
-        return cl.execute(args);
+        return cl;
+    }
+
+    /** Visits {@code cl} and every subcommand below it, depth first. */
+    public static void forEachCommand(CommandLine cl, java.util.function.Consumer<CommandLine> action) {
+        action.accept(cl);
+        for (CommandLine sub : cl.getSubcommands().values()) {
+            forEachCommand(sub, action);
+        }
     }
 
     private static boolean isVerbose(CommandLine cl) {
@@ -71,6 +92,6 @@ public final class Main implements Runnable {
         if (msg == null || msg.isBlank()) {
             msg = ex.getClass().getSimpleName();
         }
-        return msg.replace('\n', ' ');
+        return TableText.escape(msg.replace('\n', ' '));
     }
 }

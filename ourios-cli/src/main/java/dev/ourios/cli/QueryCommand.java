@@ -14,7 +14,8 @@ import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /** {@code ourios query}: rows of one tenant through the manifests, pruned on footers, with honest counters. */
-@Command(name = "query", description = "Query one tenant's logs (rows as JSON lines with --json; --stats adds counters)")
+@Command(name = "query", mixinStandardHelpOptions = true,
+        description = "Query one tenant's logs (rows as JSON lines with --json; --stats adds counters)")
 public final class QueryCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -68,6 +69,7 @@ public final class QueryCommand implements Callable<Integer> {
                     telemetry.meterProvider());
             QueryStats st;
             try {
+                UnknownTenants.report(s, store.uri(), java.util.List.of(tenant), out.err());
                 st = count ? count(engine, q, out) : rows(engine, q, out);
             } catch (java.io.IOException e) {
                 throw new JobFailedException("query failed: " + e.getMessage(), e);
@@ -92,10 +94,12 @@ public final class QueryCommand implements Callable<Integer> {
             if (json) {
                 out.jsonLine(RecordJson.of(r));
             } else {
+                // Escaped: a stored string must not forge rows or send escape sequences to the terminal.
                 out.out().printf("%s  %-16s %-5s %s%n", RecordJson.time(r.effectiveTime()),
-                        r.serviceName() == null ? "-" : r.serviceName(),
-                        r.severityText() == null ? String.valueOf(r.severityNumber()) : r.severityText(),
-                        line(r));
+                        r.serviceName() == null ? "-" : TableText.escape(r.serviceName()),
+                        r.severityText() == null ? String.valueOf(r.severityNumber())
+                                : TableText.escape(r.severityText()),
+                        TableText.escape(line(r)));
             }
         });
     }
@@ -139,8 +143,9 @@ public final class QueryCommand implements Callable<Integer> {
                 }
             }
             if (severityMin != null) {
-                if (severityMin < 0 || severityMin > 24) {
-                    throw new UsageException("--severity-min must be 0..24 (got " + severityMin + ")");
+                if (severityMin < 1 || severityMin > 24) {
+                    throw new UsageException("--severity-min must be 1..24, an OpenTelemetry severity number (got "
+                            + severityMin + "; 0 means unspecified and would match every row: omit the flag)");
                 }
                 q = q.severityMin(severityMin);
             }

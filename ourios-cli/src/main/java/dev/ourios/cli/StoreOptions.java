@@ -24,12 +24,47 @@ public final class StoreOptions {
         return env != null && !env.isBlank() ? env : "./ourios-data";
     }
 
+    /** The store for a command that reads it: refused (exit 2) unless it exists and can be read. */
     public ObjectStore open() {
+        return checked(false);
+    }
+
+    /** The store for a command that only writes to it: a missing local directory is created. */
+    public ObjectStore openForWriting() {
+        return checked(true);
+    }
+
+    private ObjectStore checked(boolean create) {
+        ObjectStore s = unchecked();
+        try {
+            if (create) {
+                StoreCheck.requireWritable(s, label());
+            } else {
+                StoreCheck.requireExisting(s, label());
+            }
+            return s;
+        } catch (RuntimeException e) {
+            try {
+                s.close();
+            } catch (java.io.IOException | RuntimeException suppressed) {
+                e.addSuppressed(suppressed);
+            }
+            throw e;
+        }
+    }
+
+    /** How error lines name the store: the flag and the value it resolved to. */
+    private String label() {
+        return "--store " + uri();
+    }
+
+    private ObjectStore unchecked() {
         String uri = uri();
         if (StoreUri.isS3(uri)) {
             String endpoint = s3Endpoint != null ? s3Endpoint : System.getenv("OURIOS_S3_ENDPOINT");
             try {
-                return S3StoreFactory.open(uri, Optional.ofNullable(endpoint).filter(e -> !e.isBlank()));
+                return S3StoreFactory.open(uri, Optional.ofNullable(endpoint).filter(e -> !e.isBlank()),
+                        S3TimeoutSettings.fromEnvironment(System.getenv()));
             } catch (IllegalArgumentException e) {
                 throw new UsageException("--store: " + e.getMessage());
             }

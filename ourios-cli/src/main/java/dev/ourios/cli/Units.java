@@ -21,7 +21,12 @@ public final class Units {
         if (!m.matches()) {
             throw new UsageException(option + ": '" + value + "' is not a size (use e.g. 64MiB, 1GiB or plain bytes)");
         }
-        long n = Long.parseLong(m.group(1));
+        long n;
+        try {
+            n = Long.parseLong(m.group(1));
+        } catch (NumberFormatException e) {
+            throw new UsageException(option + ": '" + value + "' is too large");
+        }
         String unit = m.group(2) == null ? "B" : m.group(2).toUpperCase(Locale.ROOT);
         long mult = switch (unit) {
             case "B" -> 1L;
@@ -54,14 +59,18 @@ public final class Units {
             if (m.start() != end) {
                 break;
             }
-            long n = Long.parseLong(m.group(1));
-            total = total.plus(switch (m.group(2)) {
-                case "ms" -> Duration.ofMillis(n);
-                case "s" -> Duration.ofSeconds(n);
-                case "m" -> Duration.ofMinutes(n);
-                case "h" -> Duration.ofHours(n);
-                default -> Duration.ofDays(n);
-            });
+            try {
+                long n = Long.parseLong(m.group(1));
+                total = total.plus(switch (m.group(2)) {
+                    case "ms" -> Duration.ofMillis(n);
+                    case "s" -> Duration.ofSeconds(n);
+                    case "m" -> Duration.ofMinutes(n);
+                    case "h" -> Duration.ofHours(n);
+                    default -> Duration.ofDays(n);
+                });
+            } catch (ArithmeticException | NumberFormatException e) {
+                throw new UsageException(option + ": '" + value + "' is too long a duration");
+            }
             end = m.end();
         }
         if (end != v.length()) {

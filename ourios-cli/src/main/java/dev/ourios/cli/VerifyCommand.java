@@ -18,7 +18,8 @@ import picocli.CommandLine.Option;
  * records no checksum (written by another tool or by hand) is reported as such and does not fail the run: there is
  * nothing wrong with it, only less to check.
  */
-@Command(name = "verify", description = "Re-read live files and check them against footers and recorded commit checksums")
+@Command(name = "verify", mixinStandardHelpOptions = true,
+        description = "Re-read live files and check them against footers and recorded commit checksums")
 public final class VerifyCommand implements Callable<Integer> {
     @Mixin
     StoreOptions store;
@@ -32,9 +33,12 @@ public final class VerifyCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         Output out = Output.system();
+        var filter = scope.toFilter();
         try (ObjectStore s = store.open()) {
+            UnknownTenants.report(s, store.uri(), filter.tenants().map(java.util.TreeSet::new)
+                    .orElseGet(java.util.TreeSet::new), out.err());
             Verifier v = new Verifier(s, new TableLayout(s), new TableReader(s, new ManifestCodec()));
-            List<Verifier.PartitionVerdict> verdicts = v.verify(scope.toFilter(), pv -> {
+            List<Verifier.PartitionVerdict> verdicts = v.verify(filter, pv -> {
                 if (json) {
                     var o = Output.obj();
                     o.put("tenant", pv.partition().tenantId());
@@ -46,11 +50,12 @@ public final class VerifyCommand implements Callable<Integer> {
                     o.put("problems", pv.problems());
                     out.jsonLine(o);
                 } else {
-                    out.out().printf("%-20s %s  %-20s gen %d, %d files, %d rows%n", pv.partition().tenantId(),
+                    out.out().printf("%-20s %s  %-20s gen %d, %d files, %d rows%n",
+                            TableText.escape(pv.partition().tenantId()),
                             pv.partition().hourLabel(), textResult(pv.status()), pv.generation(), pv.files(),
                             pv.rows());
                 }
-                pv.problems().forEach(pr -> out.err().println("ourios: " + pr));
+                pv.problems().forEach(pr -> out.err().println("ourios: " + TableText.escape(pr)));
             });
             long bad = count(verdicts, Verifier.Status.MISMATCH);
             long noChecksum = count(verdicts, Verifier.Status.NO_RECORDED_CHECKSUM);

@@ -158,20 +158,23 @@ class ServeEndToEndTest {
 
     @Test
     void http_contract_readiness_and_sigterm_with_compaction_off() throws Exception {
-        Path store = dir.resolve("not-yet");
+        Path store = Files.createDirectories(dir.resolve("mounted"));
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_COMPACTION_ENABLED", "false",
                 "OURIOS_HTTP_MAX_BODY_BYTES", "1KiB"), "serve", "--store", store.toString(), "--http", "127.0.0.1:0")) {
             assertEquals(200, serve.get("/healthz", null).statusCode());
+            assertEquals(200, serve.get("/readyz", null).statusCode());
+            // The volume goes away after start (serve refuses a missing store at start): not ready until it is back.
+            Path away = Files.move(store, dir.resolve("unmounted"));
             HttpResponse<String> notReady = serve.get("/readyz", null);
             assertEquals(503, notReady.statusCode(), notReady.body());
-            assertTrue(notReady.body().contains("not a directory"), notReady.body());
+            assertTrue(notReady.body().contains("mounted"), notReady.body());
             assertFalse(notReady.body().contains(dir.toString()), "no server path in a response: " + notReady.body());
             // The query endpoints agree with readiness: an unreadable store is 503, never 200 with no rows.
             HttpResponse<String> unreadable = serve.post("/v1/query", "acme", "{}");
             assertError(unreadable, 503, null);
             assertTrue(unreadable.headers().firstValue("Retry-After").isPresent());
             assertError(serve.get("/v1/files", "acme"), 503, null);
-            Files.createDirectories(store);
+            Files.move(away, store);
             assertEquals(200, serve.get("/readyz", null).statusCode());
 
             // Without keys and without a tenant header a request acts for the tenant "default", as on the OTLP port.

@@ -21,6 +21,7 @@ import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -81,7 +82,7 @@ class ServeIngestCrashTest {
     @Test
     @Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
     void every_acknowledged_record_survives_sigkill_exactly_once() throws Exception {
-        Path store = dir.resolve("store");
+        Path store = Files.createDirectories(dir.resolve("store"));
         Set<Long> acked = ConcurrentHashMap.newKeySet();
         AtomicLong nextSeq = new AtomicLong();
         Random random = new Random(7);
@@ -133,7 +134,7 @@ class ServeIngestCrashTest {
 
     @Test
     void sigterm_stops_accepting_flushes_the_wal_and_exits_0() throws Exception {
-        Path store = dir.resolve("store");
+        Path store = Files.createDirectories(dir.resolve("store"));
         Map<String, String> env = env();
         env.put("OURIOS_INGEST_FLUSH_INTERVAL", "1h"); // nothing is flushed before the SIGTERM
         env.put("OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString());

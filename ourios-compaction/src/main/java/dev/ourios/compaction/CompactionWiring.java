@@ -106,7 +106,8 @@ public final class CompactionWiring {
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
                     new AuditLog(view, options.scratchDir()));
         }, clock, faults);
-        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(), clock,
+        DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(),
+                options.scratchDebrisAge(), clock,
                 gcDryRun);
         PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
                 options.gcGrace()), audit, clock, faults);

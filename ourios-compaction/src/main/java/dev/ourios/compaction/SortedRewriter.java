@@ -1,6 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.compaction.sort.ExternalSorter;
 import dev.ourios.compaction.sort.PrefetchedInputs;
 import dev.ourios.compaction.sort.ResidencyGauge;
@@ -77,7 +78,8 @@ public final class SortedRewriter implements PartitionRewriter {
      */
     public RewriteResult rewrite(CompactionPlan plan, Predicate<LogRecord> exclude) throws IOException {
         Files.createDirectories(scratchRoot);
-        Path scratch = Files.createTempDirectory(scratchRoot, "sort-");
+        // The owner in the name lets debris collection tell a dead compaction's runs from a live one's.
+        Path scratch = Files.createTempDirectory(scratchRoot, ScratchOwner.current().prefix("sort"));
         ResidencyGauge gauge = new ResidencyGauge();
         // Read side: the validated, re-projected rows, hashed by the input readers as they encode them (the
         // compacting thread, which run formation waits for, does not); from there on every step that could lose,

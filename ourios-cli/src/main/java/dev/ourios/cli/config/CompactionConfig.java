@@ -40,7 +40,8 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
                     v.size(ConfigKeys.SMALL_FILE_BYTES, 0), v.size(ConfigKeys.SORT_BUDGET, 0),
                     v.integer(ConfigKeys.FAN_IN, 0, 1_000_000), rg, v.integer(ConfigKeys.CONCURRENCY, 0, 1024),
                     v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH),
-                    new IoRates(v.size(ConfigKeys.MAX_READ_RATE, 0), v.size(ConfigKeys.MAX_WRITE_RATE, 0)));
+                    new IoRates(v.size(ConfigKeys.MAX_READ_RATE, 0), v.size(ConfigKeys.MAX_WRITE_RATE, 0)))
+                    .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }

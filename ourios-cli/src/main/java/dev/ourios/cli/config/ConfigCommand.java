@@ -9,7 +9,8 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code ourios config …}: the configuration of {@code ourios serve}. */
-@Command(name = "config", description = "Check the configuration of 'ourios serve'",
+@Command(name = "config", mixinStandardHelpOptions = true,
+        description = "Check the configuration of 'ourios serve'",
         subcommands = {ConfigCommand.Check.class})
 public final class ConfigCommand implements Runnable {
     @Spec
@@ -24,7 +25,8 @@ public final class ConfigCommand implements Runnable {
      * {@code ourios config check [--config F]}: validates the file with the environment's overrides exactly as
      * {@code serve} would at start, and prints the effective configuration (secrets masked) with each value's source.
      */
-    @Command(name = "check", description = "Validate a configuration file (with OURIOS_* overrides) and print the "
+    @Command(name = "check", mixinStandardHelpOptions = true,
+            description = "Validate a configuration file (with OURIOS_* overrides) and print the "
             + "effective configuration, secrets masked")
     public static final class Check implements Callable<Integer> {
         @Mixin

@@ -18,6 +18,10 @@ public final class ConfigKeys {
     public static final String S3_REGION = "store.s3.region";
     public static final String S3_ACCESS_KEY_ID = "store.s3.access_key_id";
     public static final String S3_SECRET_ACCESS_KEY = "store.s3.secret_access_key";
+    public static final String S3_CONNECT_TIMEOUT = "store.s3.connect_timeout";
+    public static final String S3_READ_TIMEOUT = "store.s3.read_timeout";
+    public static final String S3_ATTEMPT_TIMEOUT = "store.s3.attempt_timeout";
+    public static final String S3_CALL_TIMEOUT = "store.s3.call_timeout";
     public static final String HTTP_LISTEN = "http.listen";
     public static final String HTTP_MAX_BODY_BYTES = "http.max_body_bytes";
     public static final String HTTP_THREADS = "http.threads";
@@ -44,6 +48,7 @@ public final class ConfigKeys {
     public static final String CONCURRENCY = "compaction.concurrency";
     public static final String GC_GRACE = "compaction.gc_grace";
     public static final String SCRATCH = "compaction.scratch";
+    public static final String SCRATCH_DEBRIS_AGE = "compaction.scratch_debris_age";
     public static final String MAX_READ_RATE = "compaction.max_read_rate";
     public static final String MAX_WRITE_RATE = "compaction.max_write_rate";
     public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
@@ -88,6 +93,14 @@ public final class ConfigKeys {
                 "Static S3 access key id (with the secret); unset = the AWS default credentials chain"));
         k.add(key(S3_SECRET_ACCESS_KEY, "OURIOS_S3_SECRET_ACCESS_KEY", null, null, Kind.STRING, true,
                 "Static S3 secret access key (with the key id); never printed"));
+        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null, "5s", Kind.DURATION, false,
+                "Deadline for connecting to S3"));
+        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null, "10s", Kind.DURATION, false,
+                "Longest wait for the next bytes of an S3 response"));
+        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null, "20s", Kind.DURATION, false,
+                "Deadline of one attempt of an S3 request (at most store.s3.call_timeout)"));
+        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null, "30s", Kind.DURATION, false,
+                "Deadline of one S3 request with all its retries"));
         k.add(key(HTTP_LISTEN, "OURIOS_HTTP", "--http", "127.0.0.1:4319", Kind.LISTEN, false,
                 "Address of the HTTP endpoint, host:port (port 0 = any free port)"));
         k.add(key(HTTP_MAX_BODY_BYTES, "OURIOS_HTTP_MAX_BODY_BYTES", null, "64KiB", Kind.SIZE, false,
@@ -159,6 +172,8 @@ public final class ConfigKeys {
                 "How long retired files, orphans and old manifests are kept"));
         k.add(key(SCRATCH, "OURIOS_COMPACTION_SCRATCH", "--scratch", scratch, Kind.PATH, false,
                 "Scratch directory for spill runs"));
+        k.add(key(SCRATCH_DEBRIS_AGE, "OURIOS_COMPACTION_SCRATCH_DEBRIS_AGE", "--scratch-debris-age", "10m",
+                Kind.DURATION, false, "Scratch of a compaction process that is gone is deleted once this old"));
         k.add(key(MAX_READ_RATE, "OURIOS_COMPACTION_MAX_READ_RATE", "--max-read-rate", "0", Kind.SIZE, false,
                 "Bytes per second all compactions together may read from the store; 0 = unthrottled"));
         k.add(key(MAX_WRITE_RATE, "OURIOS_COMPACTION_MAX_WRITE_RATE", "--max-write-rate", "0", Kind.SIZE, false,

@@ -6,6 +6,7 @@ import dev.ourios.store.s3.S3Config;
 import dev.ourios.store.s3.S3Credentials;
 import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.store.s3.S3StoreFactory;
+import dev.ourios.store.s3.S3Timeouts;
 import java.net.URI;
 import java.util.Objects;
 import java.util.Optional;
@@ -33,6 +34,15 @@ public record StoreConfig(String uri, Optional<S3Config> s3) {
             throw new ConfigException(missing + ": must be set together with "
                     + (keyId.isPresent() ? ConfigKeys.S3_ACCESS_KEY_ID : ConfigKeys.S3_SECRET_ACCESS_KEY));
         }
+        // Validated for every store, so a typo in the file fails 'config check' before it ever matters.
+        S3Timeouts timeouts;
+        try {
+            timeouts = new S3Timeouts(positive(v, ConfigKeys.S3_CONNECT_TIMEOUT),
+                    positive(v, ConfigKeys.S3_READ_TIMEOUT), positive(v, ConfigKeys.S3_ATTEMPT_TIMEOUT),
+                    positive(v, ConfigKeys.S3_CALL_TIMEOUT));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(v.label(ConfigKeys.S3_ATTEMPT_TIMEOUT) + ": " + e.getMessage(), e);
+        }
         if (!StoreUri.isS3(uri)) {
             if (uri.contains("://") && !uri.startsWith("file://")) {
                 throw new ConfigException(ConfigKeys.STORE_URI + ": unsupported store URI '" + uri
@@ -49,10 +59,19 @@ public record StoreConfig(String uri, Optional<S3Config> s3) {
         if (endpoint.isPresent()) {
             c = c.withEndpoint(endpoint.get());
         }
+        c = c.withTimeouts(timeouts);
         if (keyId.isPresent()) {
             c = c.withCredentials(new S3Credentials(keyId.get(), secret.get()));
         }
         return new StoreConfig(uri, Optional.of(c));
+    }
+
+    private static java.time.Duration positive(Values v, String key) {
+        java.time.Duration d = v.duration(key);
+        if (d.isZero()) {
+            throw new ConfigException(v.label(key) + ": must be positive");
+        }
+        return d;
     }
 
     public ObjectStore open() {

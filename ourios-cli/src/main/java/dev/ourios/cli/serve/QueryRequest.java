@@ -66,7 +66,7 @@ final class QueryRequest {
                     case "to" -> q = q.to(time(f, v));
                     case "service" -> q = q.service(text(f, v));
                     case "template_id" -> q = q.templateId(templateId(v));
-                    case "severity_min" -> q = q.severityMin((int) integer(f, v, 0, 24));
+                    case "severity_min" -> q = q.severityMin((int) integer(f, v, 1, 24));
                     case "trace_id" -> q = q.traceId(traceId(v));
                     case "contains" -> q = q.bodyContains(text(f, v));
                     case "limit" -> limit = integer(f, v, 0, maxRows);

@@ -2,6 +2,7 @@ package dev.ourios.cli.serve;
 
 import dev.ourios.cli.CompactionFlags;
 import dev.ourios.cli.Shutdown;
+import dev.ourios.cli.StoreCheck;
 import dev.ourios.cli.SweepLoop;
 import dev.ourios.cli.Telemetry;
 import dev.ourios.cli.config.ConfigFileOption;
@@ -55,7 +56,8 @@ import picocli.CommandLine.Spec;
  * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
  * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
  */
-@Command(name = "serve", description = "Run the compaction daemon, the HTTP query endpoint "
+@Command(name = "serve", mixinStandardHelpOptions = true,
+        description = "Run the compaction daemon, the HTTP query endpoint "
         + "(POST /v1/query, GET /v1/files, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
     /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
@@ -136,6 +138,8 @@ public final class ServeCommand implements Callable<Integer> {
                         msg -> events.info("ourios.serve.draining", msg, Map.of()));
                 ObjectStore s = cfg.store().open();
                 Telemetry telemetry = Telemetry.fromEnvironment()) {
+            // A missing or unreadable store is refused at start; /readyz watches for one that goes away later.
+            StoreCheck.requireExisting(s, ConfigKeys.STORE_URI + " " + cfg.store().uri());
             // Before anything listens: the address rule, the keys file and its SIGHUP reload; auth.authorizer()
             // decides requests (API key, scope, tenant).
             ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),

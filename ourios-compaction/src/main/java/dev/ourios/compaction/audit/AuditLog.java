@@ -1,5 +1,6 @@
 package dev.ourios.compaction.audit;
 
+import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitKind;
@@ -87,7 +88,7 @@ public final class AuditLog {
 
     byte[] encode(AuditEvent e) throws IOException {
         Files.createDirectories(scratchRoot);
-        Path tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
+        Path tmp = Files.createTempFile(scratchRoot, ScratchOwner.current().prefix("audit"), ".parquet");
         try {
             SimpleGroupFactory f = new SimpleGroupFactory(SCHEMA);
             Group g = f.newGroup()

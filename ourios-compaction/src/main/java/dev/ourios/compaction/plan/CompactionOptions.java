@@ -27,10 +27,12 @@ import java.util.OptionalLong;
  *                         compaction leaves ingest and queries their share of the store's bandwidth
  * @param retention        how long each tenant's logs are kept ({@code --retention}, {@code retention.*}); a sweep
  *                         expires every partition whose whole hour is older, {@link Retention#NONE} by default
+ * @param scratchDebrisAge how old a scratch entry of a process that is gone must be before the sweep deletes it;
+ *                         an entry of a running process is never deleted, so this can be short
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
         OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
-        Retention retention) {
+        Retention retention, Duration scratchDebrisAge) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -38,6 +40,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
     public static final long DEFAULT_SORT_BUDGET_BYTES = 64L << 20;
     public static final int DEFAULT_FAN_IN = 64;
     public static final Duration DEFAULT_GC_GRACE = Duration.ofMinutes(10);
+    public static final Duration DEFAULT_SCRATCH_DEBRIS_AGE = Duration.ofMinutes(10);
 
     public CompactionOptions {
         Objects.requireNonNull(grace, "grace is null");
@@ -46,6 +49,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         Objects.requireNonNull(scratchDir, "scratchDir is null");
         Objects.requireNonNull(ioRates, "ioRates is null");
         Objects.requireNonNull(retention, "retention is null");
+        Objects.requireNonNull(scratchDebrisAge, "scratchDebrisAge is null");
         if (grace.isNegative()) {
             throw new IllegalArgumentException("--grace must not be negative (got " + grace + ")");
         }
@@ -72,18 +76,27 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         if (gcGrace.isNegative()) {
             throw new IllegalArgumentException("--gc-grace must not be negative (got " + gcGrace + ")");
         }
+        if (scratchDebrisAge.isNegative()) {
+            throw new IllegalArgumentException("--scratch-debris-age must not be negative (got " + scratchDebrisAge
+                    + ")");
+        }
     }
 
-    /** Without retention. */
+    /** Without retention, with the default scratch debris age. */
     public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
             OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
         this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
-                ioRates, Retention.NONE);
+                ioRates, Retention.NONE, DEFAULT_SCRATCH_DEBRIS_AGE);
     }
 
     public CompactionOptions withRetention(Retention r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, r);
+                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge);
+    }
+
+    public CompactionOptions withScratchDebrisAge(Duration age) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, retention, age);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -94,46 +107,46 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention);
+                scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates, retention);
+                scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates, retention);
+                scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention);
+                scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates, retention);
+                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r, retention);
+                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge);
     }
 }

@@ -5,6 +5,7 @@ import dev.ourios.store.ObjectInfo;
 import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
+import java.util.OptionalLong;
 
 /**
  * Which partitions to compact (policy, pure: no I/O). Sealed: {@code now >= hour start + 1 h + grace}.
@@ -13,15 +14,20 @@ import java.util.List;
  */
 public final class CompactionPolicy {
     private final CompactionOptions options;
-    private final String rowGroupEnv;
+    private final OptionalLong rowGroupEnv;
 
     /**
      * @param rowGroupEnv the value of {@code OURIOS_COMPACTED_RG_BYTES} (null when unset), injected so the policy
-     *                    stays a pure function of its inputs
+     *                    stays a pure function of its inputs; parsed here, so a bad value is refused when the
+     *                    policy is built, before any partition is planned. An explicit row-group setting makes
+     *                    the variable irrelevant, and then it is not read at all ({@code serve} reads it as a size
+     *                    into that setting).
+     * @throws IllegalArgumentException naming the variable if it matters and is not a byte count of at least 1 KiB
      */
     public CompactionPolicy(CompactionOptions options, String rowGroupEnv) {
         this.options = options;
-        this.rowGroupEnv = rowGroupEnv;
+        this.rowGroupEnv = options.rowGroupBytes().isPresent() ? OptionalLong.empty()
+                : RowGroupSizing.parseEnv(rowGroupEnv);
     }
 
     public boolean isSealed(PartitionKey partition, Instant now) {

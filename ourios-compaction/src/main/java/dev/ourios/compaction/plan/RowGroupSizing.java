@@ -21,21 +21,37 @@ public final class RowGroupSizing {
         return Math.max(MIN_BYTES, Math.min(MAX_BYTES, inputBytes / TARGET_GROUPS));
     }
 
-    /** Resolves the threshold; {@code envValue} is the raw environment value (null, blank or 0 = unset). */
-    public static long resolve(OptionalLong explicit, String envValue, long inputBytes) {
+    /** Resolves the threshold: the explicit setting, else the variable's value, else the adaptive value. */
+    public static long resolve(OptionalLong explicit, OptionalLong envValue, long inputBytes) {
         if (explicit.isPresent()) {
             return explicit.getAsLong();
         }
-        if (envValue != null && !envValue.isBlank()) {
-            try {
-                long v = Long.parseLong(envValue.trim());
-                if (v > 0) {
-                    return v;
-                }
-            } catch (NumberFormatException e) {
-                // Non-numeric means unset, as the reference does; the adaptive value applies.
-            }
+        if (envValue.isPresent()) {
+            return envValue.getAsLong();
         }
         return adaptive(inputBytes);
+    }
+
+    /**
+     * Parses the raw value of {@link #ENV}: null or blank is unset; otherwise a plain byte count of at least 1 KiB
+     * (the smallest row group {@code --row-group-bytes} accepts). Anything else is refused with one line naming
+     * the variable, rather than silently meaning "adaptive".
+     */
+    public static OptionalLong parseEnv(String envValue) {
+        if (envValue == null || envValue.isBlank()) {
+            return OptionalLong.empty();
+        }
+        String v = envValue.trim();
+        long n;
+        try {
+            n = v.chars().allMatch(c -> c >= '0' && c <= '9') ? Long.parseLong(v) : -1;
+        } catch (NumberFormatException e) {
+            n = -1; // more digits than a long holds
+        }
+        if (n < 1024) {
+            throw new IllegalArgumentException(ENV + ": '" + envValue + "' is not a byte count of at least 1024 "
+                    + "(plain bytes, e.g. 8388608; unset it for the adaptive size)");
+        }
+        return OptionalLong.of(n);
     }
 }

@@ -216,7 +216,9 @@ public final class SweepRunner {
             errors.add("gc: " + e.getMessage());
         }
         if (debris != null) {
-            gcDeleted += debris.collect(filter);
+            DebrisReport d = debris.collect(filter);
+            gcDeleted += d.count();
+            gcBytes += d.bytes();
         }
 
         List<Candidate> candidates = new ArrayList<>();

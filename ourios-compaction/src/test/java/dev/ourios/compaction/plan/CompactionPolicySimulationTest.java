@@ -2,6 +2,7 @@ package dev.ourios.compaction.plan;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -39,7 +40,8 @@ import org.junit.jupiter.api.Timeout;
  * {@code small-file-bytes} (a compacted file with late ingest files beside it is just more live files);
  * <li>the plan: the partition, the generation the caller read, every live file in sorted-name order (whatever the
  * listing order), the sort budget and fan-in of the options, and the compacted row-group threshold: an explicit
- * setting, else {@code OURIOS_COMPACTED_RG_BYTES} when it is a positive number, else
+ * setting, else {@code OURIOS_COMPACTED_RG_BYTES} (a byte count of at least 1024; any other non-blank value is
+ * refused when the policy is built), else
  * {@code clamp(input bytes / 8, 1 MiB, 32 MiB)}.
  * </ul>
  *
@@ -76,11 +78,19 @@ class CompactionPolicySimulationTest {
         int onTheSealingInstant = 0;
         int withCompactedFile = 0;
         int smallBoundary = 0;
+        int envRefused = 0;
         for (int i = 0; i < cases; i++) {
             long caseSeed = master.nextLong();
             Case c = draw(new SplittableRandom(caseSeed));
             Expected e;
             try {
+                if (c.options().rowGroupBytes().isEmpty() && refusedEnv(c.rowGroupEnv())) {
+                    IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
+                            () -> new CompactionPolicy(c.options(), c.rowGroupEnv()));
+                    assertTrue(refused.getMessage().startsWith(RowGroupSizing.ENV + ": "), refused.getMessage());
+                    envRefused++;
+                    continue;
+                }
                 e = model(c);
                 check(c, e);
             } catch (AssertionError | RuntimeException ex) {
@@ -94,7 +104,8 @@ class CompactionPolicySimulationTest {
         }
         System.out.println("CompactionPolicySimulationTest seed " + seed + ", " + cases + " cases: " + seen
                 + ", " + onTheSealingInstant + " on the sealing instant, " + withCompactedFile
-                + " with a compacted file, " + smallBoundary + " with a file of exactly small-file-bytes");
+                + " with a compacted file, " + smallBoundary + " with a file of exactly small-file-bytes, "
+                + envRefused + " with " + RowGroupSizing.ENV + " refused");
         // The generator must keep reaching every rule and the boundaries, or the comparison proves little.
         if (cases >= 1000) {
             String why = "seed " + seed + ": the generator stopped reaching a rule: " + seen;
@@ -104,6 +115,7 @@ class CompactionPolicySimulationTest {
             assertTrue(onTheSealingInstant >= cases / 100, why + ", on the sealing instant " + onTheSealingInstant);
             assertTrue(withCompactedFile >= cases / 10, why + ", with a compacted file " + withCompactedFile);
             assertTrue(smallBoundary >= cases / 100, why + ", at small-file-bytes exactly " + smallBoundary);
+            assertTrue(envRefused >= cases / 20, why + ", with the variable refused " + envRefused);
         }
     }
 
@@ -137,8 +149,8 @@ class CompactionPolicySimulationTest {
         long rowGroup;
         if (o.rowGroupBytes().isPresent()) {
             rowGroup = o.rowGroupBytes().getAsLong();
-        } else if (positiveNumber(c.rowGroupEnv()).isPresent()) {
-            rowGroup = positiveNumber(c.rowGroupEnv()).getAsLong();
+        } else if (c.rowGroupEnv() != null && !c.rowGroupEnv().isBlank()) {
+            rowGroup = Long.parseLong(c.rowGroupEnv().strip());
         } else {
             rowGroup = Math.min(32 * MIB, Math.max(MIB, bytes / 8));
         }
@@ -155,15 +167,18 @@ class CompactionPolicySimulationTest {
     }
 
     /**
-     * The environment variable's value when it is a positive number that fits a long (surrounding blanks allowed);
-     * anything else (unset, blank, 0, negative, not a number, too big) leaves the adaptive value in force.
+     * Whether the policy must refuse the environment variable's value: anything but unset, blank, or plain digits
+     * (surrounding blanks allowed) for a value of at least 1024 that fits a long.
      */
-    private static OptionalLong positiveNumber(String env) {
-        if (env == null || !env.strip().matches("[+-]?[0-9]+")) {
-            return OptionalLong.empty();
+    private static boolean refusedEnv(String env) {
+        if (env == null || env.isBlank()) {
+            return false;
+        }
+        if (!env.strip().matches("[0-9]+")) {
+            return true;
         }
         BigInteger v = new BigInteger(env.strip());
-        return v.signum() > 0 && v.bitLength() < 64 ? OptionalLong.of(v.longValueExact()) : OptionalLong.empty();
+        return v.bitLength() >= 64 || v.compareTo(BigInteger.valueOf(1024)) < 0;
     }
 
     private static void check(Case c, Expected e) {

@@ -1,6 +1,5 @@
 package dev.ourios.store.s3;
 
-import java.time.Duration;
 import software.amazon.awssdk.auth.credentials.AwsBasicCredentials;
 import software.amazon.awssdk.auth.credentials.AwsCredentialsProvider;
 import software.amazon.awssdk.auth.credentials.DefaultCredentialsProvider;
@@ -19,15 +18,19 @@ final class S3ClientFactory {
     }
 
     static S3Client create(S3Config config, RequestCounters counters) {
+        S3Timeouts t = config.timeouts();
         S3ClientBuilder b = S3Client.builder()
                 .region(Region.of(config.region()))
                 .credentialsProvider(credentials(config))
                 .httpClientBuilder(Apache5HttpClient.builder()
-                        // Connection refused is immediate; a black-holed endpoint should fail fast too.
-                        .connectionTimeout(Duration.ofSeconds(5))
-                        .socketTimeout(Duration.ofSeconds(60))
+                        // Connection refused is immediate; a black-holed endpoint should fail fast too, and one
+                        // that accepts and never answers fails on the read, attempt and call deadlines below.
+                        .connectionTimeout(t.connect())
+                        .socketTimeout(t.read())
                         .maxConnections(64))
                 .overrideConfiguration(o -> o
+                        .apiCallAttemptTimeout(t.attempt())
+                        .apiCallTimeout(t.call())
                         // Standard strategy: retries throttling (with its longer backoff), 5xx and I/O errors
                         // with jittered exponential backoff. 4xx such as a conditional PUT's 412 are not retried.
                         .retryStrategy(AwsRetryStrategy.standardRetryStrategy().toBuilder()

@@ -14,9 +14,11 @@ import java.util.Optional;
  * @param staticCredentials fixed credentials (tests); empty = the AWS default credentials chain
  * @param partSize          multipart part size, and the size up to which a streamed write is buffered for one PUT
  * @param maxAttempts       attempts per request, including the first, for throttling, 5xx and I/O errors
+ * @param timeouts          connect, read, per-attempt and per-call deadlines of every request
  */
 public record S3Config(String bucket, String prefix, Optional<URI> endpoint, String region,
-                       Optional<S3Credentials> staticCredentials, int partSize, int maxAttempts) {
+                       Optional<S3Credentials> staticCredentials, int partSize, int maxAttempts,
+                       S3Timeouts timeouts) {
 
     public static final String DEFAULT_REGION = "us-east-1";
     /** S3 requires every part but the last to be at least 5 MiB. */
@@ -29,6 +31,7 @@ public record S3Config(String bucket, String prefix, Optional<URI> endpoint, Str
         Objects.requireNonNull(endpoint, "endpoint");
         Objects.requireNonNull(region, "region");
         Objects.requireNonNull(staticCredentials, "staticCredentials");
+        Objects.requireNonNull(timeouts, "timeouts");
         if (bucket.isEmpty() || bucket.contains("/")) {
             throw new IllegalArgumentException("invalid bucket name '" + bucket + "'");
         }
@@ -41,6 +44,12 @@ public record S3Config(String bucket, String prefix, Optional<URI> endpoint, Str
         }
     }
 
+    /** With the default deadlines. */
+    public S3Config(String bucket, String prefix, Optional<URI> endpoint, String region,
+            Optional<S3Credentials> staticCredentials, int partSize, int maxAttempts) {
+        this(bucket, prefix, endpoint, region, staticCredentials, partSize, maxAttempts, S3Timeouts.DEFAULTS);
+    }
+
     /** Bucket and prefix on AWS with the default region, credentials chain, part size and retries. */
     public static S3Config of(String bucket, String prefix) {
         return new S3Config(bucket, prefix, Optional.empty(), DEFAULT_REGION, Optional.empty(),
@@ -48,23 +57,31 @@ public record S3Config(String bucket, String prefix, Optional<URI> endpoint, Str
     }
 
     public S3Config withEndpoint(URI newEndpoint) {
-        return new S3Config(bucket, prefix, Optional.of(newEndpoint), region, staticCredentials, partSize, maxAttempts);
+        return new S3Config(bucket, prefix, Optional.of(newEndpoint), region, staticCredentials, partSize, maxAttempts,
+                timeouts);
     }
 
     public S3Config withRegion(String newRegion) {
-        return new S3Config(bucket, prefix, endpoint, newRegion, staticCredentials, partSize, maxAttempts);
+        return new S3Config(bucket, prefix, endpoint, newRegion, staticCredentials, partSize, maxAttempts,
+                timeouts);
     }
 
     public S3Config withCredentials(S3Credentials credentials) {
-        return new S3Config(bucket, prefix, endpoint, region, Optional.of(credentials), partSize, maxAttempts);
+        return new S3Config(bucket, prefix, endpoint, region, Optional.of(credentials), partSize, maxAttempts,
+                timeouts);
     }
 
     public S3Config withPrefix(String newPrefix) {
-        return new S3Config(bucket, newPrefix, endpoint, region, staticCredentials, partSize, maxAttempts);
+        return new S3Config(bucket, newPrefix, endpoint, region, staticCredentials, partSize, maxAttempts,
+                timeouts);
     }
 
     public S3Config withMaxAttempts(int attempts) {
-        return new S3Config(bucket, prefix, endpoint, region, staticCredentials, partSize, attempts);
+        return new S3Config(bucket, prefix, endpoint, region, staticCredentials, partSize, attempts, timeouts);
+    }
+
+    public S3Config withTimeouts(S3Timeouts newTimeouts) {
+        return new S3Config(bucket, prefix, endpoint, region, staticCredentials, partSize, maxAttempts, newTimeouts);
     }
 
     /** Path-style addressing whenever an endpoint is given: S3-compatible servers rarely do virtual hosts. */

@@ -4,8 +4,12 @@ import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.StoreException;
 import java.net.ConnectException;
 import java.net.NoRouteToHostException;
+import java.net.SocketTimeoutException;
 import java.net.UnknownHostException;
+import java.util.Locale;
 import java.util.Optional;
+import software.amazon.awssdk.core.exception.ApiCallAttemptTimeoutException;
+import software.amazon.awssdk.core.exception.ApiCallTimeoutException;
 import software.amazon.awssdk.core.exception.SdkClientException;
 import software.amazon.awssdk.core.exception.SdkException;
 import software.amazon.awssdk.services.s3.model.S3Exception;
@@ -34,6 +38,31 @@ final class S3ErrorTranslator {
                     + unreachable.get().getClass().getSimpleName() + ": " + firstLine(unreachable.get().getMessage())
                     + ") while trying " + operation + " " + location), e);
         }
+        if (e instanceof ApiCallTimeoutException) {
+            return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not complete "
+                    + operation + " " + location + " within the call timeout of " + seconds(config.timeouts().call())
+                    + " (store.s3.call_timeout, OURIOS_S3_CALL_TIMEOUT)"), e);
+        }
+        if (e instanceof ApiCallAttemptTimeoutException) {
+            return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not answer "
+                    + operation + " " + location + " within the attempt timeout of "
+                    + seconds(config.timeouts().attempt())
+                    + " (store.s3.attempt_timeout, OURIOS_S3_ATTEMPT_TIMEOUT)"), e);
+        }
+        Optional<Throwable> silent = findCause(e, SocketTimeoutException.class);
+        if (silent.isPresent() && String.valueOf(silent.get().getMessage()).toLowerCase(Locale.ROOT)
+                .contains("connect")) {
+            return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " did not accept a "
+                    + "connection within " + seconds(config.timeouts().connect())
+                    + " (store.s3.connect_timeout, OURIOS_S3_CONNECT_TIMEOUT) "
+                    + "while trying " + operation + " " + location), e);
+        }
+        if (silent.isPresent()) {
+            return new StoreException(scrub("S3 endpoint " + config.endpointForMessages() + " sent nothing for "
+                    + seconds(config.timeouts().read()) + " (store.s3.read_timeout, OURIOS_S3_READ_TIMEOUT) while trying "
+                    + operation + " "
+                    + location), e);
+        }
         if (e instanceof SdkClientException && e.getMessage() != null
                 && e.getMessage().contains("Unable to load credentials")) {
             return new StoreException(scrub("no AWS credentials found for " + location
@@ -60,9 +89,13 @@ final class S3ErrorTranslator {
                 + (code == null ? "" : " " + code) + (detail == null ? "" : ": " + firstLine(detail))), e);
     }
 
-    StoreException noSuchBucket(Throwable cause) {
-        return new StoreException(scrub("bucket '" + config.bucket() + "' does not exist at "
+    NoSuchBucketException noSuchBucket(Throwable cause) {
+        return new NoSuchBucketException(scrub("bucket '" + config.bucket() + "' does not exist at "
                 + config.endpointForMessages()), cause);
+    }
+
+    private static String seconds(java.time.Duration d) {
+        return d.toMillis() % 1000 == 0 ? d.toSeconds() + " s" : d.toMillis() + " ms";
     }
 
     private String scrub(String message) {

@@ -176,6 +176,15 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
         if (bucketSeen.get()) {
             return;
         }
+        checkBucket();
+    }
+
+    /**
+     * One HEAD of the bucket, whatever this store has seen: throws {@link NoSuchBucketException} if it does not
+     * exist, another {@link StoreException} if it cannot be reached or read. Commands call it once before they
+     * start, so a misspelt bucket is refused up front instead of reading as an empty store.
+     */
+    public void checkBucket() throws StoreException {
         try {
             client.headBucket(b -> b.bucket(config.bucket()));
             bucketSeen.set(true);

@@ -13,7 +13,12 @@ public final class S3StoreFactory {
      * @param endpoint an S3-compatible endpoint such as {@code http://127.0.0.1:9000}; empty for AWS
      */
     public static S3ObjectStore open(String uri, Optional<String> endpoint) {
-        S3Config config = parse(uri);
+        return open(uri, endpoint, S3Timeouts.DEFAULTS);
+    }
+
+    /** As above, with the request deadlines given. */
+    public static S3ObjectStore open(String uri, Optional<String> endpoint, S3Timeouts timeouts) {
+        S3Config config = parse(uri).withTimeouts(timeouts);
         if (endpoint.isPresent()) {
             config = config.withEndpoint(parseEndpoint(endpoint.get()));
         }

@@ -223,6 +223,17 @@ class S3ObjectStoreTest {
     }
 
     @Test
+    void checkBucketRefusesAMissingBucketByName() throws IOException {
+        try (S3ObjectStore store = new S3ObjectStore(server.config("no-such-bucket", "p"))) {
+            NoSuchBucketException e = assertThrows(NoSuchBucketException.class, store::checkBucket);
+            assertTrue(e.getMessage().startsWith("bucket 'no-such-bucket' does not exist at "), e.getMessage());
+        }
+        try (S3ObjectStore store = store("exists")) {
+            store.checkBucket();
+        }
+    }
+
+    @Test
     void describeAndToStringNameTheLocation() {
         try (S3ObjectStore store = store("tables/")) {
             assertEquals("s3://" + BUCKET + "/tables/t/x.parquet", store.describe("t/x.parquet"));

@@ -1,0 +1,78 @@
+package dev.ourios.cli;
+
+import dev.ourios.store.LocalObjectStore;
+import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreException;
+import dev.ourios.store.s3.NoSuchBucketException;
+import dev.ourios.store.s3.S3ObjectStore;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/**
+ * Decides, before a command does anything, whether the store it was given exists and can be read. Listing a
+ * missing directory or bucket prefix reads as an empty store, so without this a cron {@code verify} against an
+ * unmounted volume reports all clear. Bad input (a missing or unreadable directory, a regular file, a bucket that
+ * does not exist) is a {@link UsageException}, exit 2; an S3 endpoint that cannot be reached is a failure of the
+ * job, exit 1. Every message names the store as the user gave it.
+ */
+public final class StoreCheck {
+    private StoreCheck() {
+    }
+
+    /** For commands that read: the store must already exist. */
+    public static void requireExisting(ObjectStore store, String label) {
+        if (store instanceof LocalObjectStore local) {
+            requireDirectory(local.root(), label);
+        } else if (store instanceof S3ObjectStore s3) {
+            requireBucket(s3, label);
+        }
+    }
+
+    /**
+     * For commands that only write ({@code ingest}, {@code generate}): a missing local directory is created, as
+     * any writer creates its output; a regular file or an unreadable directory is still refused.
+     */
+    public static void requireWritable(ObjectStore store, String label) {
+        if (store instanceof LocalObjectStore local) {
+            Path root = local.root();
+            if (!Files.exists(root) && !Files.isSymbolicLink(root)) {
+                try {
+                    Files.createDirectories(root);
+                } catch (IOException e) {
+                    throw new UsageException(label + ": cannot create the store directory: " + e.getMessage(), e);
+                }
+            }
+            requireDirectory(root, label);
+            if (!Files.isWritable(root)) {
+                throw new UsageException(label + ": the store directory is not writable (permission denied)");
+            }
+        } else if (store instanceof S3ObjectStore s3) {
+            requireBucket(s3, label);
+        }
+    }
+
+    private static void requireDirectory(Path root, String label) {
+        if (!Files.exists(root)) {
+            throw new UsageException(label + ": no such directory (is the volume mounted? a store is created by "
+                    + "'ourios ingest' or 'ourios generate')");
+        }
+        if (!Files.isDirectory(root)) {
+            throw new UsageException(label + ": not a directory (a store is a directory, file:///... or "
+                    + "s3://bucket/prefix)");
+        }
+        if (!Files.isReadable(root) || !Files.isExecutable(root)) {
+            throw new UsageException(label + ": the store directory is not readable (permission denied)");
+        }
+    }
+
+    private static void requireBucket(S3ObjectStore s3, String label) {
+        try {
+            s3.checkBucket();
+        } catch (NoSuchBucketException e) {
+            throw new UsageException(label + ": " + e.getMessage(), e);
+        } catch (StoreException e) {
+            throw new JobFailedException(label + ": " + e.getMessage(), e);
+        }
+    }
+}

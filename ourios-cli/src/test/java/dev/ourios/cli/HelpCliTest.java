@@ -1,0 +1,72 @@
+package dev.ourios.cli;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import picocli.CommandLine;
+
+/**
+ * {@code ourios <command> --help} and {@code -h} print that command's usage and exit 0 for every command and
+ * subcommand, before any required option or parameter is checked. The commands are enumerated from the picocli
+ * tree itself, so a command added later is covered without touching this test.
+ */
+class HelpCliTest {
+    /** Every command path below the root, e.g. [query], [config, check]. */
+    private static List<List<String>> commandPaths() {
+        List<List<String>> paths = new ArrayList<>();
+        Main.forEachCommand(Main.commandLine(), cl -> {
+            List<String> path = new ArrayList<>();
+            for (CommandLine c = cl; c.getParent() != null; c = c.getParent()) {
+                path.add(0, c.getCommandName());
+            }
+            if (!path.isEmpty()) {
+                paths.add(path);
+            }
+        });
+        return paths;
+    }
+
+    @Test
+    void every_command_answers_help_with_its_usage_and_exit_0() {
+        List<List<String>> paths = commandPaths();
+        assertTrue(paths.size() >= 12, "found only " + paths);
+        for (List<String> path : paths) {
+            for (String flag : List.of("--help", "-h")) {
+                List<String> args = new ArrayList<>(path);
+                args.add(flag);
+                InProcessCli.Result r = InProcessCli.run(args.toArray(String[]::new));
+                assertEquals(0, r.exit(), args + ": " + r.err());
+                assertTrue(r.out().startsWith("Usage: ourios " + String.join(" ", path)), args + ": " + r.out());
+                assertEquals("", r.err(), args + " printed to stderr");
+            }
+        }
+    }
+
+    @Test
+    void help_wins_over_missing_required_options_and_bad_values() {
+        InProcessCli.Result r = InProcessCli.run("query", "--from", "yesterday", "--help");
+        assertEquals(0, r.exit(), r.err());
+        assertTrue(r.out().contains("--tenant"), r.out());
+        InProcessCli.Result ingest = InProcessCli.run("ingest", "-h");
+        assertEquals(0, ingest.exit(), ingest.err());
+        assertTrue(ingest.out().contains("FILE"), ingest.out());
+    }
+
+    @Test
+    void every_command_prints_the_version_and_no_command_is_still_usage_error() {
+        for (List<String> path : commandPaths()) {
+            List<String> args = new ArrayList<>(path);
+            args.add("--version");
+            InProcessCli.Result r = InProcessCli.run(args.toArray(String[]::new));
+            assertEquals(0, r.exit(), args + ": " + r.err());
+            assertEquals("ourios 0.1.0", r.out().strip(), args.toString());
+        }
+        InProcessCli.Result none = InProcessCli.run();
+        assertEquals(2, none.exit());
+        assertFalse(none.err().isBlank());
+    }
+}
