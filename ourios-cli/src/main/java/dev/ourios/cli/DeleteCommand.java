@@ -20,7 +20,7 @@ import picocli.CommandLine.Option;
  * rewriting each affected partition without them through the compaction's commit protocol (cli.md). With
  * {@code --dry-run} it counts the matching rows per partition and changes nothing.
  */
-@Command(name = "delete", description = "Delete one tenant's rows matching filters (time window required) by "
+@Command(name = "delete", mixinStandardHelpOptions = true, description = "Delete one tenant's rows matching filters (time window required) by "
         + "rewriting each affected partition; --dry-run counts them per partition")
 public final class DeleteCommand implements Callable<Integer> {
     @Mixin

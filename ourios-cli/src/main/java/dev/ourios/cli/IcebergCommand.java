@@ -14,7 +14,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code ourios iceberg …}: the store as an Apache Iceberg table that Spark, Trino and others query in place. */
-@Command(name = "iceberg", description = "The store as an Apache Iceberg table (iceberg/logs in the store)",
+@Command(name = "iceberg", mixinStandardHelpOptions = true, description = "The store as an Apache Iceberg table (iceberg/logs in the store)",
         subcommands = {IcebergCommand.Sync.class})
 public final class IcebergCommand implements Runnable {
     @Spec
@@ -29,7 +29,7 @@ public final class IcebergCommand implements Runnable {
      * {@code ourios iceberg sync}: brings the Iceberg view in line with the live set, in one new snapshot. Reads
      * manifests and the footers of files the view lacks; writes only under {@code iceberg/logs/metadata/}.
      */
-    @Command(name = "sync", description = "Publish the live set as a new Iceberg snapshot (no data is copied)")
+    @Command(name = "sync", mixinStandardHelpOptions = true, description = "Publish the live set as a new Iceberg snapshot (no data is copied)")
     public static final class Sync implements Callable<Integer> {
         @Mixin
         StoreOptions store;

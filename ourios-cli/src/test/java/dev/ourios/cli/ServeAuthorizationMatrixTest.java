@@ -52,6 +52,7 @@ class ServeAuthorizationMatrixTest {
         var revoke = CliProcess.run(dir, "keys", "revoke", "--keys-file", keys.toString(), "--name", "revoked");
         assertEquals(0, revoke.exit(), revoke.err());
 
+        java.nio.file.Files.createDirectories(dir.resolve("s"));
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_AUTH_KEYS_FILE", keys.toString(),
                 "OURIOS_COMPACTION_ENABLED", "false", "OURIOS_INGEST_FLUSH_INTERVAL", "200ms"), "serve",
                 "--store", dir.resolve("s").toString(), "--http", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0")) {

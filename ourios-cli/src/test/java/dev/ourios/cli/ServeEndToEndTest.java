@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ourios.testkit.Await;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
@@ -50,7 +51,9 @@ class ServeEndToEndTest {
 
         int perHour = FILES * ROWS;
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_HTTP_MAX_ROWS", "100000"),
-                "serve", "--store", store, "--http", "127.0.0.1:0", "--interval", "1h")) {
+                // The read throttle stretches the sweep to seconds per partition, so SIGTERM lands mid-sweep however
+                // fast the machine is.
+                "serve", "--store", store, "--http", "127.0.0.1:0", "--interval", "1h", "--max-read-rate", "64KiB")) {
             serve.port();
             serve.awaitEvent("ourios.compaction.sweep.start", Duration.ofSeconds(60));
             // Query every hour, over and over, while the sweep rewrites and commits them: each answer must be exactly
@@ -80,6 +83,10 @@ class ServeEndToEndTest {
             });
             queries.start();
             serve.awaitEvent("ourios.compaction.partition.committed", Duration.ofMinutes(3));
+            // A cold client and server take about as long for the first answer as the sweep for its first commit:
+            // SIGTERM waits for one answer, so the drain is tested with queries flowing (the sweep has hours left).
+            Await.until("a query answered during the sweep", Duration.ofSeconds(60),
+                    () -> answered.get() > 0 || failure.get() != null);
             stopping.set(true);
             int exit = serve.terminate();
             queries.join(60_000);

@@ -6,7 +6,7 @@ import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Spec;
 
 /** {@code ourios keys …}: the API keys file of {@code ourios serve}. */
-@Command(name = "keys", description = "Create, list and revoke API keys (the keys file of 'ourios serve')",
+@Command(name = "keys", mixinStandardHelpOptions = true, description = "Create, list and revoke API keys (the keys file of 'ourios serve')",
         subcommands = {NewKeyCommand.class, ListKeysCommand.class, RevokeKeyCommand.class})
 public final class KeysCommand implements Runnable {
     @Spec

@@ -13,7 +13,7 @@ import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 
 /** {@code ourios keys list [--json]}: names, status, tenants, scopes and times; never hashes or tokens. */
-@Command(name = "list", description = "List the API keys (names, tenants, scopes, created, revoked)")
+@Command(name = "list", mixinStandardHelpOptions = true, description = "List the API keys (names, tenants, scopes, created, revoked)")
 public final class ListKeysCommand implements Callable<Integer> {
     @Option(names = "--json", description = "One JSON object per key")
     boolean json;

@@ -28,7 +28,7 @@ import picocli.CommandLine.Spec;
  * {@code ourios keys new --name N --tenant T --scope S}: appends a key to the keys file (its hash only) and prints
  * the fresh token, once, alone on stdout, so {@code TOKEN=$(ourios keys new …)} captures exactly the token.
  */
-@Command(name = "new", description = "Create an API key: append its hash to the keys file and print the token once")
+@Command(name = "new", mixinStandardHelpOptions = true, description = "Create an API key: append its hash to the keys file and print the token once")
 public final class NewKeyCommand implements Callable<Integer> {
     @Option(names = "--name", required = true, paramLabel = "NAME",
             description = "Unique key name (1 to 64 of A-Z a-z 0-9 . _ -), shown in logs")

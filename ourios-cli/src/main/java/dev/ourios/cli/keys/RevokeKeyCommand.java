@@ -20,7 +20,7 @@ import picocli.CommandLine.Spec;
  * {@code ourios keys revoke --name N}: marks the key revoked (the entry stays, so the name is not reused and the
  * file records when); a running server refuses it within about a second. Revoking a revoked key changes nothing.
  */
-@Command(name = "revoke", description = "Revoke an API key; running servers refuse it within a second")
+@Command(name = "revoke", mixinStandardHelpOptions = true, description = "Revoke an API key; running servers refuse it within a second")
 public final class RevokeKeyCommand implements Callable<Integer> {
     @Option(names = "--name", required = true, paramLabel = "NAME", description = "The key to revoke")
     String name;
