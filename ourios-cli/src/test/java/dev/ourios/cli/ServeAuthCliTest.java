@@ -1,7 +1,6 @@
 package dev.ourios.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -11,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -18,6 +18,12 @@ import org.junit.jupiter.api.io.TempDir;
 class ServeAuthCliTest {
     @TempDir
     Path dir;
+
+    /** serve refuses a missing store before anything else; these tests are about what comes after. */
+    @BeforeEach
+    void createStore() throws Exception {
+        Files.createDirectories(dir.resolve("s"));
+    }
 
     @Test
     void a_non_loopback_address_without_keys_is_refused_for_either_port() throws Exception {
@@ -40,7 +46,9 @@ class ServeAuthCliTest {
         assertEquals(2, both.exit(), both.err());
         assertTrue(both.err().startsWith("ourios: --insecure-no-auth contradicts auth.keys_file (flag --keys-file) "),
                 both.err());
-        assertFalse(Files.exists(dir.resolve("s")), "nothing started, nothing written");
+        try (var written = Files.list(dir.resolve("s"))) {
+            assertEquals(0, written.count(), "nothing started, nothing written");
+        }
     }
 
     @Test

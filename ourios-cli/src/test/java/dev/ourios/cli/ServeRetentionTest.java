@@ -39,6 +39,7 @@ class ServeRetentionTest {
         Instant now = Instant.now();
         String request = body(now.minus(Duration.ofDays(3)), now.minus(Duration.ofMinutes(5)));
         HttpClient http = HttpClient.newHttpClient();
+        java.nio.file.Files.createDirectories(dir.resolve("s"));
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_COMPACTION_ENABLED", "false"), "serve",
                 "--store", dir.resolve("s").toString(), "--http", "127.0.0.1:0", "--retention", "1d",
                 "--retention-tenant", "archive=3650d")) {
