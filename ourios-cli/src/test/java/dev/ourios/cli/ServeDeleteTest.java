@@ -141,6 +141,65 @@ class ServeDeleteTest {
         }
     }
 
+    /**
+     * While a deletion runs, a second request is refused with 429 and {@code Retry-After}, and the running one
+     * completes. The probe requests are dry runs; one that gets in before the deletion starts only counts, and a
+     * deletion refused because such a probe held the server is sent again.
+     */
+    @Test
+    void aSecondRequestWhileADeletionRunsIsRefusedWith429() throws Exception {
+        String store = dir.resolve("s").toString();
+        var gen = CliProcess.run(dir, "generate", "--store", store, "--tenant", ACME, "--start",
+                "2026-11-01T10:00:00Z", "--hours", "3", "--files-per-hour", "4", "--rows-per-file", "40000");
+        assertEquals(0, gen.exit(), gen.err());
+        Path keys = dir.resolve("keys.json");
+        String admin = newKey(keys, "acme-admin", ACME, "admin");
+        String everything = "{\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T13:00:00Z\"}";
+        String probe = "{\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T13:00:00Z\",\"dry_run\":true}";
+        try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_AUTH_KEYS_FILE", keys.toString(),
+                "OURIOS_COMPACTION_ENABLED", "false"), "serve", "--store", store, "--http", "127.0.0.1:0")) {
+            String api = "http://127.0.0.1:" + serve.port();
+            long total = count(api, admin, "");
+            HttpResponse<String> refused = null;
+            HttpResponse<String> done = null;
+            long deadline = System.nanoTime() + Duration.ofMinutes(3).toNanos();
+            java.util.concurrent.CompletableFuture<HttpResponse<String>> running = postAsync(api, admin, everything);
+            while (refused == null && System.nanoTime() < deadline) {
+                HttpResponse<String> p = post(api, "/v1/delete", admin, null, probe);
+                if (p.statusCode() == 429) {
+                    refused = p;
+                } else {
+                    assertEquals(200, p.statusCode(), p.body());
+                }
+                if (running.isDone()) {
+                    HttpResponse<String> r = running.get();
+                    if (r.statusCode() == 429) {
+                        running = postAsync(api, admin, everything); // a probe held the server: send it again
+                    } else {
+                        done = r;
+                        break;
+                    }
+                }
+            }
+            assertTrue(refused != null, "no request was refused while the deletion ran"
+                    + (done == null ? "" : " (it finished first: " + done.body() + ")"));
+            assertError(refused, 429, null);
+            assertEquals("10", refused.headers().firstValue("Retry-After").orElse(""), refused.headers().toString());
+            HttpResponse<String> r = running.get(3, java.util.concurrent.TimeUnit.MINUTES);
+            assertEquals(200, r.statusCode(), r.body());
+            assertEquals(total, JSON.readTree(r.body()).get("rows_removed").asLong(), r.body());
+            assertEquals(0, count(api, admin, ""));
+            assertEquals(0, serve.terminate());
+        }
+    }
+
+    private java.util.concurrent.CompletableFuture<HttpResponse<String>> postAsync(String api, String token,
+            String body) {
+        return http.sendAsync(HttpRequest.newBuilder(URI.create(api + "/v1/delete")).timeout(Duration.ofMinutes(3))
+                .header("Authorization", "Bearer " + token).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+    }
+
     private long count(String store, String tenant) throws Exception {
         var c = CliProcess.run(dir, "query", "--store", store, "--tenant", tenant, "--count");
         assertEquals(0, c.exit(), c.err());
