@@ -76,7 +76,7 @@ public final class DeleteCommand implements Callable<Integer> {
     }
 
     /** The per-partition JSON line (cli.md, {@code ourios delete}). */
-    static Map<String, Object> json(DeletionResult r) {
+    public static Map<String, Object> json(DeletionResult r) {
         var o = Output.obj();
         o.put("tenant", r.partition().tenantId());
         o.put("partition", r.partition().hourLabel());

@@ -5,7 +5,8 @@ import java.util.Optional;
 
 /**
  * The scope each endpoint needs, the one table both HTTP servers authorize by: {@code POST /v1/query} and
- * {@code GET /v1/files} need {@code query}, {@code POST /v1/logs} needs {@code ingest}. Paths not listed (the
+ * {@code GET /v1/files} need {@code query}, {@code POST /v1/logs} needs {@code ingest}, {@code POST /v1/delete}
+ * needs {@code admin}. Paths not listed (the
  * health endpoints, unknown paths) need no key: health checks come from load balancers without credentials, and an
  * unknown path is answered 404 by the server either way.
  */
@@ -13,7 +14,8 @@ public final class EndpointScopes {
     private static final Map<String, Scope> SCOPES = Map.of(
             "/v1/query", Scope.QUERY,
             "/v1/files", Scope.QUERY,
-            "/v1/logs", Scope.INGEST);
+            "/v1/logs", Scope.INGEST,
+            "/v1/delete", Scope.ADMIN);
 
     private EndpointScopes() {
     }

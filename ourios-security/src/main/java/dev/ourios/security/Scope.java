@@ -9,7 +9,7 @@ public enum Scope {
     INGEST,
     /** Read logs: {@code POST /v1/query}, {@code GET /v1/files}. */
     QUERY,
-    /** Everything a key's tenants allow, including administrative endpoints. */
+    /** Everything a key's tenants allow, including administrative endpoints ({@code POST /v1/delete}). */
     ADMIN;
 
     /** The name in the keys file and on the command line. */

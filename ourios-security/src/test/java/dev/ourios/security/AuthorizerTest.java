@@ -128,12 +128,18 @@ class AuthorizerTest {
      */
     @Test
     void every_endpoint_against_every_kind_of_bad_key() {
-        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs"), EndpointScopes.all().keySet());
+        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs", "/v1/delete"),
+                EndpointScopes.all().keySet());
+        assertEquals(Scope.ADMIN, EndpointScopes.of("/v1/delete").orElseThrow());
         assertTrue(EndpointScopes.of("/healthz").isEmpty() && EndpointScopes.of("/readyz").isEmpty());
         for (Map.Entry<String, Scope> e : EndpointScopes.all().entrySet()) {
             Scope scope = e.getValue();
             String wrongScopeToken = scope == Scope.QUERY ? "tok-ingest-acme" : "tok-reader-acme";
-            String rightToken = scope == Scope.QUERY ? "tok-reader-acme" : "tok-ingest-acme";
+            String rightToken = switch (scope) {
+                case QUERY -> "tok-reader-acme";
+                case INGEST -> "tok-ingest-acme";
+                case ADMIN -> "tok-admin-acme";
+            };
             Map<String, Integer> expected = new java.util.LinkedHashMap<>();
             expected.put("no key", status(List.of(), scope));
             expected.put("wrong key", status(bearer("tok-wrong"), scope));

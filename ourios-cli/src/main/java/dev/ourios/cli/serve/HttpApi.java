@@ -11,7 +11,6 @@ import dev.ourios.http.FailureLog;
 import dev.ourios.http.HttpRefusal;
 import dev.ourios.http.HttpServer;
 import dev.ourios.http.PemStores;
-import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
 import dev.ourios.http.Route;
 import dev.ourios.query.LiveFiles;
@@ -36,8 +35,8 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 
 /**
- * The HTTP endpoint of {@code ourios serve}: {@code POST /v1/query}, {@code GET /v1/files}, {@code GET /healthz},
- * {@code GET /readyz}, on the shared {@link HttpServer}. Every response is JSON; every refusal is
+ * The HTTP endpoint of {@code ourios serve}: {@code POST /v1/query}, {@code GET /v1/files}, {@code POST /v1/delete}
+ * ({@link DeleteEndpoint}), {@code GET /healthz}, {@code GET /readyz}, on the shared {@link HttpServer}. Every response is JSON; every refusal is
  * {@code {"error":{"status","field","message","request_id"}}} naming the field, header or parameter at fault.
  *
  * <p>Memory: at most {@code http.max_concurrent_queries} queries run at once (429 beyond), each holding one page
@@ -53,23 +52,21 @@ final class HttpApi {
     private final StoreProbe probe;
     private final EventLog events;
     private final RequestGate gate;
+    private final DeleteEndpoint deletes;
     private final QuerySlots slots;
     private final ExecutorService scans;
     private final QueryPages pages;
     private HttpServer server;
 
-    HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events) {
-        this(config, engine, files, probe, events, AuthorizingGate.open());
-    }
-
     HttpApi(HttpConfig config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events,
-            RequestGate gate) {
+            RequestGate gate, DeleteEndpoint deletes) {
         this.config = config;
         this.engine = engine;
         this.files = files;
         this.probe = probe;
         this.events = events;
         this.gate = gate;
+        this.deletes = deletes;
         this.slots = new QuerySlots(config.maxConcurrentQueries());
         this.scans = Executors.newCachedThreadPool(r -> {
             Thread t = new Thread(r, "ourios-query-scan");
@@ -89,6 +86,7 @@ final class HttpApi {
         List<Route> routes = List.of(
                 Route.gated("POST", "/v1/query", config.maxBodyBytes(), this::query),
                 Route.gated("GET", "/v1/files", 0, this::files),
+                Route.gated("POST", "/v1/delete", config.maxBodyBytes(), this::delete),
                 Route.open("GET", "/healthz", ex -> ex.sendJson(200, Map.of("status", "ok"))),
                 Route.open("GET", "/readyz", this::ready));
         server = new HttpServer(config.server(), routes, gate, ErrorBody.JSON, new FailureLog() {
@@ -209,6 +207,15 @@ final class HttpApi {
         }
     }
 
+    private void delete(Exchange ex) throws IOException {
+        try {
+            deletes.handle(ex);
+        } catch (HttpRefusal r) {
+            events.info("ourios.http.request.refused", r.getMessage(), attributes(ex, r.status()));
+            throw r;
+        }
+    }
+
     private void files(Exchange ex) throws IOException {
         try {
             listFiles(ex);
@@ -268,7 +275,8 @@ final class HttpApi {
         }
     }
 
-    private static Map<String, Object> attributes(Exchange ex, int status) {
+    /** The attributes every request event carries. */
+    static Map<String, Object> attributes(Exchange ex, int status) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("http.request.method", ex.method());
         a.put("url.path", ex.path());

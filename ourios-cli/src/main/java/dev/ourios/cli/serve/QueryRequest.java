@@ -19,11 +19,16 @@ import java.util.Set;
 /**
  * The JSON body of {@code POST /v1/query}: the filters of {@code ourios query} with snake_case names. Parsed
  * strictly (unknown fields, duplicate fields, wrong types and out-of-range values are 400s naming the field), so a
- * misspelt filter is never silently ignored and the query never returns more than was asked for.
+ * misspelt filter is never silently ignored and the query never returns more than was asked for. The body of
+ * {@code POST /v1/delete} is parsed by the same filter code ({@link #parseDelete}), so it never deletes more than
+ * was asked for either.
  */
 final class QueryRequest {
     static final Set<String> FIELDS = Set.of("from", "to", "service", "template_id", "severity_min", "trace_id",
             "contains", "limit", "order", "count", "cursor");
+    /** The fields of a {@code POST /v1/delete} body: the filters, and {@code dry_run}. */
+    static final Set<String> DELETE_FIELDS = Set.of("from", "to", "service", "template_id", "severity_min",
+            "trace_id", "contains", "dry_run");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -53,26 +58,16 @@ final class QueryRequest {
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
-            if (!FIELDS.contains(f)) {
-                throw BadRequest.field(f, "unknown field (known: " + String.join(", ", FIELDS.stream().sorted()
-                        .toList()) + ")");
-            }
-            if (v.isNull()) {
+            if (!known(FIELDS, f, v)) {
                 continue; // null = not given
             }
             try {
                 switch (f) {
-                    case "from" -> q = q.from(time(f, v));
-                    case "to" -> q = q.to(time(f, v));
-                    case "service" -> q = q.service(text(f, v));
-                    case "template_id" -> q = q.templateId(templateId(v));
-                    case "severity_min" -> q = q.severityMin((int) integer(f, v, 1, 24));
-                    case "trace_id" -> q = q.traceId(traceId(v));
-                    case "contains" -> q = q.bodyContains(text(f, v));
                     case "limit" -> limit = integer(f, v, 0, maxRows);
                     case "count" -> count = bool(f, v);
                     case "cursor" -> cursor = Optional.of(QueryCursor.decode(text(f, v)));
-                    default -> q = q.order(order(v));
+                    case "order" -> q = q.order(order(v));
+                    default -> q = filter(q, f, v);
                 }
             } catch (BadRequest ex) {
                 throw ex;
@@ -84,6 +79,72 @@ final class QueryRequest {
             throw BadRequest.field("cursor", "a count has no pages (drop cursor or count)");
         }
         return new Parsed(q.limit(limit), count, cursor, limit == maxRows);
+    }
+
+    /**
+     * The body of {@code POST /v1/delete}: the filters of {@code /v1/query} (the same fields, parsed by the same
+     * code, so a deletion removes exactly the rows a query with that body returns) with {@code from} and {@code to}
+     * required, and {@code dry_run}. No {@code limit}, {@code order}, {@code count} or {@code cursor}: a deletion
+     * removes every matching row.
+     *
+     * @param tenant from the {@code X-Ourios-Tenant} header (or the key), already authorized
+     */
+    static DeleteBody parseDelete(String tenant, byte[] body) {
+        JsonNode root = read(body);
+        Query q = Query.tenant(tenant);
+        boolean dryRun = false;
+        for (Map.Entry<String, JsonNode> e : root.properties()) {
+            String f = e.getKey();
+            JsonNode v = e.getValue();
+            if (!known(DELETE_FIELDS, f, v)) {
+                continue;
+            }
+            try {
+                if (f.equals("dry_run")) {
+                    dryRun = bool(f, v);
+                } else {
+                    q = filter(q, f, v);
+                }
+            } catch (BadRequest ex) {
+                throw ex;
+            } catch (IllegalArgumentException ex) {
+                throw BadRequest.field(f, ex.getMessage());
+            }
+        }
+        if (q.from().isEmpty()) {
+            throw BadRequest.field("from", "required: a deletion needs a time window (from and to)");
+        }
+        if (q.to().isEmpty()) {
+            throw BadRequest.field("to", "required: a deletion needs a time window (from and to)");
+        }
+        return new DeleteBody(q, dryRun);
+    }
+
+    /** A parsed deletion body: the rows to delete (the tenant's, in the window, narrowed by the filters). */
+    record DeleteBody(Query filter, boolean dryRun) {
+    }
+
+    /** Refuses a field {@code fields} does not hold; false for a null value (null = not given). */
+    private static boolean known(Set<String> fields, String f, JsonNode v) {
+        if (!fields.contains(f)) {
+            throw BadRequest.field(f, "unknown field (known: " + String.join(", ", fields.stream().sorted()
+                    .toList()) + ")");
+        }
+        return !v.isNull();
+    }
+
+    /** One filter field of a query or deletion body applied to {@code q}. */
+    private static Query filter(Query q, String f, JsonNode v) {
+        return switch (f) {
+            case "from" -> q.from(time(f, v));
+            case "to" -> q.to(time(f, v));
+            case "service" -> q.service(text(f, v));
+            case "template_id" -> q.templateId(templateId(v));
+            case "severity_min" -> q.severityMin((int) integer(f, v, 1, 24));
+            case "trace_id" -> q.traceId(traceId(v));
+            case "contains" -> q.bodyContains(text(f, v));
+            default -> throw new IllegalStateException("BUG: '" + f + "' is not a filter field");
+        };
     }
 
     private static boolean bool(String f, JsonNode v) {

@@ -58,7 +58,7 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Run the compaction daemon, the HTTP query endpoint "
-        + "(POST /v1/query, GET /v1/files, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
+        + "(POST /v1/query, GET /v1/files, POST /v1/delete, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
     /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
     static final Duration HTTP_DRAIN = Duration.ofSeconds(10);
@@ -150,8 +150,12 @@ public final class ServeCommand implements Callable<Integer> {
             // Every /v1/* request of both ports passes this one gate before its body is read: where an
             // authorizer checks the request's headers and answers 400/401/403.
             RequestGate gate = new AuthorizingGate(auth.authorizer());
+            StoreProbe probe = new StoreProbe(s, drain::stopRequested);
+            // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
+            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, Clock.systemUTC()),
+                    probe, events);
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), new StoreProbe(s, drain::stopRequested), events, gate);
+                    new LiveFiles(s, layout, tables), probe, events, gate, deletes);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
                     ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention()) : null;

@@ -9,6 +9,7 @@ import dev.ourios.core.Bytes;
 import dev.ourios.query.Query;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** The body of POST /v1/query: every filter of `ourios query`, strictly checked, errors naming the field. */
@@ -89,5 +90,45 @@ class QueryRequestTest {
             assertEquals(c[1], e.fieldName(), c[0]);
             assertTrue(e.getMessage().startsWith(c[1] + ": "), e.getMessage());
         }
+    }
+
+    private static QueryRequest.DeleteBody deletion(String json) {
+        return QueryRequest.parseDelete("acme", json.getBytes(StandardCharsets.UTF_8));
+    }
+
+    private static String deletionRefusal(String json) {
+        return assertThrows(BadRequest.class, () -> deletion(json)).fieldName();
+    }
+
+    @Test
+    void a_deletion_body_is_the_query_filters_with_a_window_and_dry_run() {
+        String filters = "\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T12:00:00Z\",\"service\":\"cart\","
+                + "\"template_id\":\"7\",\"severity_min\":9,\"trace_id\":\"0123456789abcdef0123456789abcdef\","
+                + "\"contains\":\"card=\"";
+        QueryRequest.DeleteBody d = deletion("{" + filters + ",\"dry_run\":true}");
+        assertTrue(d.dryRun());
+        Query q = parse("{" + filters + "}");
+        Query f = d.filter();
+        assertEquals(List.of(q.tenant(), q.from(), q.to(), q.service(), q.templateId(), q.severityMin(),
+                q.bodyContains()), List.of(f.tenant(), f.from(), f.to(), f.service(), f.templateId(), f.severityMin(),
+                f.bodyContains()), "the same filters as the query's");
+        assertArrayEquals(q.traceId().orElseThrow(), f.traceId().orElseThrow());
+        assertEquals(false, deletion("{" + filters + ",\"dry_run\":null}").dryRun());
+        assertTrue(d.filter().limit().isEmpty(), "a deletion has no limit");
+    }
+
+    @Test
+    void a_deletion_body_without_a_window_or_with_query_only_fields_is_refused_naming_the_field() {
+        String window = "\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T12:00:00Z\"";
+        assertEquals("from", deletionRefusal("{\"to\":\"2026-11-01T12:00:00Z\"}"));
+        assertEquals("to", deletionRefusal("{\"from\":\"2026-11-01T10:00:00Z\"}"));
+        assertEquals("to", deletionRefusal("{\"from\":\"2026-11-01T10:00:00Z\",\"to\":null}"));
+        assertEquals("from", deletionRefusal(""));
+        for (String field : new String[] {"tenant", "limit", "order", "count", "cursor"}) {
+            assertEquals(field, deletionRefusal("{" + window + ",\"" + field + "\":\"x\"}"), field);
+        }
+        assertEquals("dry_run", deletionRefusal("{" + window + ",\"dry_run\":\"true\"}"));
+        assertEquals("severity_min", deletionRefusal("{" + window + ",\"severity_min\":0}"));
+        assertEquals("to", deletionRefusal("{\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T10:00:00Z\"}"));
     }
 }
