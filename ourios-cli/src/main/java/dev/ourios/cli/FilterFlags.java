@@ -25,7 +25,7 @@ public final class FilterFlags {
     @Option(names = "--template-id", paramLabel = "N", description = "template_id equals")
     String templateId;
 
-    @Option(names = "--severity-min", paramLabel = "N", description = "severity_number at least N (0..24)")
+    @Option(names = "--severity-min", paramLabel = "N", description = "severity_number at least N (1..24)")
     Integer severityMin;
 
     @Option(names = "--trace-id", paramLabel = "HEX", description = "trace_id equals (32 hex digits)")
@@ -39,34 +39,44 @@ public final class FilterFlags {
         TenantArg.require("--tenant", tenant);
         try {
             Query q = Query.tenant(tenant).from(Units.parseTime("--from", from)).to(Units.parseTime("--to", to));
-            if (service != null) {
-                q = q.service(service);
-            }
-            if (templateId != null) {
-                try {
-                    q = q.templateId(Long.parseUnsignedLong(templateId));
-                } catch (NumberFormatException e) {
-                    throw new UsageException("--template-id: '" + templateId + "' is not an unsigned 64-bit integer");
-                }
-            }
-            if (severityMin != null) {
-                if (severityMin < 0 || severityMin > 24) {
-                    throw new UsageException("--severity-min must be 0..24 (got " + severityMin + ")");
-                }
-                q = q.severityMin(severityMin);
-            }
-            if (traceId != null) {
-                if (!traceId.matches("[0-9a-fA-F]{32}")) {
-                    throw new UsageException("--trace-id: '" + traceId + "' is not 32 hex digits");
-                }
-                q = q.traceId(Bytes.fromHex(traceId.toLowerCase(Locale.ROOT)));
-            }
-            if (contains != null) {
-                q = q.bodyContains(contains);
-            }
-            return q;
+            return withFilters(q, service, templateId, severityMin, traceId, contains);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }
+    }
+
+    /**
+     * {@code q} narrowed by the row filters both {@code query} and {@code delete} take (null = not given), each
+     * checked the one way and refused as a usage error naming its flag.
+     */
+    static Query withFilters(Query q, String service, String templateId, Integer severityMin, String traceId,
+            String contains) {
+        if (service != null) {
+            q = q.service(service);
+        }
+        if (templateId != null) {
+            try {
+                q = q.templateId(Long.parseUnsignedLong(templateId));
+            } catch (NumberFormatException e) {
+                throw new UsageException("--template-id: '" + templateId + "' is not an unsigned 64-bit integer");
+            }
+        }
+        if (severityMin != null) {
+            if (severityMin < 1 || severityMin > 24) {
+                throw new UsageException("--severity-min must be 1..24, an OpenTelemetry severity number (got "
+                        + severityMin + "; 0 means unspecified and would match every row: omit the flag)");
+            }
+            q = q.severityMin(severityMin);
+        }
+        if (traceId != null) {
+            if (!traceId.matches("[0-9a-fA-F]{32}")) {
+                throw new UsageException("--trace-id: '" + traceId + "' is not 32 hex digits");
+            }
+            q = q.traceId(Bytes.fromHex(traceId.toLowerCase(Locale.ROOT)));
+        }
+        if (contains != null) {
+            q = q.bodyContains(contains);
+        }
+        return q;
     }
 }

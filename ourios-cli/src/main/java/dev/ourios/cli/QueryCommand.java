@@ -1,6 +1,5 @@
 package dev.ourios.cli;
 
-import dev.ourios.core.Bytes;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
@@ -132,32 +131,7 @@ public final class QueryCommand implements Callable<Integer> {
             if (to != null) {
                 q = q.to(Units.parseTime("--to", to));
             }
-            if (service != null) {
-                q = q.service(service);
-            }
-            if (templateId != null) {
-                try {
-                    q = q.templateId(Long.parseUnsignedLong(templateId));
-                } catch (NumberFormatException e) {
-                    throw new UsageException("--template-id: '" + templateId + "' is not an unsigned 64-bit integer");
-                }
-            }
-            if (severityMin != null) {
-                if (severityMin < 1 || severityMin > 24) {
-                    throw new UsageException("--severity-min must be 1..24, an OpenTelemetry severity number (got "
-                            + severityMin + "; 0 means unspecified and would match every row: omit the flag)");
-                }
-                q = q.severityMin(severityMin);
-            }
-            if (traceId != null) {
-                if (!traceId.matches("[0-9a-fA-F]{32}")) {
-                    throw new UsageException("--trace-id: '" + traceId + "' is not 32 hex digits");
-                }
-                q = q.traceId(Bytes.fromHex(traceId.toLowerCase(java.util.Locale.ROOT)));
-            }
-            if (contains != null) {
-                q = q.bodyContains(contains);
-            }
+            q = FilterFlags.withFilters(q, service, templateId, severityMin, traceId, contains);
             if (limit != null) {
                 if (limit < 0) {
                     throw new UsageException("--limit must not be negative (got " + limit + ")");
