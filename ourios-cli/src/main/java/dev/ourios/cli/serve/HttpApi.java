@@ -4,7 +4,6 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.HttpConfig;
 import dev.ourios.cli.UsageException;
-import dev.ourios.core.TenantCodec;
 import dev.ourios.http.ErrorBody;
 import dev.ourios.http.Exchange;
 import dev.ourios.http.FailureLog;

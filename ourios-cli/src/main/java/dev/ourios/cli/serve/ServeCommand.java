@@ -174,12 +174,13 @@ public final class ServeCommand implements Callable<Integer> {
                     + " on " + cfg.store().uri(), started(cfg, bound, otlp));
             try {
                 if (cfg.compaction().enabled()) {
+                    // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
+                    IcebergView view = IcebergWiring.view(s, cfg.store().uri());
                     SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, Clock.systemUTC(),
                             Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
-                            IcebergWiring.retention(IcebergWiring.view(s, cfg.store().uri()), Clock.systemUTC()));
+                            IcebergWiring.retention(view, Clock.systemUTC()));
                     SweepLoop.Listener listener = new SweepEvents(events);
                     if (iceberg.enabled()) {
-                        IcebergView view = IcebergWiring.view(s, cfg.store().uri());
                         listener = new IcebergSyncEvents(listener, IcebergWiring.sync(s, view, Clock.systemUTC()),
                                 events);
                     }

@@ -1,6 +1,5 @@
 package dev.ourios.ingest.http;
 
-import dev.ourios.core.TenantCodec;
 import dev.ourios.http.ErrorBody;
 import dev.ourios.http.Exchange;
 import dev.ourios.http.FailureLog;
@@ -19,10 +18,6 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import java.io.IOException;
 import java.net.InetSocketAddress;
-import java.nio.ByteBuffer;
-import java.nio.charset.CharacterCodingException;
-import java.nio.charset.CodingErrorAction;
-import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.List;
 import java.util.Locale;
