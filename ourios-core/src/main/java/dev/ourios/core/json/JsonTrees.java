@@ -150,7 +150,14 @@ public final class JsonTrees {
                     default -> NODES.numberNode(p.getBigIntegerValue());
                 };
             case VALUE_NUMBER_FLOAT: {
-                var d = p.getDecimalValue();
+                java.math.BigDecimal d;
+                try {
+                    d = p.getDecimalValue();
+                } catch (NumberFormatException e) {
+                    // An exponent beyond BigDecimal's int scale (9e99999999999) is valid JSON but no number.
+                    throw new JsonPathException("", "number out of range: " + abbreviated(p.getText())
+                            + " (column " + p.currentTokenLocation().getColumnNr() + ")", e);
+                }
                 if (isNegativeZero(p, d.signum() == 0)) {
                     return NODES.numberNode(-0.0d);
                 }
@@ -159,6 +166,10 @@ public final class JsonTrees {
             default:
                 throw new JsonPathException("", "malformed JSON: unexpected " + t);
         }
+    }
+
+    private static String abbreviated(String text) {
+        return text.length() <= 40 ? text : text.substring(0, 40) + "…";
     }
 
     private static boolean isNegativeZero(JsonParser p, boolean zero) throws IOException {

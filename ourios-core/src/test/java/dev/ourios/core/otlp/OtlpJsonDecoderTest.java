@@ -237,6 +237,10 @@ class OtlpJsonDecoderTest {
         assertEquals("resourceLogs[0].resource.attributes[0].value.intValue", assertThrows(JsonPathException.class,
                 () -> OtlpJsonDecoder.decode("t", "{\"resourceLogs\":[{\"resource\":{\"attributes\":["
                         + "{\"key\":\"n\",\"value\":{\"intValue\":\"x\"}}]}}]}")).path());
+        assertTrue(assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decode("t",
+                new java.io.ByteArrayInputStream(doc("{\"body\":{\"doubleValue\":9e99999999999}}")
+                        .getBytes(java.nio.charset.StandardCharsets.UTF_8))))
+                .getMessage().startsWith("number out of range: 9e99999999999"), "an exponent no number can hold");
         String lines = "{\"resourceLogs\":[]}\n\n" + doc("{\"traceId\":\"00\"}") + "\n";
         var e = assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decodeLines("t", new StringReader(lines)));
         assertTrue(e.getMessage().startsWith("line 3: resourceLogs[0].scopeLogs[1].logRecords[3].traceId: "),
