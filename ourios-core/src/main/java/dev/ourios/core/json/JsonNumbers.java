@@ -13,6 +13,8 @@ public final class JsonNumbers {
     private static final BigInteger LONG_MAX = BigInteger.valueOf(Long.MAX_VALUE);
     private static final BigInteger LONG_MIN = BigInteger.valueOf(Long.MIN_VALUE);
     private static final BigInteger U32_MAX = BigInteger.valueOf(0xFFFF_FFFFL);
+    /** More digits than any 64-bit field holds, with room to name the value in the range error. */
+    private static final int MAX_INTEGER_DIGITS = 40;
 
     private JsonNumbers() {
     }
@@ -38,11 +40,15 @@ public final class JsonNumbers {
         } else {
             throw new JsonPathException(path, "expected an integer (number or decimal string), got " + node.getNodeType());
         }
-        try {
-            return d.toBigIntegerExact();
-        } catch (ArithmeticException e) {
-            throw new JsonPathException(path, "value " + d.toPlainString() + " is not an integer", e);
+        // Checked before converting: 1e1000000000 is a few bytes of JSON but a gigabyte as a BigInteger, and
+        // 1e-1000000000 would be divided out digit by digit.
+        if (d.signum() != 0 && d.precision() - d.scale() > MAX_INTEGER_DIGITS) {
+            throw new JsonPathException(path, "value " + d + " is outside any integer range this field allows");
         }
+        if (d.signum() != 0 && d.stripTrailingZeros().scale() > 0) {
+            throw new JsonPathException(path, "value " + d + " is not an integer");
+        }
+        return d.toBigInteger();
     }
 
     /** A signed 64-bit field (AnyValue.intValue). */

@@ -241,6 +241,13 @@ class OtlpJsonDecoderTest {
                 new java.io.ByteArrayInputStream(doc("{\"body\":{\"doubleValue\":9e99999999999}}")
                         .getBytes(java.nio.charset.StandardCharsets.UTF_8))))
                 .getMessage().startsWith("number out of range: 9e99999999999"), "an exponent no number can hold");
+        for (String huge : List.of("\"17751274e1000000000\"", "1e1000000000", "\"1e-1000000000\"")) {
+            assertEquals("resourceLogs[0].scopeLogs[1].logRecords[3].timeUnixNano", assertThrows(
+                    JsonPathException.class, () -> OtlpJsonDecoder.decode("t", doc("{\"timeUnixNano\":" + huge + "}")))
+                    .path(), "a few bytes of exponent must not become a gigabyte integer: " + huge);
+        }
+        assertEquals(0L, OtlpJsonDecoder.decode("t", doc("{\"timeUnixNano\":\"0e1000000000\"}")).get(3)
+                .timeUnixNano());
         String lines = "{\"resourceLogs\":[]}\n\n" + doc("{\"traceId\":\"00\"}") + "\n";
         var e = assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decodeLines("t", new StringReader(lines)));
         assertTrue(e.getMessage().startsWith("line 3: resourceLogs[0].scopeLogs[1].logRecords[3].traceId: "),
