@@ -1,18 +1,30 @@
 package dev.ourios.cli;
 
 import java.io.PrintWriter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.Function;
 import picocli.CommandLine;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
 
 /** Entry point of the {@code ourios} command line (CLI.md). */
 @Command(name = "ourios", mixinStandardHelpOptions = true, version = "ourios 0.1.0",
-        description = "OpenTelemetry logs in Parquet on local disk or S3: ingest, compact, query.",
-        subcommands = {DemoCommand.class, GenerateCommand.class, IngestCommand.class, InspectCommand.class,
-                CompactCommand.class, GcCommand.class, QueryCommand.class, DeleteCommand.class, FilesCommand.class,
-                VerifyCommand.class, IcebergCommand.class, dev.ourios.cli.serve.ServeCommand.class,
-                dev.ourios.cli.config.ConfigCommand.class, dev.ourios.cli.keys.KeysCommand.class})
+        description = "OpenTelemetry logs in Parquet on local disk or S3: ingest, compact, query.")
 public final class Main implements Runnable {
+    /**
+     * The top-level commands, in the order the usage lists them. They are added by code rather than by the
+     * annotation so that a run builds the full model (picocli reflects over every option of every command, most of
+     * a second of a fresh JVM's time) only for the command it executes.
+     */
+    private static final List<Class<?>> COMMANDS = List.of(DemoCommand.class, GenerateCommand.class,
+            IngestCommand.class, InspectCommand.class, CompactCommand.class, GcCommand.class, QueryCommand.class,
+            DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
+            dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class,
+            dev.ourios.cli.keys.KeysCommand.class);
+
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
             description = "Print stack traces with errors")
     boolean verbose;
@@ -31,7 +43,7 @@ public final class Main implements Runnable {
 
     /** Runs the CLI and returns its exit status: 0 ok, 1 the job failed, 2 bad usage or bad input. */
     public static int run(String... args) {
-        return commandLine().execute(args);
+        return commandLineFor(args).execute(args);
     }
 
     /**
@@ -39,7 +51,49 @@ public final class Main implements Runnable {
      * (usage on stdout, exit 0, before any required option is checked) and {@code --version}.
      */
     public static CommandLine commandLine() {
+        return buildTree(COMMANDS, type -> type);
+    }
+
+    /**
+     * The tree {@code args} need, which behaves as {@link #commandLine()} does for them: when they name a top-level
+     * command, that command in full and the others as summaries (name and description, all the root's usage and
+     * "did you mean" need); otherwise summaries only.
+     */
+    public static CommandLine commandLineFor(String... args) {
+        Optional<Class<?>> named = namedCommand(args);
+        return buildTree(COMMANDS, type -> named.isPresent() && named.get() == type ? type : summaryOf(type));
+    }
+
+    private static Optional<Class<?>> namedCommand(String[] args) {
+        for (String arg : args) {
+            if (arg.startsWith("-")) {
+                continue; // the root's own options take no value
+            }
+            return COMMANDS.stream().filter(type -> names(type).contains(arg)).findFirst();
+        }
+        return Optional.empty();
+    }
+
+    private static List<String> names(Class<?> type) {
+        Command c = type.getAnnotation(Command.class);
+        List<String> names = new ArrayList<>(List.of(c.aliases()));
+        names.add(0, c.name());
+        return names;
+    }
+
+    /** What the root's usage shows of a command, read from its annotation without reflecting over its options. */
+    private static CommandSpec summaryOf(Class<?> type) {
+        Command c = type.getAnnotation(Command.class);
+        CommandSpec spec = CommandSpec.create().name(c.name()).aliases(c.aliases());
+        spec.usageMessage().header(c.header()).description(c.description()).hidden(c.hidden());
+        return spec;
+    }
+
+    private static CommandLine buildTree(List<Class<?>> commands, Function<Class<?>, Object> model) {
         CommandLine cl = new CommandLine(new Main());
+        for (Class<?> type : commands) {
+            cl.addSubcommand(model.apply(type));
+        }
         String version = cl.getCommandSpec().version()[0];
         forEachCommand(cl, c -> c.getCommandSpec().version(version));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {

@@ -69,4 +69,36 @@ class HelpCliTest {
         assertEquals(2, none.exit());
         assertFalse(none.err().isBlank());
     }
+
+    /** A run builds only the command it executes; what it prints must not depend on that. */
+    @Test
+    void the_tree_built_for_a_run_prints_what_the_full_tree_prints() {
+        List<List<String>> runs = new ArrayList<>();
+        runs.add(List.of("--help"));
+        runs.add(List.of());
+        runs.add(List.of("--version"));
+        runs.add(List.of("qurey"));
+        runs.add(List.of("--verbose", "query", "--tenant"));
+        runs.add(List.of("query", "--no-such-flag"));
+        runs.add(List.of("config", "chek"));
+        commandPaths().forEach(path -> {
+            List<String> help = new ArrayList<>(path);
+            help.add("--help");
+            runs.add(help);
+        });
+        for (List<String> args : runs) {
+            String[] argv = args.toArray(String[]::new);
+            assertEquals(captured(Main.commandLine(), argv), captured(Main.commandLineFor(argv), argv),
+                    "ourios " + String.join(" ", args));
+        }
+    }
+
+    private static String captured(CommandLine cl, String[] args) {
+        java.io.StringWriter out = new java.io.StringWriter();
+        java.io.StringWriter err = new java.io.StringWriter();
+        cl.setOut(new java.io.PrintWriter(out, true));
+        cl.setErr(new java.io.PrintWriter(err, true));
+        int exit = cl.execute(args);
+        return "exit " + exit + "\nout:\n" + out + "\nerr:\n" + err;
+    }
 }

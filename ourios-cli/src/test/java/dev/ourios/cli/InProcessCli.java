@@ -20,7 +20,7 @@ final class InProcessCli {
     }
 
     static Result run(String... args) {
-        CommandLine cl = Main.commandLine();
+        CommandLine cl = Main.commandLineFor(args);
         StringWriter out = new StringWriter();
         StringWriter err = new StringWriter();
         cl.setOut(new PrintWriter(out, true));
