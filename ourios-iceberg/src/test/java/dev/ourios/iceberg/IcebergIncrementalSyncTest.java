@@ -88,7 +88,7 @@ class IcebergIncrementalSyncTest {
         Random rnd = new Random(seed);
         List<String> tenants = List.of("a", "b", "c");
         int hours = 4;
-        LogGenerator gen = new LogGenerator(GeneratorSpec.of(tenants, START, hours, 2, 30, seed));
+        LogGenerator gen = new LogGenerator(GeneratorSpec.of(tenants, START, hours, 40, 30, seed));
         int[] nextFile = new int[tenants.size() * hours];
         try (ViewStore vs = new ViewStore(dir.resolve("store"))) {
             for (int t = 0; t < tenants.size(); t++) {
