@@ -49,6 +49,8 @@ public final class IcebergCommand implements Runnable {
                     o.put("changed", r.changed());
                     o.put("version", r.version());
                     o.put("snapshot_id", r.snapshotId());
+                    o.put("full", r.full());
+                    o.put("partitions_read", r.partitionsRead());
                     o.put("partitions_changed", r.partitionsChanged());
                     o.put("files_added", r.filesAdded());
                     o.put("files_removed", r.filesRemoved());
@@ -58,14 +60,15 @@ public final class IcebergCommand implements Runnable {
                     o.put("seconds", r.elapsed().toNanos() / 1e9);
                     out.jsonLine(o);
                 } else if (r.changed()) {
-                    out.out().printf("iceberg sync: %s version %d, snapshot %d: %d partition(s) changed, +%d -%d "
+                    out.out().printf("iceberg sync: %s version %d, snapshot %d: %d of %d partition(s) changed, +%d -%d "
                             + "file(s), %d live file(s)%s in %.2f s%n", view.tableUri(), r.version(), r.snapshotId(),
-                            r.partitionsChanged(), r.filesAdded(), r.filesRemoved(), r.liveFiles(),
+                            r.partitionsChanged(), r.partitionsRead(), r.filesAdded(), r.filesRemoved(), r.liveFiles(),
                             r.columnsAdded().isEmpty() ? "" : ", columns added " + r.columnsAdded(),
                             r.elapsed().toNanos() / 1e9);
                 } else {
-                    out.out().printf("iceberg sync: %s version %d unchanged (%d live file(s)) in %.2f s%n",
-                            view.tableUri(), r.version(), r.liveFiles(), r.elapsed().toNanos() / 1e9);
+                    out.out().printf("iceberg sync: %s version %d unchanged (%d partition(s) read, %d live file(s)) "
+                            + "in %.2f s%n", view.tableUri(), r.version(), r.partitionsRead(), r.liveFiles(),
+                            r.elapsed().toNanos() / 1e9);
                 }
                 return 0;
             }

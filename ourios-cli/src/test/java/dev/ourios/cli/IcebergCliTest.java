@@ -39,6 +39,8 @@ class IcebergCliTest {
         assertEquals(1, first.get("version").asInt());
         assertEquals(12, first.get("files_added").asInt());
         assertEquals(2, first.get("partitions_changed").asInt());
+        assertTrue(first.get("full").asBoolean());
+        assertEquals(2, first.get("partitions_read").asInt());
         assertEquals("file:" + root.toAbsolutePath().normalize() + "/iceberg/logs", first.get("table").asText());
         assertTrue(Files.exists(root.resolve("iceberg/logs/metadata/v1.metadata.json")));
         assertEquals("1", Files.readString(root.resolve("iceberg/logs/metadata/version-hint.text")).trim());
@@ -69,7 +71,7 @@ class IcebergCliTest {
         assertEquals(0, text.exit(), text.err());
         assertTrue(text.out().startsWith("iceberg sync: file:"), text.out());
         // Version 3: the expiry of the old snapshot was a commit of its own.
-        assertTrue(text.out().contains("version 3 unchanged (2 live file(s))"), text.out());
+        assertTrue(text.out().contains("version 3 unchanged (2 partition(s) read, 2 live file(s))"), text.out());
 
         var missing = CliProcess.run(dir, "iceberg");
         assertEquals(2, missing.exit(), missing.err());

@@ -29,6 +29,8 @@ import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionData;
 import org.apache.iceberg.PartitionSpec;
 import org.apache.iceberg.Schema;
+import org.apache.iceberg.Snapshot;
+import org.apache.iceberg.SnapshotSummary;
 import org.apache.iceberg.SnapshotUpdate;
 import org.apache.iceberg.SortOrder;
 import org.apache.iceberg.Table;
@@ -49,7 +51,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Brings the Iceberg view in line with the store's live set in one snapshot (plan, read the new files' footers,
- * evolve the schema, commit). The view is derived: the sync reads manifests and footers and writes only under
+ * evolve the schema, commit), for every partition or for the partitions of a {@link SyncScope}: a partial sync
+ * lists, reads and rewrites only what its partitions need, so its cost follows the partitions that changed. The view is derived: the sync reads manifests and footers and writes only under
  * {@code iceberg/logs/metadata/}; it never changes a data file or a manifest. If another syncer commits first, the
  * sync plans again from the new version (bounded attempts), so two syncers never both win one version.
  */
@@ -59,6 +62,13 @@ public final class IcebergSync {
     static final int MAX_ATTEMPTS = 8;
     /** Footers read at once: on S3 each is two ranged GETs with tens of milliseconds of latency. */
     static final int FOOTER_THREADS = 8;
+    /**
+     * Iceberg manifests roll over at this size (a few hundred files each; Iceberg checks every 250 entries), so a
+     * commit that removes a file rewrites one small manifest, not one holding the whole table. The files of one
+     * commit are added in key order (tenant, then hour), so each manifest covers a narrow range of partitions and
+     * its partition summary in the manifest list lets a partial sync skip the others.
+     */
+    static final String MANIFEST_TARGET_BYTES = Integer.toString(32 * 1024);
 
     private final ObjectStore store;
     private final IcebergView view;
@@ -72,12 +82,22 @@ public final class IcebergSync {
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
 
+    /** A full reconciliation: every partition of the store. */
     public SyncResult sync() throws IOException {
+        return sync(SyncScope.all());
+    }
+
+    /**
+     * Brings the partitions of {@code scope} in line. A partial scope on a store without a view widens to a full
+     * sync: the table's first snapshot holds every partition.
+     */
+    public SyncResult sync(SyncScope scope) throws IOException {
+        Objects.requireNonNull(scope, "scope is null");
         Instant start = clock.instant();
         Exception last = null;
         for (int attempt = 1; attempt <= MAX_ATTEMPTS; attempt++) {
             try {
-                return attempt(attempt, start);
+                return attempt(scope, attempt, start);
             } catch (CommitFailedException e) {
                 last = e;
                 LOG.info("iceberg sync attempt {} lost to another writer; planning again: {}", attempt, e.getMessage());
@@ -93,19 +113,23 @@ public final class IcebergSync {
                 + " attempts (" + last.getMessage() + ")", last);
     }
 
-    private SyncResult attempt(int attempt, Instant start) throws IOException {
+    private SyncResult attempt(SyncScope requested, int attempt, Instant start) throws IOException {
         StoreTableOperations ops = view.operations().pin();
         TableMetadata base = ops.current();
         int baseVersion = ops.version();
+        SyncScope scope = base == null ? SyncScope.all() : requested;
         Optional<Table> existing = base == null ? Optional.empty()
                 : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
-        SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location()))
+        // Both sides of the comparison cover the same partitions: the scope's, or all of them.
+        SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location(), scope))
                 .orElseGet(TreeMap::new);
-        SortedMap<String, StoreLiveSet.LiveFile> live = liveSet.files();
+        StoreLiveSet.Resolved resolved = liveSet.resolve(scope);
+        SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
         SyncPlan plan = SyncPlan.of(live, current);
         if (plan.isEmpty() && base != null) {
-            long snapshotId = base.currentSnapshot() == null ? 0 : base.currentSnapshot().snapshotId();
-            return new SyncResult(false, baseVersion, snapshotId, 0, 0, 0, live.size(), List.of(), attempt,
+            Snapshot snapshot = base.currentSnapshot();
+            return new SyncResult(false, baseVersion, snapshot == null ? 0 : snapshot.snapshotId(), scope.isFull(),
+                    resolved.partitions(), 0, 0, 0, totalDataFiles(snapshot), List.of(), attempt,
                     Duration.between(start, clock.instant()));
         }
         List<FileFooterFacts> footers = readFooters(plan.add());
@@ -121,6 +145,10 @@ public final class IcebergSync {
             txn.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING,
                     NameMappingParser.toJson(MappingUtil.create(schema))).commit();
         }
+        if (!MANIFEST_TARGET_BYTES.equals(txn.table().properties().get(TableProperties.MANIFEST_TARGET_SIZE_BYTES))) {
+            // A view made before manifests were kept small takes the setting with its next commit.
+            txn.updateProperties().set(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES).commit();
+        }
         Map<String, PartitionKey> partitions = new HashMap<>();
         plan.add().forEach(f -> partitions.put(f.object().key(), f.partition()));
         SnapshotUpdate<?> update;
@@ -135,16 +163,28 @@ public final class IcebergSync {
             update = overwrite;
         }
         update.set("ourios.partitions-changed", Integer.toString(plan.changedPartitions().size()));
+        update.set("ourios.sync", scope.isFull() ? "full" : "partial");
         update.commit();
         txn.commitTransaction();
 
         // Ours, whatever another syncer commits next: the version after the one planned on, and the snapshot made.
-        SyncResult result = new SyncResult(true, baseVersion + 1, txn.table().currentSnapshot().snapshotId(),
-                plan.changedPartitions().size(), plan.add().size(), plan.remove().size(), live.size(), added, attempt,
-                Duration.between(start, clock.instant()));
-        LOG.info("iceberg sync: version {}, {} partition(s) changed, +{} -{} file(s), {} live", result.version(),
-                result.partitionsChanged(), result.filesAdded(), result.filesRemoved(), result.liveFiles());
+        Snapshot made = txn.table().currentSnapshot();
+        SyncResult result = new SyncResult(true, baseVersion + 1, made.snapshotId(), scope.isFull(),
+                resolved.partitions(), plan.changedPartitions().size(), plan.add().size(), plan.remove().size(),
+                totalDataFiles(made), added, attempt, Duration.between(start, clock.instant()));
+        LOG.info("iceberg sync ({}): version {}, {} of {} partition(s) read changed, +{} -{} file(s), {} live",
+                result.full() ? "full" : "partial", result.version(), result.partitionsChanged(),
+                result.partitionsRead(), result.filesAdded(), result.filesRemoved(), result.liveFiles());
         return result;
+    }
+
+    /** The data files a snapshot references, from its summary (no manifest is read); 0 without a snapshot. */
+    private static int totalDataFiles(Snapshot snapshot) {
+        if (snapshot == null || snapshot.summary() == null) {
+            return 0;
+        }
+        String total = snapshot.summary().get(SnapshotSummary.TOTAL_DATA_FILES_PROP);
+        return total == null ? 0 : Integer.parseInt(total);
     }
 
     private TableMetadata newTableMetadata() {
@@ -156,6 +196,7 @@ public final class IcebergSync {
         props.put(TableProperties.COMMIT_NUM_RETRIES, "0");
         props.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
         props.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
+        props.put(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES);
         props.put("ourios.view", "derived from the store's manifests by ourios iceberg sync; never write to it");
         // Iceberg reassigns ids when it creates the table; the spec is rebuilt on the schema it keeps.
         return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema), SortOrder.unsorted(),
@@ -212,9 +253,7 @@ public final class IcebergSync {
     }
 
     private DataFile dataFile(FileFooterFacts f, PartitionKey partition, Schema schema, PartitionSpec spec) {
-        PartitionData values = new PartitionData(spec.partitionType());
-        values.set(0, partition.tenantId());
-        values.set(1, (int) (partition.hourStart().getEpochSecond() / 3600));
+        PartitionData values = ViewPartitions.value(spec, partition);
         return DataFiles.builder(spec)
                 .withPath(view.location().uri(f.key()))
                 .withFormat(FileFormat.PARQUET)

@@ -16,6 +16,8 @@ import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
 import org.apache.iceberg.Snapshot;
 import org.apache.iceberg.Table;
+import org.apache.iceberg.util.ManifestFileUtil;
+import org.apache.iceberg.util.PartitionSet;
 
 /**
  * The store's Iceberg view as a table: opened by path from the store, never through a catalog service. Reads
@@ -62,15 +64,30 @@ public final class IcebergView {
 
     /** The current snapshot's data files, by store key. */
     public static SortedMap<String, DataFile> currentFiles(Table table, StoreLocation location) {
+        return currentFiles(table, location, SyncScope.all());
+    }
+
+    /**
+     * The current snapshot's data files of the partitions in {@code scope}, by store key. A partial scope reads
+     * only the manifests whose partition ranges (the manifest list's summaries) can hold one of its partitions.
+     */
+    public static SortedMap<String, DataFile> currentFiles(Table table, StoreLocation location, SyncScope scope) {
         SortedMap<String, DataFile> out = new TreeMap<>();
         Snapshot current = table.currentSnapshot();
         if (current == null) {
             return out;
         }
+        Optional<PartitionSet> wanted = scope.partitions()
+                .map(ps -> ViewPartitions.set(table.specs(), table.spec(), ps));
         for (ManifestFile m : current.dataManifests(table.io())) {
+            if (wanted.isPresent() && !ManifestFileUtil.canContainAny(m, wanted.get(), table.specs())) {
+                continue;
+            }
             try (ManifestReader<DataFile> r = ManifestFiles.read(m, table.io(), table.specs())) {
                 for (DataFile f : r) {
-                    out.put(location.key(f.location()), f.copyWithoutStats());
+                    if (wanted.isEmpty() || wanted.get().contains(f.specId(), f.partition())) {
+                        out.put(location.key(f.location()), f.copyWithoutStats());
+                    }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("could not read Iceberg manifest " + m.path() + ": " + e.getMessage(), e);

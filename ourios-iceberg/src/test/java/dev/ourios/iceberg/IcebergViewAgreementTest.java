@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  * files}, for seeded random filters, before, during (retired inputs still present, late data beside the new
  * generation) and after a compaction; and it returns every stored value unchanged (nanosecond times, unsigned
  * columns, service names where a positional reader would put severities). A table rebuilt from scratch equals the
- * incrementally synced one.
+ * incrementally synced one, whose last sync read only the partitions a sweep committed.
  */
 class IcebergViewAgreementTest {
     static final Instant START = Instant.parse("2026-03-10T08:00:00Z");
@@ -84,9 +85,12 @@ class IcebergViewAgreementTest {
             assertEquals(6 + 2, during.filesAdded());
             check(vs, rows, gen, rnd, "after the commit, retired inputs present");
 
-            // After: the late data compacted in too and the retired inputs collected.
-            vs.compact(dir.resolve("scratch"));
-            SyncResult after = vs.sync();
+            // After: the late data compacted in too and the retired inputs collected; the sync reads only the
+            // partitions the sweep committed.
+            SweepReport sweep = vs.compact(dir.resolve("scratch"));
+            SyncResult after = vs.sync(SyncScope.of(ViewStore.committed(sweep)));
+            assertFalse(after.full());
+            assertEquals(2, after.partitionsRead());
             assertEquals(2, after.partitionsChanged());
             vs.gc(Duration.ZERO, vs.retention());
             check(vs, rows, gen, rnd, "after compaction and GC");

@@ -91,7 +91,27 @@ final class ViewStore implements AutoCloseable {
     }
 
     SyncResult sync() throws IOException {
-        return new IcebergSync(store, view, new StoreLiveSet(layout, tables), Clock.systemUTC()).sync();
+        return sync(SyncScope.all());
+    }
+
+    SyncResult sync(SyncScope scope) throws IOException {
+        return new IcebergSync(store, view, new StoreLiveSet(layout, tables), Clock.systemUTC()).sync(scope);
+    }
+
+    /** The partitions a sweep committed: what a partial sync after it must cover. */
+    static List<PartitionKey> committed(SweepReport report) {
+        return report.partitions().stream()
+                .filter(r -> r.result() == dev.ourios.compaction.PartitionResult.Result.COMMITTED)
+                .map(dev.ourios.compaction.PartitionResult::partition).toList();
+    }
+
+    /** Store keys of the live set of every partition, as queries resolve it. */
+    List<String> liveKeys() throws IOException {
+        List<String> out = new ArrayList<>();
+        for (PartitionKey p : layout.partitions(PartitionFilter.all())) {
+            tables.snapshot(p).live().forEach(o -> out.add(o.key()));
+        }
+        return out.stream().sorted().toList();
     }
 
     Table table() {

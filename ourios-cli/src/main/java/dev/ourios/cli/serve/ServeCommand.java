@@ -182,7 +182,7 @@ public final class ServeCommand implements Callable<Integer> {
                     SweepLoop.Listener listener = new SweepEvents(events);
                     if (iceberg.enabled()) {
                         listener = new IcebergSyncEvents(listener, IcebergWiring.sync(s, view, Clock.systemUTC()),
-                                events);
+                                events, Clock.systemUTC(), iceberg.reconcileInterval());
                     }
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain).run(listener);
                 } else {

@@ -1,0 +1,33 @@
+package dev.ourios.iceberg;
+
+import dev.ourios.core.PartitionKey;
+import java.util.Collection;
+import java.util.Map;
+import org.apache.iceberg.PartitionData;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.util.PartitionSet;
+
+/**
+ * A store partition as the view's partition value: its tenant and the hour of its directory
+ * ({@code identity(tenant_id)}, {@code hour(effective_time_unix_nano)}, storage.md section 10).
+ */
+final class ViewPartitions {
+    private ViewPartitions() {
+    }
+
+    /** The partition value of {@code partition} in {@code spec}. */
+    static PartitionData value(PartitionSpec spec, PartitionKey partition) {
+        PartitionData values = new PartitionData(spec.partitionType());
+        values.set(0, partition.tenantId());
+        values.set(1, (int) (partition.hourStart().getEpochSecond() / 3600));
+        return values;
+    }
+
+    /** The partition values of {@code partitions} in {@code spec}, for Iceberg's manifest pruning. */
+    static PartitionSet set(Map<Integer, PartitionSpec> specs, PartitionSpec spec,
+            Collection<PartitionKey> partitions) {
+        PartitionSet out = PartitionSet.create(specs);
+        partitions.forEach(p -> out.add(spec.specId(), value(spec, p)));
+        return out;
+    }
+}
