@@ -5,6 +5,7 @@
 # G1 then never gives heap back, so no run pays for touching it again; docs/operations.md, "JVM heap").
 #   ./ourios-bench.sh d2 --smoke        # seconds
 #   ./ourios-bench.sh d2                # full size (~512 MiB + ~485 MiB partitions)
+#   ./ourios-bench.sh query-spark --scale 0.1   # opt-in: needs ourios-spark built (below)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 jar="$here/ourios-bench/target/ourios-bench.jar"
@@ -12,4 +13,11 @@ if [[ ! -f "$jar" ]]; then
   echo "ourios-bench: $jar not found; build it with: mvn -q -DskipTests package" >&2
   exit 2
 fi
-exec java ${JAVA_OPTS:--Xmx4g -Xms4g} -jar "$jar" "$@"
+# The query-spark suite runs Spark in a child JVM on the class path of module ourios-spark, when it is built
+# (mvn -B -q -Dourios.spark=true -DskipTests package -pl ourios-spark,ourios-bench -am).
+spark=()
+if [[ -f "$here/ourios-spark/target/spark-classpath.txt" ]]; then
+  spark=(-Dourios.spark.classes="$here/ourios-spark/target/classes"
+         -Dourios.spark.classpath="$here/ourios-spark/target/spark-classpath.txt")
+fi
+exec java ${JAVA_OPTS:--Xmx4g -Xms4g} "${spark[@]}" -jar "$jar" "$@"

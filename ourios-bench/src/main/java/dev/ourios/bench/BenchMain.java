@@ -20,7 +20,7 @@ public final class BenchMain {
 
     static Map<String, Suite> suites() {
         return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
-                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new IngestSuite()).stream()
+                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new QuerySparkSuite(), new IngestSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }
 
@@ -38,7 +38,8 @@ public final class BenchMain {
             return;
         }
         List<Suite> chosen = o.suite().equals("all")
-                ? suites().values().stream().filter(s -> !s.name().equals("scaling-point")).toList()
+                ? suites().values().stream().filter(s -> !s.name().equals("scaling-point")
+                        && !s.name().equals("query-spark")).toList()
                 : suites().containsKey(o.suite()) ? List.of(suites().get(o.suite())) : List.of();
         if (chosen.isEmpty()) {
             System.err.println("unknown suite '" + o.suite() + "'; suites: " + String.join(", ",

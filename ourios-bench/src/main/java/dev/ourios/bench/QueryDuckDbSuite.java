@@ -131,7 +131,7 @@ public final class QueryDuckDbSuite implements Suite {
     }
 
     /** A row with a trace id from the middle of the live file: a trace-id query that has an answer. */
-    private static LogRecord middleRowWithTrace(Fixture live) throws java.io.IOException {
+    static LogRecord middleRowWithTrace(Fixture live) throws java.io.IOException {
         long target = live.rows() / 2;
         long i = 0;
         try (LogFileReader r = LogFileReader.open(live.store(), live.inputs().get(0).key(), ReadOptions.all())) {
