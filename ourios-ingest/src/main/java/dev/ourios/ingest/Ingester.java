@@ -11,6 +11,8 @@ import dev.ourios.ingest.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.io.IOException;
@@ -67,7 +69,8 @@ public final class Ingester implements AutoCloseable {
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
             Retention retention, Clock clock) throws IOException {
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
-        SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store), decoder, metrics);
+        SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
+                new TableReader(store, new ManifestCodec()), decoder, metrics);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
         FlushLoop loop = new FlushLoop(flusher, s -> {
             try {

@@ -1,5 +1,6 @@
 package dev.ourios.table;
 
+import dev.ourios.core.FileNames;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
@@ -21,8 +22,13 @@ public final class NextManifest {
      * <li>files = previous files − inputs + output (just {@code [output]} when every live file was merged; a
      * previously named file that was not an input stays named, otherwise its rows would vanish; no output, as in an
      * expiry, adds nothing, so retiring every live file leaves {@code files: []});</li>
-     * <li>retired = previous retired still present in the listing (absent ones are confirmed collected, so the
-     * list does not grow forever) + every input, retired at {@code commit.at()}.</li>
+     * <li>retired = previous retired still present in the listing, plus previous retired ingest files even when
+     * collected, + every input, retired at {@code commit.at()}. An absent compacted file is confirmed collected and
+     * dropped, since nothing lands that name again. An ingest file's name is kept for the partition's life: a writer
+     * that derives names from its input (the ingest write-ahead log's replay, {@code ourios ingest} re-run) may
+     * land the same name again long after GC collected it, and a retired name keeps that copy out of the live set
+     * (and tells the writer not to land it). The list grows by one entry per ingest file the partition ever
+     * held.</li>
      * </ul>
      *
      * @throws IllegalArgumentException if an input is not live in the snapshot, or the output name is in use
@@ -46,7 +52,8 @@ public final class NextManifest {
         List<Retired> retired = new ArrayList<>();
         if (prev != null) {
             prev.files().stream().filter(f -> !inputs.contains(f)).forEach(files::add);
-            prev.retired().stream().filter(r -> snapshot.isPresent(r.file())).forEach(retired::add);
+            prev.retired().stream().filter(r -> FileNames.isIngestFile(r.file()) || snapshot.isPresent(r.file()))
+                    .forEach(retired::add);
         }
         if (commit.output() != null) {
             files.add(commit.output());

@@ -69,12 +69,24 @@ class GarbageCollectorTest {
         assertEquals(List.of(late, out).stream().sorted().toList(), names(t.reader.snapshot(P).live()));
         assertEquals(List.of(), gc(t, NOW.plus(GRACE).plusSeconds(1), false).run(PartitionFilter.all()).deletedKeys());
 
-        // The next commit forgets the collected names.
+        // The next commit keeps the collected ingest names retired: a writer that lands one of those names again
+        // (a WAL replay) must not make its rows visible twice.
         PartitionSnapshot s1 = t.reader.snapshot(P);
         String out2 = t.compactedName();
         t.put(P, out2, NOW);
         Manifest m2 = NextManifest.from(s1, new CommitRecord(NOW, List.of(late, out), out2, 3, 3, 3, "c"));
-        assertEquals(Set.of(late, out), m2.retiredNames());
+        assertEquals(Set.of(in1, in2, late, out), m2.retiredNames());
+        assertTrue(committer.commit(P, 1, m2).committed());
+        t.put(P, in1, NOW.plus(GRACE)); // landed again under its collected name
+        assertEquals(List.of(out2), names(t.reader.snapshot(P).live()));
+
+        // Once the output of generation 2 is retired and collected too, the commit after that forgets it.
+        t.store.delete(P.dataPrefix() + out);
+        PartitionSnapshot s2 = t.reader.snapshot(P);
+        String out3 = t.compactedName();
+        t.put(P, out3, NOW);
+        Manifest m3 = NextManifest.from(s2, new CommitRecord(NOW, List.of(out2), out3, 3, 3, 3, "c"));
+        assertEquals(Set.of(in1, in2, late, out2), m3.retiredNames());
     }
 
     @Test

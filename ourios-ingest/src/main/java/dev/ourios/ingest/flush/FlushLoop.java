@@ -65,15 +65,18 @@ public final class FlushLoop implements AutoCloseable {
                 }
                 continue;
             }
+            boolean attempted = false;
             while (true) {
                 long start = System.nanoTime();
                 try {
-                    flusher.flush(s);
+                    // A failed attempt may have published some files before it failed: the retry checks.
+                    flusher.flush(s, s.recovered() || attempted);
                     onFlushed.accept(s);
                     listener.segment(System.nanoTime() - start, null);
                     backoff = Duration.ofMillis(200);
                     break;
                 } catch (Exception e) {
+                    attempted = true;
                     listener.segment(System.nanoTime() - start, e);
                     if (System.nanoTime() > drainDeadline) {
                         LOG.warn("flush of {} failed while stopping; it stays in the WAL for the next start: {}",

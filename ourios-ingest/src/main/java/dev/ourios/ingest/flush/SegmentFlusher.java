@@ -1,5 +1,6 @@
 package dev.ourios.ingest.flush;
 
+import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.ingest.otlp.DecodedLogs;
@@ -7,6 +8,8 @@ import dev.ourios.ingest.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WalFrames;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.io.IOException;
@@ -15,26 +18,41 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
+import java.util.UUID;
 
 /**
  * Turns one sealed segment into ingest files: its records grouped by (tenant, hour), one file per partition, named
  * by {@link FlushNames} and published create-only. Everything here is a function of the segment's bytes (records in
  * frame order, partitions in key order), so flushing a segment again, after a crash at any point, lands the same
  * files under the same names and the create-only publish skips those already there: no row is written twice.
+ *
+ * <p>A file landed by an earlier flush may be gone by the time the segment is flushed again: compacted into the
+ * partition and collected by GC while the process was down. Its name then stays in the partition manifest's
+ * retired list (STORAGE.md §3.5), so a flush that may repeat an earlier one ({@code mayRepeat}: a recovered segment,
+ * or a retry) reads the partition first and skips every name the store holds or the manifest retired. Even without
+ * that check a re-landed copy would stay invisible, since readers never read a retired name; the check keeps the
+ * store from holding it at all.
  */
 public final class SegmentFlusher {
     private final IngestWriter writer;
+    private final TableReader tables;
     private final OtlpLogsDecoder decoder;
     private final FlushListener listener;
 
-    public SegmentFlusher(IngestWriter writer, OtlpLogsDecoder decoder, FlushListener listener) {
+    public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener) {
         this.writer = writer;
+        this.tables = tables;
         this.decoder = decoder;
         this.listener = listener;
     }
 
-    /** Publishes every record of the segment (idempotently); the caller deletes the segment afterwards. */
-    public List<IngestWriter.LandedFile> flush(SealedSegment sealed) throws IOException {
+    /**
+     * Publishes every record of the segment (idempotently); the caller deletes the segment afterwards.
+     *
+     * @param mayRepeat the segment may have been flushed before (recovered, or an earlier attempt failed): names
+     *                  an earlier flush landed, even those since collected, are skipped
+     */
+    public List<IngestWriter.LandedFile> flush(SealedSegment sealed, boolean mayRepeat) throws IOException {
         WalFrames.Contents contents = WalFrames.read(sealed.segment().path());
         if (contents.validLength() < sealed.bytes()) {
             // A sealed segment was fsynced whole; a shorter valid prefix now means the disk lost data.
@@ -52,12 +70,25 @@ public final class SegmentFlusher {
         List<IngestWriter.LandedFile> landed = new ArrayList<>();
         for (var p : byPartition.entrySet()) {
             PartitionKey key = p.getKey();
-            Optional<IngestWriter.LandedFile> f = writer.writeFileIfAbsent(key,
-                    FlushNames.of(sealed.segment(), key, 0), p.getValue());
+            UUID name = FlushNames.of(sealed.segment(), key, 0);
+            if (mayRepeat && landedBefore(key, name + FileNames.PARQUET)) {
+                listener.file(key.tenantId(), p.getValue().size(), 0L, false);
+                continue;
+            }
+            Optional<IngestWriter.LandedFile> f = writer.writeFileIfAbsent(key, name, p.getValue());
             f.ifPresent(landed::add);
             listener.file(key.tenantId(), p.getValue().size(), f.map(IngestWriter.LandedFile::bytes).orElse(0L),
                     f.isPresent());
         }
         return landed;
+    }
+
+    /**
+     * The name is in the partition (live or retired, not yet collected) or its manifest retired it. Only this
+     * process lands names of this segment, so an answer of no cannot be overtaken before the publish.
+     */
+    private boolean landedBefore(PartitionKey partition, String name) throws IOException {
+        PartitionSnapshot s = tables.snapshot(partition);
+        return s.isPresent(name) || s.manifest().map(m -> m.retiredNames().contains(name)).orElse(false);
     }
 }

@@ -143,7 +143,7 @@ public final class WriteAheadLog implements AutoCloseable {
             }
             pendingBytes.addAndGet(c.validLength());
             LOG.info("WAL segment {}: {} frames to replay", s.path().getFileName(), c.entries().size());
-            onSealed.accept(new SealedSegment(s, c.validLength()));
+            onSealed.accept(new SealedSegment(s, c.validLength(), true));
         }
         fsyncDirectory(dir);
     }
@@ -308,7 +308,7 @@ public final class WriteAheadLog implements AutoCloseable {
         active = null;
         o.channel.force(true);
         o.channel.close();
-        onSealed.accept(new SealedSegment(o.segment, o.size));
+        onSealed.accept(new SealedSegment(o.segment, o.size, false));
     }
 
     /**

@@ -57,11 +57,11 @@ class SegmentFlusherTest {
         assertEquals(1, sealed.size());
 
         try (LocalObjectStore store = new LocalObjectStore(dir.resolve("store"))) {
-            SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store), new OtlpLogsDecoder(),
-                    FlushListener.NONE);
-            var first = flusher.flush(sealed.get(0));
+            SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
+                    new TableReader(store, new ManifestCodec()), new OtlpLogsDecoder(), FlushListener.NONE);
+            var first = flusher.flush(sealed.get(0), false);
             assertEquals(6, first.size(), "2 tenants x 3 hours");
-            var again = flusher.flush(sealed.get(0));
+            var again = flusher.flush(sealed.get(0), false);
             assertTrue(again.isEmpty(), "every file already there: " + again);
             QueryEngine q = new QueryEngine(store, new TableLayout(store), new TableReader(store,
                     new ManifestCodec()), MeterProvider.noop());

@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
  * <li>Bloom filters on template_id, trace_id, span_id, resource.service.name and extra STRING/INT64 columns.
  * parquet-java's per-column settings split a column name on dots, so a single leaf named
  * {@code resource.service.name} cannot be addressed. Ingest files therefore switch bloom filters on globally and
- * off for every addressable non-bloom leaf, with parquet-java's adaptive filters (the smallest candidate that fits
- * the distinct values of each row group). Gap (ingest files only): an extra non-bloom column whose name contains a
+ * off for every addressable non-bloom leaf, with parquet-java's filters: one sized for the file's row count when the
+ * writer is told it (a WAL flush), else adaptive ones (the smallest candidate that fits the distinct values of each
+ * row group). Gap (ingest files only): an extra non-bloom column whose name contains a
  * dot (e.g. a DOUBLE {@code attr.latency}) cannot be switched off and gets a filter it does not need. Compacted
  * files' filters are fixed, sized from the partition's rows per group, and built by {@link ColumnShredder}
  * ({@link #bloomPlan}; parquet-java's are all off). All are capped at {@code clamp(rowGroupBytes / 64, 4 KiB,
@@ -123,19 +124,24 @@ public final class LogFileWriter implements Closeable {
         // Adaptive filters insert every value into each of their candidates (10 here), a cost paid on every row. A
         // sorted (compacted) output fills its row groups, whose threshold is sized from the input, so its rows per
         // group are known well enough for one fixed filter, which the shredder builds (bloomPlan): every parquet-java
-        // filter is off there. Ingest files are often far smaller than one group, where a fixed filter would be mostly
-        // empty bytes: they keep parquet-java's adaptive filters.
-        boolean adaptive = options.bloomFilters() && !options.declareSorting();
-        b.withBloomFilterEnabled(adaptive);
-        if (adaptive) {
-            b.withMaxBloomFilterBytes(maxBloomBytes()).withAdaptiveBloomFilterEnabled(true);
+        // filter is off there. Ingest files are often far smaller than one group, where a fixed filter sized from the
+        // threshold would be mostly empty bytes. When the caller knows how many rows it writes (a WAL flush does), that
+        // count bounds the distinct values of every group, so one fixed filter sized from it (parquet-java's, one
+        // insertion per value) replaces the candidates; otherwise the adaptive filters pick their size.
+        boolean parquetJavaFilters = options.bloomFilters() && !options.declareSorting();
+        boolean knownRows = options.bloomRowsPerGroup() > 0;
+        b.withBloomFilterEnabled(parquetJavaFilters);
+        if (parquetJavaFilters) {
+            b.withMaxBloomFilterBytes(maxBloomBytes()).withAdaptiveBloomFilterEnabled(!knownRows);
             for (ColumnDescriptor c : schema.messageType().getColumns()) {
                 String path = String.join(".", c.getPath());
                 boolean addressable = Arrays.stream(c.getPath()).noneMatch(p -> p.contains("."));
                 if (!addressable) {
                     continue;
                 }
-                if (wantsBloom(c)) {
+                if (wantsBloom(c) && knownRows) {
+                    b.withBloomFilterNDV(path, options.bloomRowsPerGroup()).withBloomFilterFPP(path, 0.01);
+                } else if (wantsBloom(c)) {
                     // Candidates halve from maxBytes down: 10 of them reach ~1/512 of it for small row groups.
                     b.withBloomFilterCandidatesNumber(path, 10).withBloomFilterFPP(path, 0.01);
                 } else {

@@ -12,7 +12,9 @@ import org.apache.parquet.schema.PrimitiveType;
  * columns (see {@link LogSchema}); {@code declareSorting} declares {@code sorting_columns} =
  * [resource.service.name ASC NULLS FIRST, effective_time_unix_nano ASC] on every row group, which only a writer
  * fed in that order may claim; {@code bloomRowsPerGroup} sizes a compacted file's fixed bloom filters (0: derive
- * it from the row-group threshold, see {@code LogFileWriter.expectedRowsPerGroup}); {@code writerThreads} how many
+ * it from the row-group threshold, see {@code LogFileWriter.expectedRowsPerGroup}); for an unsorted (ingest) file it
+ * is the rows the writer will be given when the caller knows them (0: unknown, adaptive filters), which sizes one
+ * fixed filter per bloom column instead; {@code writerThreads} how many
  * threads encode the columns (compacted outputs: 2; the bytes do not depend on it).
  */
 public record WriterOptions(

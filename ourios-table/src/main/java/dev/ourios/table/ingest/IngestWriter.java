@@ -58,13 +58,14 @@ public final class IngestWriter {
      * Writes {@code rows} (all of one partition) as the ingest file {@code <name>.parquet}, create-only: when an
      * object of that name exists already, nothing changes and the result is empty. A writer that derives the name
      * from its input (the ingest write-ahead log does) can so write the same rows any number of times and land them
-     * exactly once.
+     * exactly once. The row count is known up front, so the bloom filters are sized from it (one insertion per value
+     * rather than one per adaptive candidate).
      */
     public Optional<LandedFile> writeFileIfAbsent(PartitionKey partition, UUID name, Collection<LogRecord> rows)
             throws IOException {
         String key = partition.dataPrefix() + name + FileNames.PARQUET;
         CreateOnlyOutput out = new CreateOnlyOutput(store, key);
-        try (LogFileWriter w = new LogFileWriter(out, options)) {
+        try (LogFileWriter w = new LogFileWriter(out, options.withBloomRowsPerGroup(Math.max(1, rows.size())))) {
             for (LogRecord r : rows) {
                 PartitionKey own = r.partitionKey();
                 if (!own.equals(partition)) {

@@ -1,4 +1,4 @@
-package dev.ourios.ingest.http;
+package dev.ourios.cli;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -7,12 +7,18 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AttributesJson;
-import dev.ourios.ingest.IngestFixtureAccess;
-import dev.ourios.testkit.Await;
+import dev.ourios.query.LiveFiles;
+import dev.ourios.query.Query;
+import dev.ourios.query.QueryEngine;
+import dev.ourios.store.LocalObjectStore;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
 import io.opentelemetry.api.common.AttributeKey;
 import io.opentelemetry.api.common.Attributes;
 import io.opentelemetry.api.logs.Logger;
 import io.opentelemetry.api.logs.Severity;
+import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.api.trace.Span;
 import io.opentelemetry.api.trace.SpanContext;
 import io.opentelemetry.api.trace.TraceFlags;
@@ -24,23 +30,32 @@ import io.opentelemetry.sdk.logs.SdkLoggerProvider;
 import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
 import io.opentelemetry.sdk.resources.Resource;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.Statement;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.HashMap;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Properties;
 import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real OpenTelemetry Java SDK ({@code OtlpHttpLogRecordExporter}, protobuf, through a
- * {@code BatchLogRecordProcessor}) exports to the receiver; every record is then found exactly once through the
- * query engine, with its attributes, resource, scope, ids, severity and body as sent.
+ * {@code BatchLogRecordProcessor}) exports to an {@code ourios serve} child process; after SIGTERM (which flushes the
+ * write-ahead log) every record is found exactly once, counted by DuckDB over the live files and read back through
+ * the query engine with its attributes, resource, scope, ids, severity and body as sent.
  */
-class SdkExportTest {
+class ServeSdkExportTest {
     @TempDir
     Path dir;
 
@@ -50,8 +65,12 @@ class SdkExportTest {
         String trace = "5b8efff798038103d269b633813fc60c";
         String span = "eee19b7ec3c1b174";
         Instant base = Instant.parse("2026-11-01T10:15:00Z");
-        try (var f = IngestFixtureAccess.open(dir)) {
-            OtlpHttpLogRecordExporter exporter = OtlpHttpLogRecordExporter.builder().setEndpoint(f.endpoint())
+        Path store = Files.createDirectories(dir.resolve("store"));
+        try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_COMPACTION_ENABLED", "false",
+                "OURIOS_INGEST_FLUSH_INTERVAL", "200ms"), "serve", "--store", store.toString(),
+                "--http", "127.0.0.1:0")) {
+            String endpoint = "http://127.0.0.1:" + serve.ingestPort() + "/v1/logs";
+            OtlpHttpLogRecordExporter exporter = OtlpHttpLogRecordExporter.builder().setEndpoint(endpoint)
                     .addHeader("X-Ourios-Tenant", "acme/eu").setTimeout(Duration.ofSeconds(30)).build();
             SdkLoggerProvider provider = SdkLoggerProvider.builder()
                     .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "checkout",
@@ -76,10 +95,17 @@ class SdkExportTest {
             }
             CompletableResultCode flushed = provider.forceFlush().join(60, TimeUnit.SECONDS);
             assertTrue(flushed.isSuccess(), "the SDK's export succeeded");
-            Await.until(() -> "all records queryable, have " + f.count("acme/eu") + " " + f.rows("acme/eu").size(), Duration.ofSeconds(60), () -> f.count("acme/eu") >= n);
-            provider.shutdown().join(10, TimeUnit.SECONDS);
+            assertTrue(provider.shutdown().join(10, TimeUnit.SECONDS).isSuccess(), "the SDK shut down");
+            // Every export was answered 200, so every record is in the WAL; SIGTERM flushes it to the store.
+            assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
+        }
 
-            List<LogRecord> rows = f.rows("acme/eu");
+        try (LocalObjectStore s = new LocalObjectStore(store)) {
+            TableReader tables = new TableReader(s, new ManifestCodec());
+            assertEquals(Map.of(1L, (long) n), duckDbCopies(new LiveFiles(s, new TableLayout(s), tables)
+                    .paths("acme/eu", Optional.empty(), Optional.empty())), "every record exactly once");
+            QueryEngine engine = new QueryEngine(s, new TableLayout(s), tables, MeterProvider.noop());
+            List<LogRecord> rows = engine.collect(Query.tenant("acme/eu")).rows();
             assertEquals(n, rows.size(), "exactly once");
             Map<Long, LogRecord> bySeq = new HashMap<>();
             for (LogRecord r : rows) {
@@ -110,5 +136,24 @@ class SdkExportTest {
                 assertEquals("1.2.3", r.scopeVersion());
             }
         }
+    }
+
+    /** DuckDB over the given files: for each number of copies, how many distinct records (by body) have it. */
+    private static Map<Long, Long> duckDbCopies(List<String> paths) throws Exception {
+        assertTrue(!paths.isEmpty(), "no live files");
+        String list = paths.stream().map(p -> "'" + p + "'").collect(Collectors.joining(",", "[", "]"));
+        Properties props = new Properties();
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        Map<Long, Long> out = new HashMap<>();
+        try (Connection duck = DriverManager.getConnection("jdbc:duckdb:", props);
+                Statement st = duck.createStatement();
+                ResultSet rs = st.executeQuery("SELECT count(*), copies FROM (SELECT body, count(*) AS copies FROM "
+                        + "read_parquet(" + list + ") GROUP BY body) GROUP BY copies")) {
+            while (rs.next()) {
+                out.put(rs.getLong(2), rs.getLong(1));
+            }
+        }
+        return out;
     }
 }
