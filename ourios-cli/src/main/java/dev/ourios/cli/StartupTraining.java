@@ -5,6 +5,7 @@ import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -19,12 +20,19 @@ public final class StartupTraining {
     private StartupTraining() {
     }
 
+    /** Runs the workload; exits 1 naming each command that failed, so a renamed flag fails the build. */
     public static void main(String[] args) throws IOException {
         if (args.length != 1) {
             System.err.println("usage: StartupTraining WORK_DIR");
             System.exit(2);
         }
-        Path work = Path.of(args[0]);
+        List<String> failed = run(Path.of(args[0]));
+        failed.forEach(f -> System.err.println("startup training: " + f));
+        System.exit(failed.isEmpty() ? 0 : 1);
+    }
+
+    /** Runs every command of the workload in this JVM and returns those that did not exit 0, with their status. */
+    public static List<String> run(Path work) throws IOException {
         deleteTree(work);
         String store = work.resolve("store").toString();
         String window = "--from=2026-01-01T00:00:00Z";
@@ -45,20 +53,21 @@ public final class StartupTraining {
                         .toString()},
                 new String[] {"verify", "--store", store},
                 new String[] {"gc", "--store", store});
+        List<String> failed = new ArrayList<>();
         PrintStream out = System.out;
-        PrintStream quiet = new PrintStream(OutputStream.nullOutputStream());
-        System.setOut(quiet);
+        System.setOut(new PrintStream(OutputStream.nullOutputStream())); // the commands' results are not wanted
         try {
             for (String[] command : commands) {
                 int exit = Main.run(command);
                 if (exit != 0) {
-                    out.println("startup training: 'ourios " + String.join(" ", command) + "' exited " + exit);
+                    failed.add("'ourios " + String.join(" ", command) + "' exited " + exit);
                 }
             }
         } finally {
             System.setOut(out);
             deleteTree(work);
         }
+        return failed;
     }
 
     private static void deleteTree(Path root) throws IOException {
