@@ -149,7 +149,8 @@ public final class LogFileReader implements Closeable {
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
-            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true) : null;
+            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
+                    prefilter.columnGuards()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
                 throw new IllegalStateException("BUG: a partner reader of " + file + " kept " + rowGroupsKept
                         + " row groups, its first reader " + shared.groups());
@@ -371,9 +372,10 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the
-     * prefilter's columns of the group's candidate rows (those the column index leaves), tests each, then fetches the
-     * pages that hold the kept rows.
+     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: for each of the
+     * group's candidate rows (those the column index leaves) reads the prefilter's column tests' and guards' values
+     * in place, and only for a row they do not reject decodes the prefilter's columns and tests the partial row;
+     * then fetches the pages that hold the kept rows.
      */
     private boolean nextKeptGroup() throws IOException {
         closeKeptPages();
@@ -408,6 +410,9 @@ public final class LogFileReader implements Closeable {
                     long rowIndex = block.getRowIndexOffset() + row;
                     LogRecord partial;
                     try {
+                        if (probe.rejects(row)) {
+                            continue; // rejected on one column's value: not decoded further, not tested
+                        }
                         partial = probe.readRow(row);
                     } catch (RuntimeException e) {
                         throw rowFailure(rowIndex, e);
