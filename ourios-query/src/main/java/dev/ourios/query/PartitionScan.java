@@ -5,6 +5,7 @@ import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.read.ColumnTest;
+import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.PartitionMismatchException;
 import dev.ourios.parquet.read.ReadOptions;
@@ -51,6 +52,7 @@ final class PartitionScan {
 
     private final ObjectStore store;
     private final TableReader tables;
+    private final FooterCache footers;
     private final Query query;
     private final RowMatcher matcher;
     private final ScanCounters counters;
@@ -60,8 +62,9 @@ final class PartitionScan {
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
 
-    PartitionScan(ObjectStore store, TableReader tables, Query query, ScanCounters counters, PlanHook hook,
-            ScanThreads scanThreads) {
+    PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
+            PlanHook hook, ScanThreads scanThreads) {
+        this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
         this.store = store;
@@ -296,7 +299,7 @@ final class PartitionScan {
     }
 
     private LogFileReader open(String key, Optional<FilterPredicate> filter, RowPrefilter rows) throws IOException {
-        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)));
+        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)), footers);
     }
 
     /**
