@@ -4,6 +4,8 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.parquet.read.ColumnTest;
+import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.PartitionMismatchException;
 import dev.ourios.parquet.read.ReadOptions;
@@ -15,6 +17,7 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.io.InterruptedIOException;
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -49,6 +52,7 @@ final class PartitionScan {
 
     private final ObjectStore store;
     private final TableReader tables;
+    private final FooterCache footers;
     private final Query query;
     private final RowMatcher matcher;
     private final ScanCounters counters;
@@ -58,8 +62,9 @@ final class PartitionScan {
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
 
-    PartitionScan(ObjectStore store, TableReader tables, Query query, ScanCounters counters, PlanHook hook,
-            ScanThreads scanThreads) {
+    PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
+            PlanHook hook, ScanThreads scanThreads) {
+        this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
         this.store = store;
@@ -294,7 +299,7 @@ final class PartitionScan {
     }
 
     private LogFileReader open(String key, Optional<FilterPredicate> filter, RowPrefilter rows) throws IOException {
-        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)));
+        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)), footers);
     }
 
     /**
@@ -313,6 +318,8 @@ final class PartitionScan {
         private final String tenant;
         private final RowMatcher matcher;
         private final Set<String> columns;
+        private final List<ColumnTest> columnTests;
+        private final List<ColumnTest> columnGuards;
 
         CheckedPrefilter(String file, PartitionKey partition, String tenant, RowMatcher matcher) {
             this.file = file;
@@ -321,11 +328,42 @@ final class PartitionScan {
             this.tenant = tenant;
             this.matcher = matcher;
             this.columns = matcher.columnsExceptText();
+            this.columnGuards = guards(rows);
+            this.columnTests = columnGuards.isEmpty() ? List.of() : matcher.columnTests();
+        }
+
+        /**
+         * Conditions under which {@link #test} does not throw: the partition's tenant's bytes, and a time_unix_nano inside
+         * the partition's hour (then it is the row's effective time; 0 leaves the observed time to decide). Empty when
+         * a tenant id would not survive a round trip through UTF-8 (no byte comparison could then stand for the
+         * string one): the column tests are off.
+         */
+        private static List<ColumnTest> guards(PartitionKey.Rows rows) {
+            byte[] utf8 = rows.tenantId().getBytes(StandardCharsets.UTF_8);
+            if (!new String(utf8, StandardCharsets.UTF_8).equals(rows.tenantId())) {
+                return List.of();
+            }
+            return List.of(new ColumnTest.BytesEqual(Columns.TENANT_ID, utf8, false),
+                    new ColumnTest.LongRange(Columns.TIME, Math.max(1, rows.fromNanos()), rows.toNanos() - 1, false));
         }
 
         @Override
         public Set<String> columns() {
             return columns;
+        }
+
+        /**
+         * The query's conditions on single columns: a row that fails one (and passes the guards) is not decoded, so
+         * it is not checked either; its tenant and time columns said the checks hold.
+         */
+        @Override
+        public List<ColumnTest> columnTests() {
+            return columnTests;
+        }
+
+        @Override
+        public List<ColumnTest> columnGuards() {
+            return columnGuards;
         }
 
         @Override

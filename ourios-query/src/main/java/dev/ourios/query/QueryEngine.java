@@ -2,6 +2,7 @@ package dev.ourios.query;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
@@ -30,6 +31,10 @@ import org.slf4j.LoggerFactory;
  * <p>Each partition is read by up to {@code scanThreads} threads (files, and row groups of one file, shared out:
  * {@link PartitionScan}); the result does not depend on the count. The default is the machine's processor count,
  * at most {@link #MAX_DEFAULT_SCAN_THREADS}.
+ *
+ * <p>An engine keeps the parsed footers of the files its queries open ({@link FooterCache}, by default
+ * {@link FooterCache#DEFAULT_MAX_BYTES} of estimated heap): the next query over the same files neither fetches nor
+ * parses them again.
  */
 public final class QueryEngine {
     private static final Logger LOG = LoggerFactory.getLogger(QueryEngine.class);
@@ -40,6 +45,8 @@ public final class QueryEngine {
     private final QueryMetrics metrics;
     private final PlanHook hook;
     private final ScanThreads scanThreads;
+    /** Parsed footers of the files queries opened: data files are immutable, so a footer is read once. */
+    private final FooterCache footers;
 
     /** A query reads with at most this many threads unless told otherwise. */
     public static final int MAX_DEFAULT_SCAN_THREADS = 4;
@@ -50,12 +57,20 @@ public final class QueryEngine {
 
     public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
             int scanThreads) {
-        this(store, layout, tables, meterProvider, PlanHook.NONE, ScanThreads.of(scanThreads));
+        this(store, layout, tables, meterProvider, new FooterCache(FooterCache.DEFAULT_MAX_BYTES), PlanHook.NONE,
+                ScanThreads.of(scanThreads));
+    }
+
+    /** An engine whose readers keep parsed footers in {@code footers} (shared by its queries and their threads). */
+    public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
+            FooterCache footers) {
+        this(store, layout, tables, meterProvider, footers, PlanHook.NONE, ScanThreads.of(defaultScanThreads()));
     }
 
     /** Test seam: {@code hook} runs between resolving a partition and reading its files. */
     QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
-            PlanHook hook, ScanThreads scanThreads) {
+            FooterCache footers, PlanHook hook, ScanThreads scanThreads) {
+        this.footers = Objects.requireNonNull(footers, "footers");
         this.scanThreads = scanThreads;
         this.store = Objects.requireNonNull(store, "store");
         this.layout = Objects.requireNonNull(layout, "layout");
@@ -107,7 +122,7 @@ public final class QueryEngine {
         long start = System.nanoTime();
         ScanCounters counters = new ScanCounters();
         try {
-            body.run(new PartitionScan(store, tables, q, counters, hook, scanThreads), counters);
+            body.run(new PartitionScan(store, tables, footers, q, counters, hook, scanThreads), counters);
             long elapsed = System.nanoTime() - start;
             QueryStats stats = counters.stats(elapsed / 1_000_000);
             metrics.record(stats, elapsed);

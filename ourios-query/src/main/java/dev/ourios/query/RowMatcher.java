@@ -3,6 +3,9 @@ package dev.ourios.query;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AttributesJson;
+import dev.ourios.parquet.read.ColumnTest;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
@@ -86,6 +89,34 @@ final class RowMatcher {
             columns.add(Columns.RESOURCE_ATTRIBUTES);
         }
         return Set.copyOf(columns);
+    }
+
+    /**
+     * Necessary conditions of {@link #matchesExceptText} on single columns, the most selective first, for a reader to
+     * reject a row on one value before decoding it (see {@link ColumnTest}): the trace id equal (a row without one
+     * never matches); the template id equal (null reads as 0); the promoted service equal or null (a null service
+     * is derived from the resource attributes, which the matcher decides); the effective time in the window or null
+     * (a null one is recomputed from the source columns); the severity at least the floor (null reads as 0).
+     */
+    List<ColumnTest> columnTests() {
+        List<ColumnTest> tests = new ArrayList<>();
+        query.traceId().ifPresent(id -> tests.add(new ColumnTest.BytesEqual(Columns.TRACE_ID, id, false)));
+        if (query.templateId().isPresent()) {
+            long id = query.templateId().getAsLong();
+            tests.add(new ColumnTest.LongRange(Columns.TEMPLATE_ID, id, id, id == 0));
+        }
+        // A stored value that is not valid UTF-8 reads as a string with U+FFFD in it, which no byte comparison
+        // with the service's own UTF-8 would find: such a service is left to the matcher.
+        query.service().filter(s -> s.indexOf('\uFFFD') < 0).ifPresent(s -> tests.add(
+                new ColumnTest.BytesEqual(Columns.SERVICE_NAME, s.getBytes(StandardCharsets.UTF_8), true)));
+        if ((query.from().isPresent() || query.to().isPresent()) && from < to) {
+            tests.add(new ColumnTest.LongRange(Columns.EFFECTIVE_TIME, from, to - 1, true));
+        }
+        if (query.severityMin().isPresent()) {
+            int floor = query.severityMin().getAsInt();
+            tests.add(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, floor, Long.MAX_VALUE, floor <= 0));
+        }
+        return List.copyOf(tests);
     }
 
     private static String service(LogRecord r) {

@@ -4,6 +4,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.SortKey;
 import dev.ourios.core.Uuid7;
+import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.write.LogFileWriter;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.store.LocalObjectStore;
@@ -30,6 +31,8 @@ final class TestStore {
     final LocalObjectStore store;
     final TableLayout layout;
     final TableReader tables;
+    /** Shared by every engine of this store (a serving process keeps one engine, and so one cache, for its life). */
+    final FooterCache footers;
     private final Uuid7 uuids;
     private final ManifestCodec codec = new ManifestCodec();
 
@@ -38,21 +41,23 @@ final class TestStore {
         this.store = new LocalObjectStore(root);
         this.layout = new TableLayout(store);
         this.tables = new TableReader(store, codec);
+        this.footers = new FooterCache(FooterCache.DEFAULT_MAX_BYTES);
         this.uuids = new Uuid7(Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC), new Random(seed));
     }
 
+    /** An engine whose footer cache is this store's: its queries see footers earlier engines' queries kept. */
     QueryEngine engine() {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop());
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers);
     }
 
     QueryEngine engine(PlanHook hook) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), hook,
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers, hook,
                 ScanThreads.of(QueryEngine.defaultScanThreads()));
     }
 
     /** An engine with {@code scanThreads} that shares a file between threads however little of it is left. */
     QueryEngine engine(int scanThreads) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), PlanHook.NONE,
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers, PlanHook.NONE,
                 new ScanThreads(scanThreads, 0));
     }
 

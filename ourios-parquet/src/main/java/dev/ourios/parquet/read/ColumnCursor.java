@@ -140,6 +140,48 @@ final class ColumnCursor {
     }
 
     /**
+     * Whether the entry this cursor stands before passes {@code test}, its value read where it lies in the page (or
+     * the dictionary); nothing is consumed, so {@link #next} then returns that entry as usual. Only right after
+     * {@link #seekRow}, on a column {@link #canTest} accepts for the test.
+     */
+    boolean peekPasses(ColumnTest test) {
+        if (maxDef > 0 && defs[entry] != maxDef) {
+            return test instanceof ColumnTest.BytesEqual b ? b.nullPasses()
+                    : ((ColumnTest.LongRange) test).nullPasses();
+        }
+        int v = value + 1;
+        if (test instanceof ColumnTest.BytesEqual b) {
+            if (dictionaryEncoded) {
+                byte[] d = dictBytes[ids[v]];
+                return b.matches(d, 0, d.length);
+            }
+            int off = offsets[v];
+            return b.matches(data, off, off + length(v));
+        }
+        ColumnTest.LongRange r = (ColumnTest.LongRange) test;
+        long x;
+        if (dictionaryEncoded) {
+            x = type == PrimitiveTypeName.INT32 ? (int) dictLongs[ids[v]] : dictLongs[ids[v]];
+        } else {
+            x = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * v)
+                    : (long) I64.get(data, dataStart + 8 * v);
+        }
+        return r.matches(x);
+    }
+
+    /** Whether {@link #peekPasses} can read {@code test} on {@code column}: its physical type; not repeated. */
+    static boolean canTest(ColumnDescriptor column, ColumnTest test) {
+        if (column.getMaxRepetitionLevel() > 0) {
+            return false;
+        }
+        PrimitiveTypeName t = column.getPrimitiveType().getPrimitiveTypeName();
+        if (test instanceof ColumnTest.BytesEqual) {
+            return t == PrimitiveTypeName.BINARY || t == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY;
+        }
+        return t == PrimitiveTypeName.INT64 || t == PrimitiveTypeName.INT32;
+    }
+
+    /**
      * Values among entries {@code [from, to)} of the page: from a prefix count built on the page's first skip, so a
      * sparse read (a few kept rows per page) does not count every skipped entry of every column again.
      */

@@ -54,6 +54,9 @@ final class ColumnarRows {
     private final Field[] byKind = new Field[Kind.values().length];
     /** The extra columns in the order a record's extras map holds them (by name). */
     private final Field[] extrasByName;
+    /** The column tests and guards {@link #rejects} reads. */
+    private final TestPlan tests;
+    private final TestPlan guards;
     // The row encodeNext wrote last (for the caller's partition check).
     private String lastTenant;
     private long lastEffectiveTime;
@@ -63,6 +66,15 @@ final class ColumnarRows {
     }
 
     ColumnarRows(MessageType requested, boolean partial) {
+        this(requested, partial, List.of(), List.of());
+    }
+
+    /**
+     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #rejects}
+     * reads (see {@link RowPrefilter#columnTests}): the tests on a column of the schema that
+     * {@link ColumnCursor#canTest} accepts (the others are left out), and none at all unless every guard is such.
+     */
+    ColumnarRows(MessageType requested, boolean partial, List<ColumnTest> tests, List<ColumnTest> guards) {
         this.partial = partial;
         List<Field> plan = new ArrayList<>();
         List<ColumnDescriptor> needed = new ArrayList<>();
@@ -94,6 +106,49 @@ final class ColumnarRows {
         }
         this.extrasByName = plan.stream().filter(f -> EXTRAS.contains(f.kind))
                 .sorted((a, b) -> a.name.compareTo(b.name)).toArray(Field[]::new);
+        TestPlan testPlan = plan(tests);
+        TestPlan guardPlan = plan(guards);
+        boolean guarded = guardPlan.tests.length == guards.size();
+        this.tests = guarded ? testPlan : new TestPlan(new ColumnTest[0], new int[0]);
+        this.guards = guarded ? guardPlan : new TestPlan(new ColumnTest[0], new int[0]);
+    }
+
+    /** The tests of {@code wanted} this schema can read, and each one's cursor. */
+    private TestPlan plan(List<ColumnTest> wanted) {
+        List<ColumnTest> applied = new ArrayList<>();
+        List<Integer> cursorsOf = new ArrayList<>();
+        for (ColumnTest t : wanted) {
+            for (Field f : fields) {
+                if (f.name.equals(t.column()) && f.kind != Kind.PARAMS && f.kind != Kind.SEPARATORS
+                        && ColumnCursor.canTest(leaves[f.leaf], t)) {
+                    applied.add(t);
+                    cursorsOf.add(f.leaf);
+                }
+            }
+        }
+        return new TestPlan(applied.toArray(new ColumnTest[0]), cursorsOf.stream().mapToInt(Integer::intValue)
+                .toArray());
+    }
+
+    /**
+     * Whether row {@code index} of the current row group fails a column test while passing every guard: a row the
+     * prefilter would reject, decided without decoding it. Each value is read in place once its cursor is moved to
+     * the row; the other columns' cursors are not moved. Rows are visited in increasing order, as by
+     * {@link #readRow}, which may then read the same row.
+     */
+    boolean rejects(long index) {
+        return tests.tests.length > 0 && !passes(tests, index) && passes(guards, index);
+    }
+
+    private boolean passes(TestPlan plan, long index) {
+        for (int i = 0; i < plan.tests.length; i++) {
+            ColumnCursor c = cursors[plan.cursors[i]];
+            c.seekRow(index);
+            if (!c.peekPasses(plan.tests[i])) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /**
@@ -531,6 +586,10 @@ final class ColumnarRows {
         EVENT_NAME, BODY_KIND, BODY, CONFIDENCE, LOSSY_FLAG, SCOPE_ATTRIBUTES, RESOURCE_SCHEMA_URL, SCOPE_SCHEMA_URL,
         SERVICE_NAME, PARAMS, SEPARATORS, EXTRA_STRING, EXTRA_BYTES, EXTRA_INT64, EXTRA_INT32, EXTRA_DOUBLE,
         EXTRA_FLOAT, EXTRA_BOOLEAN
+    }
+
+    /** Column tests, and for each the index of its column's cursor. */
+    private record TestPlan(ColumnTest[] tests, int[] cursors) {
     }
 
     /**

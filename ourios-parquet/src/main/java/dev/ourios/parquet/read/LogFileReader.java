@@ -30,12 +30,14 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
 import org.apache.parquet.io.RecordReader;
+import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
 
 /**
  * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
- * row groups that survive the filter).
+ * row groups that survive the filter). Opened with a {@link FooterCache}, a reader takes the file's parsed footer
+ * from it when an earlier reader kept it there (files are immutable and uniquely named).
  *
  * <p>Reader contract (STORAGE.md §2): columns are matched by name; unknown top-level columns come back as
  * {@code LogRecord.extras()} so compaction keeps them; a missing OPTIONAL column reads as null; a missing REQUIRED
@@ -66,6 +68,8 @@ public final class LogFileReader implements Closeable {
     private final ObjectStore store;
     private final String key;
     private final boolean allowColumnar;
+    /** Parsed footers of files opened before (possibly none). */
+    private final FooterCache footers;
     private final RandomAccessInput input;
     private final StoreInputFile inputFile;
     private final ParquetFileReader reader;
@@ -107,7 +111,9 @@ public final class LogFileReader implements Closeable {
     private boolean finished;
 
     private LogFileReader(ObjectStore store, String key, String file, RandomAccessInput input, ReadOptions options,
-            boolean allowColumnar, ParquetMetadata footer, RowGroupClaims shared) throws IOException {
+            boolean allowColumnar, FooterCache footers, ParquetMetadata footer, RowGroupClaims shared)
+            throws IOException {
+        this.footers = footers;
         this.store = store;
         this.key = key;
         this.allowColumnar = allowColumnar;
@@ -127,7 +133,7 @@ public final class LogFileReader implements Closeable {
                 .useRecordFilter(true)
                 .build();
         try {
-            this.reader = footer == null ? ParquetFileReader.open(inputFile, readOptions)
+            this.reader = footer == null ? openWholeFile(readOptions)
                     : new ParquetFileReader(inputFile, footer, readOptions, inputFile.newStream());
         } catch (NoSuchObjectException e) {
             throw e;
@@ -149,7 +155,8 @@ public final class LogFileReader implements Closeable {
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
-            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true) : null;
+            this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
+                    prefilter.columnGuards()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
                 throw new IllegalStateException("BUG: a partner reader of " + file + " kept " + rowGroupsKept
                         + " row groups, its first reader " + shared.groups());
@@ -162,9 +169,42 @@ public final class LogFileReader implements Closeable {
         }
     }
 
+    /**
+     * A reader of the whole file (row groups pruned by the options' filter) over its footer: from {@link #footers}
+     * when it holds the file, else fetched, parsed and kept there.
+     */
+    private ParquetFileReader openWholeFile(ParquetReadOptions readOptions) throws IOException {
+        FooterCache.Key id = new FooterCache.Key(file, input.length());
+        Optional<ParquetMetadata> cached = footers.get(id);
+        SeekableInputStream stream = inputFile.newStream();
+        ParquetMetadata footer;
+        if (cached.isPresent()) {
+            footer = cached.get();
+        } else {
+            try {
+                long before = inputFile.bytesRead();
+                footer = ParquetFileReader.readFooter(inputFile, readOptions, stream);
+                footers.put(id, footer, inputFile.bytesRead() - before);
+            } catch (IOException | RuntimeException e) {
+                stream.close();
+                throw e;
+            }
+        }
+        return new ParquetFileReader(inputFile, footer, readOptions, stream); // closes the stream if it fails
+    }
+
     /** Opens {@code key}; the object is read in ranges, never whole. */
     public static LogFileReader open(ObjectStore store, String key, ReadOptions options) throws IOException {
-        return open(store, key, options, true);
+        return open(store, key, options, FooterCache.none());
+    }
+
+    /**
+     * Opens {@code key} as {@link #open(ObjectStore, String, ReadOptions)} does, taking its footer from
+     * {@code footers} when it holds the file and keeping it there otherwise.
+     */
+    public static LogFileReader open(ObjectStore store, String key, ReadOptions options, FooterCache footers)
+            throws IOException {
+        return open(store, key, options, true, footers, null, null);
     }
 
     /**
@@ -172,20 +212,15 @@ public final class LogFileReader implements Closeable {
      * the differential tests compare our column decoding with.
      */
     static LogFileReader openWithRecordReader(ObjectStore store, String key, ReadOptions options) throws IOException {
-        return open(store, key, options, false);
-    }
-
-    private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar)
-            throws IOException {
-        return open(store, key, options, allowColumnar, null, null);
+        return open(store, key, options, false, FooterCache.none(), null, null);
     }
 
     private static LogFileReader open(ObjectStore store, String key, ReadOptions options, boolean allowColumnar,
-            ParquetMetadata footer, RowGroupClaims shared) throws IOException {
+            FooterCache footers, ParquetMetadata footer, RowGroupClaims shared) throws IOException {
         String name = store.describe(key);
         RandomAccessInput input = store.openRandomAccess(key);
         try {
-            return new LogFileReader(store, key, name, input, options, allowColumnar, footer, shared);
+            return new LogFileReader(store, key, name, input, options, allowColumnar, footers, footer, shared);
         } catch (IOException | RuntimeException e) {
             input.close();
             throw e;
@@ -206,7 +241,7 @@ public final class LogFileReader implements Closeable {
             return Optional.empty();
         }
         ParquetMetadata kept = new ParquetMetadata(reader.getFooter().getFileMetaData(), keptBlocks);
-        return Optional.of(open(store, key, options, allowColumnar, kept, claims));
+        return Optional.of(open(store, key, options, allowColumnar, footers, kept, claims));
     }
 
     /**
@@ -371,9 +406,10 @@ public final class LogFileReader implements Closeable {
     }
 
     /**
-     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: decodes the
-     * prefilter's columns of the group's candidate rows (those the column index leaves), tests each, then fetches the
-     * pages that hold the kept rows.
+     * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: for each of the
+     * group's candidate rows (those the column index leaves) reads the prefilter's column tests' and guards' values
+     * in place, and only for a row they do not reject decodes the prefilter's columns and tests the partial row;
+     * then fetches the pages that hold the kept rows.
      */
     private boolean nextKeptGroup() throws IOException {
         closeKeptPages();
@@ -408,6 +444,9 @@ public final class LogFileReader implements Closeable {
                     long rowIndex = block.getRowIndexOffset() + row;
                     LogRecord partial;
                     try {
+                        if (probe.rejects(row)) {
+                            continue; // rejected on one column's value: not decoded further, not tested
+                        }
                         partial = probe.readRow(row);
                     } catch (RuntimeException e) {
                         throw rowFailure(rowIndex, e);

@@ -2,6 +2,7 @@ package dev.ourios.parquet.read;
 
 import dev.ourios.core.LogRecord;
 import java.io.IOException;
+import java.util.List;
 import java.util.Set;
 
 /**
@@ -12,8 +13,14 @@ import java.util.Set;
  *
  * <p>The record {@link #test} sees is partial: the columns outside {@link #columns()} read as absent (null, 0,
  * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Whatever the reader's path
- * (files it cannot decode by columns get the whole record), every row the filter2 pruning leaves is tested
- * exactly once, in file order, and only kept rows are returned.
+ * (files it cannot decode by columns get the whole record), every row the filter2 pruning and the
+ * column tests leave is tested exactly once, in file order, and only kept rows are returned.
+ *
+ * <p>Column tests: a reader that decodes columns reads the {@link #columnTests} of each candidate row first, on
+ * those values alone, and rejects a row that fails one without decoding it further, provided the row passes every
+ * {@link #columnGuards guard} (so {@link #test} would have returned false rather than thrown); a row that fails a
+ * guard is decoded and tested whatever its values. A reader that does not decode columns skips both: the rows
+ * returned are the same.
  */
 public interface RowPrefilter {
     /** The top-level column names {@link #test} reads (missing from a file: they read as absent, as usual). */
@@ -24,4 +31,23 @@ public interface RowPrefilter {
      * breaks an invariant, such as another tenant's row).
      */
     boolean test(LogRecord partial, long rowIndex) throws IOException;
+
+    /**
+     * Conditions on single columns of {@link #columns()} that every row {@link #test} accepts satisfies: a row
+     * failing one is rejected on that value alone, neither decoded further nor tested. The most selective first
+     * (each is read only for the rows the ones before it pass). None by default.
+     */
+    default List<ColumnTest> columnTests() {
+        return List.of();
+    }
+
+    /**
+     * Conditions on single columns of {@link #columns()} under which {@link #test} does not throw: only a row that
+     * passes all of them may be rejected on a column test. A guard the reader cannot read (the file lacks the column,
+     * or it has another type) turns the column tests off for the file. None by default: {@link #test} never throws
+     * for a row a column test rejects.
+     */
+    default List<ColumnTest> columnGuards() {
+        return List.of();
+    }
 }

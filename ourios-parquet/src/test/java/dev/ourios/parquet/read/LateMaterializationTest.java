@@ -80,6 +80,7 @@ class LateMaterializationTest {
             }
             assertEquals(expected, actual, what + ": " + c.name);
             assertTrue(seen.tested <= all.size(), what);
+            assertEquals(0, seen.failedTests, what + ": " + c.name + ": rows failing a column test were tested");
 
             // The record reader's path (files we cannot decode by columns) applies the prefilter to whole rows.
             Prefilter whole = new Prefilter(c);
@@ -87,6 +88,64 @@ class LateMaterializationTest {
                     new ReadOptions(Optional.empty(), c.pushdown, Optional.of(whole)))) {
                 assertEquals(expected, readAll(r), what + ": " + c.name + " through the record reader");
             }
+        }
+    }
+
+    @Test
+    void aRowFailingAGuardIsTestedWhateverItsColumnTestsSay() throws IOException {
+        long seed = System.nanoTime();
+        System.out.println("LateMaterializationTest guards seed " + seed);
+        Random rnd = new Random(seed);
+        ObjectStore store = new LocalObjectStore(dir);
+        for (int iteration = 0; iteration < 8; iteration++) {
+            String what = "seed " + seed + " iteration " + iteration;
+            List<LogRecord> records = ColumnarRowsTest.records(rnd, 1 + rnd.nextInt(3000), -1);
+            boolean compacted = rnd.nextBoolean();
+            WriterOptions opts = (compacted ? WriterOptions.compacted(64 << 10) : WriterOptions.ingest())
+                    .withExtras(TestFiles.extrasOfEveryType()).withRowGroupRows(100 + rnd.nextInt(2000));
+            String key = "g" + iteration + ".parquet";
+            write(store, key, opts, 10 + rnd.nextInt(500), compacted, records);
+            List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, key, ReadOptions.all()));
+            long template = all.get(rnd.nextInt(all.size())).templateId();
+            int ceiling = rnd.nextInt(25);
+            // The test would "throw" (here: records the row) above the severity ceiling, which the guard states.
+            List<Long> tested = new ArrayList<>();
+            RowPrefilter guarded = new RowPrefilter() {
+                @Override
+                public Set<String> columns() {
+                    return Set.of(Columns.TEMPLATE_ID, Columns.SEVERITY_NUMBER);
+                }
+
+                @Override
+                public boolean test(LogRecord partial, long rowIndex) {
+                    tested.add(rowIndex);
+                    return partial.templateId() == template;
+                }
+
+                @Override
+                public List<ColumnTest> columnTests() {
+                    return List.of(new ColumnTest.LongRange(Columns.TEMPLATE_ID, template, template, template == 0));
+                }
+
+                @Override
+                public List<ColumnTest> columnGuards() {
+                    return List.of(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, 0, ceiling, false));
+                }
+            };
+            List<LogRecord> actual;
+            try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all().withPrefilter(guarded))) {
+                assertTrue(r.materializesLate(), what);
+                actual = readAll(r);
+            }
+            assertEquals(all.stream().filter(x -> x.templateId() == template).toList(), actual, what);
+            List<Long> expectedTested = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                if (all.get(i).templateId() == template || all.get(i).severityNumber() > ceiling) {
+                    expectedTested.add((long) i);
+                }
+            }
+            assertEquals(expectedTested, tested, what + ": the rows tested are those of the template or above "
+                    + ceiling);
         }
     }
 
@@ -181,16 +240,20 @@ class LateMaterializationTest {
 
     /** A predicate on a few columns, and (maybe) a weaker-or-equal filter2 predicate for pruning. */
     private record Case(String name, Set<String> columns, Predicate<LogRecord> accepts,
-            Optional<FilterPredicate> pushdown) {
+            Optional<FilterPredicate> pushdown, List<ColumnTest> tests) {
+        Case(String name, Set<String> columns, Predicate<LogRecord> accepts, Optional<FilterPredicate> pushdown) {
+            this(name, columns, accepts, pushdown, List.of());
+        }
     }
 
     private static Case randomCase(Random rnd, List<LogRecord> rows) {
         LogRecord probe = rows.get(rnd.nextInt(rows.size()));
-        return switch (rnd.nextInt(4)) {
+        return switch (rnd.nextInt(6)) {
             case 0 -> {
                 int min = 1 + rnd.nextInt(24);
                 yield new Case("severity >= " + min, Set.of(Columns.SEVERITY_NUMBER), r -> r.severityNumber() >= min,
-                        maybe(rnd, FilterApi.gtEq(FilterApi.intColumn(Columns.SEVERITY_NUMBER), min)));
+                        maybe(rnd, FilterApi.gtEq(FilterApi.intColumn(Columns.SEVERITY_NUMBER), min)),
+                        maybeTests(rnd, new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, min, Long.MAX_VALUE, false)));
             }
             case 1 -> {
                 long from = probe.effectiveTime();
@@ -198,14 +261,39 @@ class LateMaterializationTest {
                 yield new Case("effective time in [" + from + ", " + to + ")", Set.of(Columns.EFFECTIVE_TIME),
                         r -> r.effectiveTimeUnixNano() >= from && r.effectiveTimeUnixNano() < to,
                         maybe(rnd, FilterApi.and(FilterApi.gtEq(FilterApi.longColumn(Columns.EFFECTIVE_TIME), from),
-                                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), to))));
+                                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), to))),
+                        to > from ? maybeTests(rnd, new ColumnTest.LongRange(Columns.EFFECTIVE_TIME, from, to - 1, false))
+                                : List.of());
             }
             case 2 -> {
                 byte[] trace = probe.traceId();
                 yield new Case("trace id", Set.of(Columns.TRACE_ID), r -> Arrays.equals(trace, r.traceId()),
                         trace == null ? Optional.empty()
                                 : maybe(rnd, FilterApi.eq(FilterApi.binaryColumn(Columns.TRACE_ID),
-                                        Binary.fromConstantByteArray(trace))));
+                                        Binary.fromConstantByteArray(trace))),
+                        trace == null ? List.of()
+                                : maybeTests(rnd, new ColumnTest.BytesEqual(Columns.TRACE_ID, trace, false)));
+            }
+            case 3 -> {
+                // Two tests on two columns, a dictionary-encoded string among them (null passes: the predicate
+                // accepts rows without a service too).
+                long template = probe.templateId();
+                String service = probe.serviceName();
+                byte[] utf8 = service == null ? new byte[0] : service.getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                yield new Case("template " + template + " and service " + service + " or none",
+                        Set.of(Columns.TEMPLATE_ID, Columns.SERVICE_NAME),
+                        r -> r.templateId() == template && (r.serviceName() == null || r.serviceName().equals(service)),
+                        Optional.empty(),
+                        List.of(new ColumnTest.LongRange(Columns.TEMPLATE_ID, template, template, template == 0),
+                                new ColumnTest.BytesEqual(Columns.SERVICE_NAME, utf8, true)));
+            }
+            case 4 -> {
+                // Tests a reader cannot apply (a type they do not read, a column outside the file) are skipped.
+                int min = rnd.nextInt(25);
+                yield new Case("severity >= " + min + " with inapplicable tests", Set.of(Columns.SEVERITY_NUMBER),
+                        r -> r.severityNumber() >= min, Optional.empty(),
+                        List.of(new ColumnTest.BytesEqual(Columns.SEVERITY_NUMBER, new byte[] {1}, false),
+                                new ColumnTest.LongRange("no_such_column", 1, 0, false)));
             }
             default -> {
                 // Two columns, one of them repeated (params), and no pushdown: every row is a candidate.
@@ -216,6 +304,35 @@ class LateMaterializationTest {
         };
     }
 
+    private static List<ColumnTest> maybeTests(Random rnd, ColumnTest t) {
+        return rnd.nextInt(4) == 0 ? List.of() : List.of(t);
+    }
+
+    /** Whether the row's value passes the test, decided on the decoded record (the tests this class builds). */
+    private static boolean holds(ColumnTest t, LogRecord r) {
+        if (t.column().equals("no_such_column") || (t instanceof ColumnTest.BytesEqual
+                && t.column().equals(Columns.SEVERITY_NUMBER))) {
+            return true; // never applied
+        }
+        if (t instanceof ColumnTest.BytesEqual b) {
+            byte[] v = switch (t.column()) {
+                case Columns.TRACE_ID -> r.traceId();
+                case Columns.SERVICE_NAME -> r.serviceName() == null ? null
+                        : r.serviceName().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+                default -> throw new IllegalArgumentException(t.column());
+            };
+            return v == null ? b.nullPasses() : Arrays.equals(v, b.value());
+        }
+        ColumnTest.LongRange l = (ColumnTest.LongRange) t;
+        Long v = switch (t.column()) {
+            case Columns.SEVERITY_NUMBER -> (long) r.severityNumber();
+            case Columns.TEMPLATE_ID -> r.templateId();
+            case Columns.EFFECTIVE_TIME -> r.effectiveTimeUnixNano();
+            default -> throw new IllegalArgumentException(t.column());
+        };
+        return v == null ? l.nullPasses() : v >= l.min() && v <= l.max();
+    }
+
     private static Optional<FilterPredicate> maybe(Random rnd, FilterPredicate p) {
         return rnd.nextInt(4) == 0 ? Optional.empty() : Optional.of(p);
     }
@@ -224,6 +341,8 @@ class LateMaterializationTest {
     private static final class Prefilter implements RowPrefilter {
         private final Case c;
         long tested;
+        /** Rows tested that fail a column test: none when the reader applies them. */
+        long failedTests;
         private long last = -1;
 
         Prefilter(Case c) {
@@ -236,10 +355,18 @@ class LateMaterializationTest {
         }
 
         @Override
+        public List<ColumnTest> columnTests() {
+            return c.tests;
+        }
+
+        @Override
         public boolean test(LogRecord partial, long rowIndex) {
             assertTrue(rowIndex > last, "rows in file order: " + rowIndex + " after " + last);
             last = rowIndex;
             tested++;
+            if (c.tests.stream().anyMatch(t -> !holds(t, partial))) {
+                failedTests++;
+            }
             return c.accepts.test(partial);
         }
     }
