@@ -12,10 +12,8 @@ import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Instant;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -67,32 +65,15 @@ public final class QueryDuckDbSuite implements Suite {
             for (Case k : cases) {
                 String sql = "SELECT * FROM read_parquet(" + DuckDbContender.list(live) + ") WHERE " + k.where();
                 try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    List<Double> ours = new ArrayList<>();
-                    List<Double> duck = new ArrayList<>();
-                    long[] rows = new long[2];
-                    QueryStats stats = null;
-                    for (int i = 0; i < warmups + iterations; i++) {
-                        for (int side = 0; side < 2; side++) {
-                            boolean oursNow = (side == 0) == (i % 2 == 0);
-                            long t0 = System.nanoTime();
-                            if (oursNow) {
-                                stats = engine.run(k.ours(), r -> { });
-                                rows[0] = stats.rows();
-                            } else {
-                                rows[1] = count(ps);
-                            }
-                            double ms = (System.nanoTime() - t0) / 1e6;
-                            if (i >= warmups) {
-                                (oursNow ? ours : duck).add(ms);
-                            }
-                        }
-                    }
+                    OursAgainstDuckDb.Timed t = OursAgainstDuckDb.time(engine, k.ours(), ps, warmups, iterations);
+                    long[] rows = {t.oursRows(), t.duckRows()};
+                    QueryStats stats = t.stats();
                     if (rows[0] != rows[1]) {
                         throw new IllegalStateException(k.name() + ": ours returned " + rows[0] + " rows, DuckDB "
                                 + rows[1] + " (" + sql + ")");
                     }
-                    Samples a = new Samples(ours);
-                    Samples b = new Samples(duck);
+                    Samples a = t.ours();
+                    Samples b = t.duck();
                     report.row(row(k.name(), "ours", rows[0], a, stats));
                     report.row(row(k.name(), "duckdb-2t", rows[1], b, null));
                     report.note(String.format("%s: DuckDB median / ours median = %.2f (> 1: ours is faster)",
@@ -104,16 +85,6 @@ public final class QueryDuckDbSuite implements Suite {
                 + "result set visited; ours: QueryEngine.run over the manifest's live set, every row decoded and "
                 + "handed to a sink. Warm: " + warmups + " warm-up rounds, then " + iterations + " alternating.");
         return report.build();
-    }
-
-    private static long count(PreparedStatement ps) throws java.sql.SQLException {
-        long n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private static Map<String, Object> row(String query, String engine, long rows, Samples ms, QueryStats stats) {

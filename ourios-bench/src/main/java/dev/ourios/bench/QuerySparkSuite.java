@@ -15,7 +15,6 @@ import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -98,26 +97,9 @@ public final class QuerySparkSuite implements Suite {
             for (Case k : cases) {
                 String sql = "SELECT * FROM read_parquet(" + DuckDbContender.list(live) + ") WHERE " + k.duckWhere();
                 try (PreparedStatement ps = c.prepareStatement(sql)) {
-                    List<Double> ours = new ArrayList<>();
-                    List<Double> duck = new ArrayList<>();
-                    long[] rows = new long[2];
-                    QueryStats stats = null;
-                    for (int i = 0; i < warmups + iterations; i++) {
-                        for (int side = 0; side < 2; side++) {
-                            boolean oursNow = (side == 0) == (i % 2 == 0);
-                            long t0 = System.nanoTime();
-                            if (oursNow) {
-                                stats = engine.run(k.ours(), r -> { });
-                                rows[0] = stats.rows();
-                            } else {
-                                rows[1] = count(ps);
-                            }
-                            double ms = (System.nanoTime() - t0) / 1e6;
-                            if (i >= warmups) {
-                                (oursNow ? ours : duck).add(ms);
-                            }
-                        }
-                    }
+                    OursAgainstDuckDb.Timed t = OursAgainstDuckDb.time(engine, k.ours(), ps, warmups, iterations);
+                    long[] rows = {t.oursRows(), t.duckRows()};
+                    QueryStats stats = t.stats();
                     SparkChild.Result sr = sparkResults.get(k.name());
                     if (sr == null || sr.refusal().isPresent()) {
                         throw new IllegalStateException(k.name() + ": Spark did not read the live set: " + sr);
@@ -126,8 +108,8 @@ public final class QuerySparkSuite implements Suite {
                         throw new IllegalStateException(k.name() + ": ours returned " + rows[0] + " rows, DuckDB "
                                 + rows[1] + ", Spark " + sr.rows());
                     }
-                    Samples a = new Samples(ours);
-                    Samples b = new Samples(duck);
+                    Samples a = t.ours();
+                    Samples b = t.duck();
                     Samples sp = new Samples(sr.millis());
                     report.row(row(k.name(), "ours", rows[0], a));
                     report.row(row(k.name(), "duckdb-2t", rows[1], b));
@@ -161,16 +143,6 @@ public final class QuerySparkSuite implements Suite {
 
     private static long nanos(Instant t) {
         return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
-    }
-
-    private static long count(PreparedStatement ps) throws java.sql.SQLException {
-        long n = 0;
-        try (ResultSet rs = ps.executeQuery()) {
-            while (rs.next()) {
-                n++;
-            }
-        }
-        return n;
     }
 
     private static Map<String, Object> row(String query, String engine, long rows, Samples ms) {
