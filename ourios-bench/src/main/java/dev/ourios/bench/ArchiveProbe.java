@@ -6,6 +6,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.stream.Collectors;
 
 /**
  * Where one launcher command's classes come from: runs it once (untimed) with {@code -Xlog:class+load} through
@@ -25,11 +26,29 @@ final class ArchiveProbe {
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
             long top = lines.stream().filter(l -> l.contains("source: shared objects file (top)")).count();
             long base = lines.stream().filter(l -> l.endsWith("source: shared objects file")).count();
-            long loaded = lines.stream().filter(l -> l.contains("[class,load]")).count();
+            List<String> rest = lines.stream().filter(l -> l.contains("[class,load]"))
+                    .filter(l -> !l.contains("source: shared objects file")).toList();
+            long loaded = top + base + rest.size();
             return String.format("`%s` loads %d classes: %d from the archive, %d from the JDK's base archive, %d "
-                    + "from jars or generated", label, loaded, top, base, loaded - top - base);
+                    + "from jars or generated (%s)", label, loaded, top, base, rest.size(), largestGroups(rest));
         } finally {
             Files.deleteIfExists(log);
         }
+    }
+
+    /** The three packages most of the classes not from an archive belong to, with their counts. */
+    private static String largestGroups(List<String> lines) {
+        Map<String, Long> byPackage = lines.stream().map(ArchiveProbe::packageOf)
+                .collect(Collectors.groupingBy(p -> p, Collectors.counting()));
+        return byPackage.entrySet().stream().sorted(Map.Entry.<String, Long>comparingByValue().reversed()).limit(3)
+                .map(e -> e.getKey() + " " + e.getValue()).collect(Collectors.joining(", "));
+    }
+
+    /** {@code [0.5s][info][class,load] picocli.CommandLine$Help source: …} → {@code picocli}. */
+    private static String packageOf(String line) {
+        String[] words = line.split(" ");
+        String cls = words.length > 1 ? words[1] : line;
+        int dot = cls.lastIndexOf('.');
+        return dot < 0 ? "(default package)" : cls.substring(0, dot);
     }
 }
