@@ -88,13 +88,14 @@ public final class ColdCliSuite implements Suite {
         Map<String, List<ProcessContest.Timed>> compaction = Map.of();
         if (phases.contains("compaction")) {
             ctx.log().accept("cold-cli: compaction, " + in.describe());
-            compaction = new ProcessContest(List.of(
+            List<ProcessContest.Entry> entries = List.of(
                     new ProcessContest.Entry("ourios compact", "ourios compact --store COPY --once",
                             run -> compactOurs(procs, cli, in, oursStore, run)),
                     new ProcessContest.Entry("duckdb-2t COPY", "java -cp BENCH_JAR "
                             + DuckDbCopyMain.class.getName() + " 2 SCRATCH OUT INPUTS…",
-                            run -> copyDuck(procs, classPath, in, duckDir, run))),
-                    o.warmups(), o.runs(), ctx.log()).run();
+                            run -> copyDuck(procs, classPath, in, duckDir, run)));
+            compaction = new ProcessContest(entries, o.warmups(), o.runs(), ctx.log()).run();
+            report.note("cold compaction commands: " + shown(entries));
             Fixtures.deleteTree(duckDir);
         } else {
             ctx.log().accept("cold-cli: compacting " + in.describe() + " once, untimed, for the quick commands");
@@ -116,14 +117,18 @@ public final class ColdCliSuite implements Suite {
         List<String> duckCountCmd = List.of("java", "-cp", classPath, DuckDbCountMain.class.getName(),
                 Integer.toString(DUCKDB_THREADS), fileList.toString(), SERVICE, FROM.toString(), TO.toString());
         ctx.log().accept("cold-cli: quick commands on the compacted partition (" + liveFiles + " live file(s))");
-        Map<String, List<ProcessContest.Timed>> quick = new ProcessContest(List.of(
+        List<ProcessContest.Entry> quickEntries = List.of(
                 new ProcessContest.Entry("ourios --help", "ourios --help", run -> help(procs, cli, run)),
-                new ProcessContest.Entry("ourios query --count", "ourios query --tenant " + TENANT + " --from "
-                        + FROM + " --to " + TO + " --service " + SERVICE + " --count",
+                new ProcessContest.Entry("ourios query --count", "ourios query --store STORE --tenant " + TENANT
+                        + " --from " + FROM + " --to " + TO + " --service " + SERVICE + " --count",
                         run -> count(procs, run, countCmd)),
                 new ProcessContest.Entry("duckdb-2t count", "java -cp BENCH_JAR " + DuckDbCountMain.class.getName()
-                        + " 2 FILES " + SERVICE + " FROM TO", run -> count(procs, run, duckCountCmd))),
-                o.warmups(), o.runs(), ctx.log()).run();
+                        + " 2 FILES " + SERVICE + " " + FROM + " " + TO + " (FILES: the output of `ourios files "
+                        + "--store STORE --tenant " + TENANT + " --from " + FROM + " --to " + TO + "`)",
+                        run -> count(procs, run, duckCountCmd)));
+        Map<String, List<ProcessContest.Timed>> quick = new ProcessContest(quickEntries, o.warmups(), o.runs(),
+                ctx.log()).run();
+        report.note("quick CLI commands: " + shown(quickEntries));
         long matched = quick.get("ourios query --count").get(0).rows();
         if (matched == 0) {
             throw new IllegalStateException("service " + SERVICE + " matched no row of " + in.describe()
@@ -323,6 +328,12 @@ public final class ColdCliSuite implements Suite {
         } catch (IOException | RuntimeException e) {
             return -1;
         }
+    }
+
+    /** "name: `command`" for each contender, as a user would type the command. */
+    private static String shown(List<ProcessContest.Entry> entries) {
+        return entries.stream().map(e -> e.name() + ": `" + e.shown() + "`")
+                .collect(java.util.stream.Collectors.joining("; "));
     }
 
     private static String[] concat(String[]... parts) {

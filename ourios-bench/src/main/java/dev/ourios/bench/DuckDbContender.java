@@ -59,7 +59,7 @@ public final class DuckDbContender implements Contender {
                 .collect(Collectors.joining(", ", "[", "]"));
     }
 
-    /** The session settings every run of this contender makes: threads, spill directory, memory limit if any. */
+    /** The connection settings every run of this contender makes: threads, spill directory, memory limit if any. */
     void configure(Statement s) throws SQLException {
         s.execute("SET threads=" + threads);
         s.execute("SET temp_directory='" + scratch.resolve("duckdb-tmp") + "'");

@@ -11,7 +11,7 @@ import java.util.List;
 /**
  * {@code java -cp <bench jar> dev.ourios.bench.DuckDbCopyMain THREADS SCRATCH OUT INPUT...}: the compaction a user
  * would run instead of ours, in a JVM of its own (the cold-cli suite times the whole process): {@link
- * DuckDbContender}'s session settings and COPY statement over the inputs into {@code OUT}. Prints the number of rows
+ * DuckDbContender}'s settings and COPY statement over the inputs into {@code OUT}. Prints the number of rows
  * DuckDB reports written; the caller reads the output back with its own reader.
  */
 public final class DuckDbCopyMain {
