@@ -6,6 +6,7 @@
 #   ./ourios-bench.sh d2 --smoke        # seconds
 #   ./ourios-bench.sh d2                # full size (~512 MiB + ~485 MiB partitions)
 #   ./ourios-bench.sh query-spark --scale 0.1   # opt-in: needs ourios-spark built (below)
+#   ./ourios-bench.sh cold-cli --scale 1        # opt-in: needs the CLI built (ourios-cli/target/ourios.jar)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 jar="$here/ourios-bench/target/ourios-bench.jar"
@@ -20,4 +21,5 @@ if [[ -f "$here/ourios-spark/target/spark-classpath.txt" ]]; then
   spark=(-Dourios.spark.classes="$here/ourios-spark/target/classes"
          -Dourios.spark.classpath="$here/ourios-spark/target/spark-classpath.txt")
 fi
-exec java ${JAVA_OPTS:--Xmx4g -Xms4g} "${spark[@]}" -jar "$jar" "$@"
+# The cold-cli suite runs the CLI through its launcher, as a user does.
+exec java ${JAVA_OPTS:--Xmx4g -Xms4g} "${spark[@]}" -Dourios.launcher="$here/ourios" -jar "$jar" "$@"

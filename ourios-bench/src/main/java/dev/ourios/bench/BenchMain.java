@@ -12,15 +12,20 @@ import java.util.stream.Collectors;
 
 /**
  * {@code ourios-bench <suite> [options]}: runs one suite and prints its report as Markdown on stdout (progress on
- * stderr); {@code --json FILE} appends the JSON form. {@code all} runs every suite in turn.
+ * stderr); {@code --json FILE} appends the JSON form. {@code all} runs every suite in turn but the opt-in ones.
+ * Exit 2: a bad option, an unknown suite, or a prerequisite of the suite missing (one line on stderr).
  */
 public final class BenchMain {
+    /** Suites {@code all} leaves out: run on their own, or needing something built besides the bench jar. */
+    static final java.util.Set<String> OPT_IN = java.util.Set.of("scaling-point", "query-spark", "cold-cli");
+
     private BenchMain() {
     }
 
     static Map<String, Suite> suites() {
         return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
-                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new QuerySparkSuite(), new IngestSuite()).stream()
+                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new QuerySparkSuite(), new IngestSuite(),
+                new ColdCliSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }
 
@@ -38,8 +43,7 @@ public final class BenchMain {
             return;
         }
         List<Suite> chosen = o.suite().equals("all")
-                ? suites().values().stream().filter(s -> !s.name().equals("scaling-point")
-                        && !s.name().equals("query-spark")).toList()
+                ? suites().values().stream().filter(s -> !OPT_IN.contains(s.name())).toList()
                 : suites().containsKey(o.suite()) ? List.of(suites().get(o.suite())) : List.of();
         if (chosen.isEmpty()) {
             System.err.println("unknown suite '" + o.suite() + "'; suites: " + String.join(", ",
@@ -47,7 +51,14 @@ public final class BenchMain {
             System.exit(2);
         }
         for (Suite s : chosen) {
-            SuiteReport r = run(s, o, System.err);
+            SuiteReport r;
+            try {
+                r = run(s, o, System.err);
+            } catch (BenchSetupException e) {
+                System.err.println("ourios-bench " + s.name() + ": " + e.getMessage());
+                System.exit(2);
+                return;
+            }
             System.out.println(r.toMarkdown());
             if (o.jsonOut().isPresent()) {
                 Files.writeString(o.jsonOut().get(), r.toJson() + "\n", StandardCharsets.UTF_8,

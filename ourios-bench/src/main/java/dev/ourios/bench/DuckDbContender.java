@@ -7,6 +7,7 @@ import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
+import java.util.List;
 import java.util.Properties;
 import java.util.stream.Collectors;
 
@@ -49,8 +50,29 @@ public final class DuckDbContender implements Contender {
     }
 
     static String list(Fixture f) {
-        return f.paths().stream().map(p -> "'" + p.toString().replace("'", "''") + "'")
+        return list(f.paths());
+    }
+
+    /** A DuckDB list literal of the paths, each quoted. */
+    static String list(List<Path> paths) {
+        return paths.stream().map(p -> "'" + p.toString().replace("'", "''") + "'")
                 .collect(Collectors.joining(", ", "[", "]"));
+    }
+
+    /** The connection settings every run of this contender makes: threads, spill directory, memory limit if any. */
+    void configure(Statement s) throws SQLException {
+        s.execute("SET threads=" + threads);
+        s.execute("SET temp_directory='" + scratch.resolve("duckdb-tmp") + "'");
+        if (memoryLimitMiB > 0) {
+            s.execute("SET memory_limit='" + memoryLimitMiB + "MiB'");
+        }
+    }
+
+    /** The compaction as DuckDB does it: every input row, in our sort order, into one ZSTD Parquet file. */
+    static String copySql(List<Path> inputs, Path out) {
+        return "COPY (SELECT * FROM read_parquet(" + list(inputs) + ") ORDER BY \"resource.service.name\" "
+                + "NULLS FIRST, effective_time_unix_nano) TO '" + out.toString().replace("'", "''")
+                + "' (FORMAT parquet, COMPRESSION zstd)";
     }
 
     @Override
@@ -59,13 +81,8 @@ public final class DuckDbContender implements Contender {
         Path out = scratch.resolve("duckdb-out.parquet");
         Files.deleteIfExists(out);
         try (Connection c = connect(); Statement s = c.createStatement()) {
-            s.execute("SET threads=" + threads);
-            s.execute("SET temp_directory='" + scratch.resolve("duckdb-tmp") + "'");
-            if (memoryLimitMiB > 0) {
-                s.execute("SET memory_limit='" + memoryLimitMiB + "MiB'");
-            }
-            String sql = "COPY (SELECT * FROM read_parquet(" + list(f) + ") ORDER BY \"resource.service.name\" "
-                    + "NULLS FIRST, effective_time_unix_nano) TO '" + out + "' (FORMAT parquet, COMPRESSION zstd)";
+            configure(s);
+            String sql = copySql(f.paths(), out);
             long t0 = System.nanoTime();
             s.execute(sql);
             double secs = (System.nanoTime() - t0) / 1e9;
