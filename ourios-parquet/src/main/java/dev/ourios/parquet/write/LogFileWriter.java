@@ -192,13 +192,10 @@ public final class LogFileWriter implements Closeable {
      * The distinct values a compacted group's fixed filter is sized for: the caller's estimate of rows per group
      * when it has one (a compactor knows its row count and input bytes), never above the threshold-derived default.
      * Without it, a partition of 4 KiB rows would get filters sized for 64-byte rows: ~2 MiB of mostly empty filter
-     * per row group. A row cap ({@code rowGroupRows}) bounds it too: a group never holds more distinct values than
-     * rows, and the filters of every group are held until the footer is written, so hundreds of small groups with
-     * cap-sized filters would take gigabytes.
+     * per row group.
      */
     static long bloomNdv(WriterOptions options) {
-        long byThreshold = Math.max(1024, Math.min(expectedRowsPerGroup(options.rowGroupBytes()),
-                options.rowGroupRows()));
+        long byThreshold = expectedRowsPerGroup(options.rowGroupBytes());
         return options.bloomRowsPerGroup() > 0 ? Math.max(1024, Math.min(byThreshold, options.bloomRowsPerGroup()))
                 : byThreshold;
     }

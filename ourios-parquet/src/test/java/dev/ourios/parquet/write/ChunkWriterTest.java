@@ -46,8 +46,8 @@ class ChunkWriterTest {
 
     @Test
     void randomFilesMatchParquetJavasColumnWriters() throws IOException {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ChunkWriterTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = System.nanoTime();
+        System.out.println("ChunkWriterTest seed " + seed);
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         for (int iteration = 0; iteration < 10; iteration++) {
