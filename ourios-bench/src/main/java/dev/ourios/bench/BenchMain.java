@@ -33,6 +33,12 @@ public final class BenchMain {
         if (argv.length > 0 && argv[0].equals("soak")) { // its own options: a run over time, not a suite of rounds
             System.exit(dev.ourios.bench.soak.SoakMain.run(List.of(argv).subList(1, argv.length)));
         }
+        if (List.of(argv).contains("--help") || List.of(argv).contains("-h")) {
+            System.out.println("usage: ourios-bench <suite> [--scale F | --smoke] [--runs N] [--warmups N] [--work DIR]"
+                    + " [--json FILE] [--budget-mib N] [suite options]");
+            System.out.println("suites: " + String.join(", ", suites().keySet()) + ", all (docs/benchmarks.md)");
+            return;
+        }
         BenchOptions o;
         try {
             o = BenchOptions.parse(argv);
