@@ -28,20 +28,8 @@ public final class QueryCommand implements Callable<Integer> {
     @Option(names = "--to", paramLabel = "TIME", description = "Window end, exclusive (RFC 3339)")
     String to;
 
-    @Option(names = "--service", description = "resource.service.name equals")
-    String service;
-
-    @Option(names = "--template-id", paramLabel = "N", description = "template_id equals")
-    String templateId;
-
-    @Option(names = "--severity-min", paramLabel = "N", description = "severity_number at least N (1..24)")
-    Integer severityMin;
-
-    @Option(names = "--trace-id", paramLabel = "HEX", description = "trace_id equals (32 hex digits)")
-    String traceId;
-
-    @Option(names = "--contains", paramLabel = "STR", description = "Body contains STR")
-    String contains;
+    @Mixin
+    RowFilters filters;
 
     @Option(names = "--limit", paramLabel = "K", description = "At most K rows")
     Long limit;
@@ -131,7 +119,7 @@ public final class QueryCommand implements Callable<Integer> {
             if (to != null) {
                 q = q.to(Units.parseTime("--to", to));
             }
-            q = FilterFlags.withFilters(q, service, templateId, severityMin, traceId, contains);
+            q = filters.narrow(q);
             if (limit != null) {
                 if (limit < 0) {
                     throw new UsageException("--limit must not be negative (got " + limit + ")");
