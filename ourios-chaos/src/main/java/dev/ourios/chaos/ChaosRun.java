@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * The crash loop. Generates the base data, then per iteration: lands late files (one before the child starts so
  * it has work, more while it runs), starts a real CLI child and kills it (see {@link ChildKind}), and afterwards
  * reads every partition whole against the ledger. Query loops count partitions the whole time. Finally a
- * converging sweep and a GC past every grace must leave one live file per partition and no debris.
+ * converging sweep that folds every tail into its hour and a GC past every grace must leave one live file per
+ * partition and no debris.
  */
 final class ChaosRun {
     private static final Logger LOG = LoggerFactory.getLogger(ChaosRun.class);
@@ -195,9 +196,15 @@ final class ChaosRun {
         return Math.max(50, (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** Recovery as an operator runs it: one ordinary sweep, then GC with no grace (every reader has stopped). */
+    /**
+     * Recovery as an operator runs it: one sweep, then GC with no grace (every reader has stopped). The sweep folds
+     * tails into their hours ({@code --max-tail-ratio 0}), so the end state is one live file per partition whatever
+     * tails the killed children left.
+     */
     private boolean converge() throws IOException, InterruptedException {
-        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:", compactArgs("10m", 1));
+        List<String> args = new ArrayList<>(compactArgs("10m", 1));
+        args.addAll(List.of("--max-tail-ratio", "0"));
+        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:", args);
         int s = sweep.await(CHILD_TIMEOUT_MILLIS);
         if (s != 0) {
             tally.violation("the converging sweep exited " + s + ":\n" + sweep.output());
