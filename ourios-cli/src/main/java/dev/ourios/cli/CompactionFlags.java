@@ -23,7 +23,7 @@ public final class CompactionFlags {
     @Option(names = "--small-file-bytes", defaultValue = "128MiB", description = "Candidate if any live file is smaller (default ${DEFAULT-VALUE})")
     String smallFileBytes;
 
-    @Option(names = "--max-tail-ratio", defaultValue = "0.25", description = "Late files beside a partition's "
+    @Option(names = "--max-tail-ratio", defaultValue = "0.5", description = "Late files beside a partition's "
             + "compacted file are merged among themselves while their bytes are at most this fraction of it; beyond "
             + "it the whole partition is merged again; 0 merges every late file into the hour at once (default "
             + "${DEFAULT-VALUE})")

@@ -45,7 +45,7 @@ class TieredCompactionTest {
         runner.sweep(PartitionFilter.all(), r -> { });
         ObjectInfo main = only(TestStores.snapshot(store, p));
         List<LogRecord> expected = new ArrayList<>(TestStores.liveRows(store, p));
-        LogGenerator late = new LogGenerator(TestStores.spec(List.of("acme"), 1, 40, 150, 7));
+        LogGenerator late = new LogGenerator(TestStores.spec(List.of("acme"), 1, 40, 300, 7));
 
         double ratio = CompactionOptions.DEFAULT_MAX_TAIL_RATIO;
         int file = 0;
@@ -116,7 +116,7 @@ class TieredCompactionTest {
         GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 2 + r.nextInt(6), 200 + r.nextInt(2000), r.nextLong());
         TestStores.generate(store, spec);
         PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
-        double ratio = r.nextDouble() * 0.5;
+        double ratio = r.nextDouble() * 0.8;
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMaxTailRatio(ratio);
         SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop());
         runner.sweep(PartitionFilter.all(), x -> { });

@@ -1,5 +1,6 @@
 package dev.ourios.bench.soak;
 
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -105,7 +106,7 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         Path store = Path.of(System.getProperty("java.io.tmpdir"), "ourios-soak");
         Path out = Path.of("docs", "soak");
         long seed = 9;
-        double maxTailRatio = 0.25;
+        double maxTailRatio = CompactionOptions.DEFAULT_MAX_TAIL_RATIO;
         List<String> a = new ArrayList<>(argv);
         for (int i = 0; i < a.size(); i++) {
             String flag = a.get(i);

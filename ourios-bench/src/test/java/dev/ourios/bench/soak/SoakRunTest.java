@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ourios.compaction.plan.CompactionOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -24,7 +25,7 @@ class SoakRunTest {
     void shortSimulatedSoakKeepsEveryRowAndEndsWithAtMostTwoFilesPerPartition() throws Exception {
         SoakOptions o = new SoakOptions(2, 6_000, 3, 2, false, 3, 1, 1, Duration.ofMinutes(15), Duration.ofMinutes(10),
                 Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofMinutes(3), dir.resolve("run"),
-                dir.resolve("out"), 7, 0.25);
+                dir.resolve("out"), 7, CompactionOptions.DEFAULT_MAX_TAIL_RATIO);
         SoakResult r = new SoakRun(o, line -> { }).run();
 
         assertTrue(r.audit().equal(), "row digest: " + r.audit());

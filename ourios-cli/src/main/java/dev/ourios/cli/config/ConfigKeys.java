@@ -161,7 +161,7 @@ public final class ConfigKeys {
                 "Sealing margin after the hour ends"));
         k.add(key(MIN_FILES, "OURIOS_COMPACTION_MIN_FILES", "--min-files", "4", Kind.INT, false,
                 "Candidate if more live files than this"));
-        k.add(key(MAX_TAIL_RATIO, "OURIOS_COMPACTION_MAX_TAIL_RATIO", "--max-tail-ratio", "0.25", Kind.FRACTION,
+        k.add(key(MAX_TAIL_RATIO, "OURIOS_COMPACTION_MAX_TAIL_RATIO", "--max-tail-ratio", "0.5", Kind.FRACTION,
                 false, "Late files beside a compacted hour merge among themselves up to this fraction of its bytes"));
         k.add(key(SMALL_FILE_BYTES, "OURIOS_COMPACTION_SMALL_FILE_BYTES", "--small-file-bytes", "128MiB", Kind.SIZE,
                 false, "Candidate if any live file is smaller"));

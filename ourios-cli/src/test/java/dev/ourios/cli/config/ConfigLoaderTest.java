@@ -67,9 +67,9 @@ class ConfigLoaderTest {
 
     @Test
     void the_max_tail_ratio_resolves_from_file_env_and_flag_and_refuses_what_is_not_a_fraction() throws Exception {
-        assertEquals(0.25, config(Map.of(), null, Map.of()).compaction().options().maxTailRatio());
-        Path f = yaml("compaction:\n  max_tail_ratio: 0.5\n");
-        assertEquals(0.5, config(Map.of(), f, Map.of()).compaction().options().maxTailRatio());
+        assertEquals(0.5, config(Map.of(), null, Map.of()).compaction().options().maxTailRatio());
+        Path f = yaml("compaction:\n  max_tail_ratio: 0.25\n");
+        assertEquals(0.25, config(Map.of(), f, Map.of()).compaction().options().maxTailRatio());
         assertEquals(0.0, config(Map.of("OURIOS_COMPACTION_MAX_TAIL_RATIO", "0"), f, Map.of()).compaction().options()
                 .maxTailRatio(), "env over file");
         for (String v : List.of("1.5", "-0.1", "NaN", "quarter")) {

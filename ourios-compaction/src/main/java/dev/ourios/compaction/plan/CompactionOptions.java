@@ -46,10 +46,11 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
     public static final Duration DEFAULT_GC_GRACE = Duration.ofMinutes(10);
     public static final Duration DEFAULT_SCRATCH_DEBRIS_AGE = Duration.ofMinutes(10);
     /**
-     * A quarter: a late tail a quarter of its hour's size is still cheap to rewrite next to the hour, and a query
-     * reads at most one file more than the hour's one.
+     * A half, in bytes: an ingest file holds fewer rows per byte than the sorted compacted hour, so a tail's share of
+     * the hour's bytes is well above its share of the rows; at a half, the few late files a typical hour receives
+     * merge among themselves, the tail stays cheap to rewrite, and a query reads at most one file more per hour.
      */
-    public static final double DEFAULT_MAX_TAIL_RATIO = 0.25;
+    public static final double DEFAULT_MAX_TAIL_RATIO = 0.5;
 
     public CompactionOptions {
         Objects.requireNonNull(grace, "grace is null");
