@@ -142,9 +142,12 @@ final class ChaosRun {
         if (kind.crashPoint().isPresent()) {
             // mid-gc needs something to delete: a zero GC grace makes every retired input collectable at once. The
             // child halts right after its first delete, so a reader re-resolves at most once.
+            // A halt child folds tails into their hours (max tail ratio 0), so the one late file landed before it
+            // makes a candidate to halt in; the killed children below run the tiered default.
             String gcGrace = kind == ChildKind.HALT_MID_GC ? "0s" : config.childGcGrace().toSeconds() + "s";
-            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:", compactArgs(gcGrace,
-                    1 + random.nextInt(2)));
+            List<String> args = new ArrayList<>(compactArgs(gcGrace, 1 + random.nextInt(2)));
+            args.addAll(List.of("--max-tail-ratio", "0"));
+            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:", args);
             int status = child.await(CHILD_TIMEOUT_MILLIS);
             tally.kill(kind.label(), status == CliChild.HALTED);
             if (status != CliChild.HALTED && status != 0 && status != 1) {
