@@ -21,7 +21,8 @@ import org.slf4j.LoggerFactory;
  * The crash loop. Generates the base data, then per iteration: lands late files (one before the child starts so
  * it has work, more while it runs), starts a real CLI child and kills it (see {@link ChildKind}), and afterwards
  * reads every partition whole against the ledger. Query loops count partitions the whole time. Finally a
- * converging sweep and a GC past every grace must leave one live file per partition and no debris.
+ * converging sweep that folds every tail into its hour and a GC past every grace must leave one live file per
+ * partition and no debris.
  */
 final class ChaosRun {
     private static final Logger LOG = LoggerFactory.getLogger(ChaosRun.class);
@@ -141,9 +142,12 @@ final class ChaosRun {
         if (kind.crashPoint().isPresent()) {
             // mid-gc needs something to delete: a zero GC grace makes every retired input collectable at once. The
             // child halts right after its first delete, so a reader re-resolves at most once.
+            // A halt child folds tails into their hours (max tail ratio 0), so the one late file landed before it
+            // makes a candidate to halt in; the killed children below run the tiered default.
             String gcGrace = kind == ChildKind.HALT_MID_GC ? "0s" : config.childGcGrace().toSeconds() + "s";
-            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:", compactArgs(gcGrace,
-                    1 + random.nextInt(2)));
+            List<String> args = new ArrayList<>(compactArgs(gcGrace, 1 + random.nextInt(2)));
+            args.addAll(List.of("--max-tail-ratio", "0"));
+            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:", args);
             int status = child.await(CHILD_TIMEOUT_MILLIS);
             tally.kill(kind.label(), status == CliChild.HALTED);
             if (status != CliChild.HALTED && status != 0 && status != 1) {
@@ -195,9 +199,15 @@ final class ChaosRun {
         return Math.max(50, (System.nanoTime() - t0) / 1_000_000);
     }
 
-    /** Recovery as an operator runs it: one ordinary sweep, then GC with no grace (every reader has stopped). */
+    /**
+     * Recovery as an operator runs it: one sweep, then GC with no grace (every reader has stopped). The sweep folds
+     * tails into their hours ({@code --max-tail-ratio 0}), so the end state is one live file per partition whatever
+     * tails the killed children left.
+     */
     private boolean converge() throws IOException, InterruptedException {
-        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:", compactArgs("10m", 1));
+        List<String> args = new ArrayList<>(compactArgs("10m", 1));
+        args.addAll(List.of("--max-tail-ratio", "0"));
+        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:", args);
         int s = sweep.await(CHILD_TIMEOUT_MILLIS);
         if (s != 0) {
             tally.violation("the converging sweep exited " + s + ":\n" + sweep.output());

@@ -23,6 +23,12 @@ public final class CompactionFlags {
     @Option(names = "--small-file-bytes", defaultValue = "128MiB", description = "Candidate if any live file is smaller (default ${DEFAULT-VALUE})")
     String smallFileBytes;
 
+    @Option(names = "--max-tail-ratio", defaultValue = "0.5", description = "Late files beside a partition's "
+            + "compacted file are merged among themselves while their bytes are at most this fraction of it; beyond "
+            + "it the whole partition is merged again; 0 merges every late file into the hour at once (default "
+            + "${DEFAULT-VALUE})")
+    double maxTailRatio;
+
     @Option(names = "--sort-budget", defaultValue = "64MiB", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
     String sortBudget;
 
@@ -114,7 +120,7 @@ public final class CompactionFlags {
                     concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
-                    Units.parseDuration("--scratch-debris-age", scratchDebrisAge));
+                    Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -104,25 +104,37 @@ class BothBackendsCompactionTest {
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
-    void late_file_stays_visible_and_the_next_sweep_folds_it_in(StoreBackend backend) throws Exception {
+    void late_files_stay_visible_and_merge_as_a_tail_beside_the_untouched_main_file(StoreBackend backend)
+            throws Exception {
         ObjectStore store = backend.newStore();
-        GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 6, 200, 3);
+        GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 6, 2000, 3);
         TestStores.generate(store, spec);
         PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
         SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"));
         runner.sweep(PartitionFilter.all(), r -> { });
+        ObjectInfo main = TestStores.snapshot(store, p).live().get(0);
 
-        List<LogRecord> late = new LogGenerator(spec.withSeed(99)).file("acme", 0, 0);
-        new IngestWriter(store).writeFile(p, late);
+        // One small late file: visible at once, and left as it is beside the main file.
+        LogGenerator lateRows = new LogGenerator(TestStores.spec(List.of("acme"), 1, 2, 100, 99));
+        List<LogRecord> late1 = lateRows.file("acme", 0, 0);
+        new IngestWriter(store).writeFile(p, late1);
         assertEquals(2, TestStores.snapshot(store, p).live().size(), "compacted file + late file are both live");
-        assertEquals(1200 + late.size(), TestStores.liveRows(store, p).size());
-
+        assertEquals(12_000 + late1.size(), TestStores.liveRows(store, p).size());
         SweepReport second = runner.sweep(PartitionFilter.all(), r -> { });
-        assertEquals(1, second.count(PartitionResult.Result.COMMITTED), second.toString());
+        assertEquals(0, second.count(PartitionResult.Result.COMMITTED), "a one-file tail is left: " + second);
+
+        // A second one: the two merge into one tail file; the main file is not rewritten.
+        List<LogRecord> late2 = lateRows.file("acme", 0, 1);
+        new IngestWriter(store).writeFile(p, late2);
+        SweepReport third = runner.sweep(PartitionFilter.all(), r -> { });
+        assertEquals(1, third.count(PartitionResult.Result.COMMITTED), third.toString());
         PartitionSnapshot after = TestStores.snapshot(store, p);
         assertEquals(2, after.generation());
-        assertEquals(1, after.live().size());
-        assertEquals(1200 + late.size(), TestStores.liveRows(store, p).size());
+        assertEquals(2, after.live().size(), after.live().toString());
+        assertTrue(after.live().stream().anyMatch(f -> f.key().equals(main.key()) && f.size() == main.size()),
+                "the main file stays live, unchanged: " + after.live());
+        assertTrue(after.live().stream().allMatch(f -> FileNames.isCompactedFile(f.name())), after.live().toString());
+        assertEquals(12_000 + late1.size() + late2.size(), TestStores.liveRows(store, p).size());
     }
 
     @ParameterizedTest(name = "{0}")

@@ -70,7 +70,11 @@ class Rfc0009CompactionTest {
         GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 6, 200, 3);
         TestStores.generate(store, spec);
         PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
-        SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"));
+        // Max tail ratio 0: every late file folds into its hour (the original design's rule; the tiered default is
+        // TieredCompactionTest's).
+        CompactionOptions foldAll = CompactionOptions.defaults(dir.resolve("scratch")).withMaxTailRatio(0);
+        SweepRunner runner = TestStores.runner(store, dir.resolve("scratch"), foldAll,
+                io.opentelemetry.api.metrics.MeterProvider.noop());
         runner.sweep(PartitionFilter.all(), r -> { });
 
         // A late writer lands one more file into the compacted hour: visible at once, and the partition re-flags.

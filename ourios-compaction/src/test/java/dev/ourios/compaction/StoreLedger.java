@@ -74,11 +74,13 @@ final class StoreLedger {
     }
 
     /**
-     * Recovery as an operator would run it: one ordinary in-process sweep (default GC grace, real clock), then GC
-     * with a clock past that grace, so everything the sweep and the crashes left behind is old enough to go.
+     * Recovery as an operator would run it: one in-process sweep (default GC grace, real clock) that folds every
+     * tail into its hour ({@code max-tail-ratio} 0, so the end state is one file per partition whatever tails the
+     * crashed children left), then GC with a clock past that grace, so everything the sweep and the crashes left
+     * behind is old enough to go.
      */
     void converge(Path scratch) throws IOException {
-        CompactionOptions opts = CompactionOptions.defaults(scratch);
+        CompactionOptions opts = CompactionOptions.defaults(scratch).withMaxTailRatio(0);
         SweepReport report = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
                 MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
         assertTrue(!report.hasErrors(), "recovery sweep: " + report);

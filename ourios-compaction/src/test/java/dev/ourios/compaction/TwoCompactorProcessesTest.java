@@ -29,7 +29,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Two compactor JVMs sweep the same S3 prefix at once, over and over, while this JVM lands late files into the
- * sealed partitions they compact. At the end every partition has one live file holding exactly the rows landed,
+ * sealed partitions they compact. At the end every partition has one live file (or its main file and one tail
+ * file, storage.md §4.1) holding exactly the rows landed,
  * every generation was committed by exactly one process, and every lost commit race was a noop, never an error.
  */
 class TwoCompactorProcessesTest {
@@ -115,7 +116,8 @@ class TwoCompactorProcessesTest {
             for (PartitionKey p : ledger.partitions()) {
                 PartitionSnapshot s = TestStores.snapshot(store, p);
                 String key = p.tenantId() + "/" + p.hourLabel();
-                assertEquals(1, s.live().size(), key + " ends with one live file: " + ctx);
+                assertTrue(s.live().size() <= 2, key + " ends with one live file, or its main file and one tail file: "
+                        + s.live() + "\n" + ctx);
                 assertEquals(ledger.acknowledged(p), TestStores.identities(TestStores.liveRows(store, p)),
                         key + ": every row exactly once, " + ctx);
                 // Generations 1..N each have exactly one committer: none skipped, none doubled.

@@ -1,5 +1,6 @@
 package dev.ourios.bench.soak;
 
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -25,15 +26,16 @@ import java.util.Locale;
  * @param store          the store directory (emptied first)
  * @param outDir         where the Markdown, JSON and SVG reports go
  * @param seed           generator seed
+ * @param maxTailRatio   the compactor's {@code --max-tail-ratio} (0 merges every late file into its hour at once)
  */
 public record SoakOptions(int tenants, long rate, int hours, double hourSeconds, boolean realTime, int filesPerHour,
         int lateFiles, int writers, Duration grace, Duration gcGrace, Duration sweepEvery, Duration sampleEvery,
-        Duration drainTimeout, Path store, Path outDir, long seed) {
+        Duration drainTimeout, Path store, Path outDir, long seed, double maxTailRatio) {
 
     static final String USAGE = "usage: ourios-bench soak --tenants N --rate LINES_PER_S --hours H "
             + "[--simulated [--hour-seconds S] | --real-time] [--files-per-hour F] [--late-files K] [--writers W] "
             + "[--grace DUR] [--gc-grace DUR] [--sweep-every DUR] [--sample-every DUR] [--drain-timeout DUR] "
-            + "[--store DIR] [--out DIR] [--seed S]   (DUR: 500ms, 30s, 15m, 1h)";
+            + "[--max-tail-ratio R] [--store DIR] [--out DIR] [--seed S]   (DUR: 500ms, 30s, 15m, 1h)";
 
     public SoakOptions {
         require(tenants >= 1, "--tenants must be >= 1");
@@ -44,6 +46,7 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         require(filesPerHour >= 2, "--files-per-hour must be >= 2 (one file is not a small-file problem)");
         require(lateFiles >= 0, "--late-files must be >= 0");
         require(writers >= 1, "--writers must be >= 1");
+        require(maxTailRatio >= 0 && maxTailRatio <= 1, "--max-tail-ratio must be between 0 and 1");
         require(grace.compareTo(Duration.ofMinutes(45)) <= 0, "--grace must be at most 45m (late files land after it)");
         // Fields are assigned after this block, so the accessor cannot be used here.
         require(rowsPerFile(rate, hourSeconds, tenants, filesPerHour + lateFiles) >= 1,
@@ -81,7 +84,8 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         sb.append(" --files-per-hour ").append(filesPerHour).append(" --late-files ").append(lateFiles);
         sb.append(" --writers ").append(writers).append(" --grace ").append(dur(grace));
         sb.append(" --gc-grace ").append(dur(gcGrace)).append(" --sweep-every ").append(dur(sweepEvery));
-        sb.append(" --sample-every ").append(dur(sampleEvery)).append(" --seed ").append(seed);
+        sb.append(" --sample-every ").append(dur(sampleEvery)).append(" --max-tail-ratio ").append(fmt(maxTailRatio));
+        sb.append(" --seed ").append(seed);
         return sb.toString();
     }
 
@@ -102,6 +106,7 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         Path store = Path.of(System.getProperty("java.io.tmpdir"), "ourios-soak");
         Path out = Path.of("docs", "soak");
         long seed = 9;
+        double maxTailRatio = CompactionOptions.DEFAULT_MAX_TAIL_RATIO;
         List<String> a = new ArrayList<>(argv);
         for (int i = 0; i < a.size(); i++) {
             String flag = a.get(i);
@@ -123,6 +128,7 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
                 case "--store" -> store = Path.of(value(a, ++i, flag));
                 case "--out" -> out = Path.of(value(a, ++i, flag));
                 case "--seed" -> seed = Long.parseLong(value(a, ++i, flag));
+                case "--max-tail-ratio" -> maxTailRatio = Double.parseDouble(value(a, ++i, flag));
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
             }
         }
@@ -138,7 +144,7 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         Duration sampleEvery = sample != null ? sample : realTime ? Duration.ofMinutes(1)
                 : Duration.ofMillis(Math.max(250, (long) (hourSeconds * 1000 / 4)));
         return new SoakOptions(tenants, rate, hours, hourSeconds, realTime, files, late, writers, grace, gcGrace,
-                sweepEvery, sampleEvery, drain, store, out, seed);
+                sweepEvery, sampleEvery, drain, store, out, seed, maxTailRatio);
     }
 
     private static String value(List<String> a, int i, String flag) {

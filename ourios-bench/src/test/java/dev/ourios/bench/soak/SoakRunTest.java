@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.ourios.compaction.plan.CompactionOptions;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -13,17 +14,18 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The CI soak: a few simulated hours (two wall seconds each) of two tenants with late files, the daemon compacting
  * throughout. The invariants are RFC0009.7's: every landed row is live exactly once, the backlog returns to zero
- * once ingest stops, and after the final sweep there is one live file per partition, not one per ingest file.
+ * once ingest stops, and after the final sweep a partition holds one live file, or its main file and one tail file
+ * of late rows, not one per ingest file.
  */
 class SoakRunTest {
     @TempDir
     Path dir;
 
     @Test
-    void shortSimulatedSoakKeepsEveryRowAndEndsWithOneFilePerPartition() throws Exception {
+    void shortSimulatedSoakKeepsEveryRowAndEndsWithAtMostTwoFilesPerPartition() throws Exception {
         SoakOptions o = new SoakOptions(2, 6_000, 3, 2, false, 3, 1, 1, Duration.ofMinutes(15), Duration.ofMinutes(10),
                 Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofMinutes(3), dir.resolve("run"),
-                dir.resolve("out"), 7);
+                dir.resolve("out"), 7, CompactionOptions.DEFAULT_MAX_TAIL_RATIO);
         SoakResult r = new SoakRun(o, line -> { }).run();
 
         assertTrue(r.audit().equal(), "row digest: " + r.audit());
@@ -34,7 +36,8 @@ class SoakRunTest {
         assertEquals(0, r.finalStore().backlog(), "final backlog");
         assertTrue(r.drainSeconds() >= 0, "backlog reached zero after ingest stopped");
         assertEquals(6, r.finalStore().partitions());
-        assertEquals(r.finalStore().partitions(), r.finalStore().liveFiles(), "one live file per partition");
+        assertTrue(r.finalStore().liveFiles() >= 6 && r.finalStore().liveFiles() <= 2 * 6,
+                "one or two live files per partition: " + r.finalStore().liveFiles());
         assertTrue(r.compaction().committed() >= 6, "every partition compacted at least once: " + r.compaction());
         assertEquals(0, r.compaction().errors(), r.compaction().firstErrors().toString());
         assertEquals(0, r.queryErrors());

@@ -41,7 +41,8 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
                     v.integer(ConfigKeys.FAN_IN, 0, 1_000_000), rg, v.integer(ConfigKeys.CONCURRENCY, 0, 1024),
                     v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH),
                     new IoRates(v.size(ConfigKeys.MAX_READ_RATE, 0), v.size(ConfigKeys.MAX_WRITE_RATE, 0)))
-                    .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE));
+                    .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE))
+                    .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }

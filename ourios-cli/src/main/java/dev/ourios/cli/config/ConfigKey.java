@@ -20,7 +20,7 @@ public record ConfigKey(String name, String env, Optional<String> flag, Optional
 
     /** The value syntaxes; the same ones the CLI's flags accept (CLI.md). */
     public enum Kind {
-        STRING, DURATION, SIZE, INT, BOOLEAN, LISTEN, URL, PATH
+        STRING, DURATION, SIZE, INT, FRACTION, BOOLEAN, LISTEN, URL, PATH
     }
 
     public ConfigKey {

@@ -41,6 +41,7 @@ public final class ConfigKeys {
     public static final String COMPACTION_INTERVAL = "compaction.interval";
     public static final String GRACE = "compaction.grace";
     public static final String MIN_FILES = "compaction.min_files";
+    public static final String MAX_TAIL_RATIO = "compaction.max_tail_ratio";
     public static final String SMALL_FILE_BYTES = "compaction.small_file_bytes";
     public static final String SORT_BUDGET = "compaction.sort_budget";
     public static final String FAN_IN = "compaction.fan_in";
@@ -160,6 +161,8 @@ public final class ConfigKeys {
                 "Sealing margin after the hour ends"));
         k.add(key(MIN_FILES, "OURIOS_COMPACTION_MIN_FILES", "--min-files", "4", Kind.INT, false,
                 "Candidate if more live files than this"));
+        k.add(key(MAX_TAIL_RATIO, "OURIOS_COMPACTION_MAX_TAIL_RATIO", "--max-tail-ratio", "0.5", Kind.FRACTION,
+                false, "Late files beside a compacted hour merge among themselves up to this fraction of its bytes"));
         k.add(key(SMALL_FILE_BYTES, "OURIOS_COMPACTION_SMALL_FILE_BYTES", "--small-file-bytes", "128MiB", Kind.SIZE,
                 false, "Candidate if any live file is smaller"));
         k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget", "64MiB", Kind.SIZE, false,

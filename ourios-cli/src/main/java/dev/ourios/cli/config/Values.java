@@ -59,6 +59,21 @@ final class Values {
         return n;
     }
 
+    double fraction(String name) {
+        Setting s = config.setting(name);
+        String v = string(name);
+        double d;
+        try {
+            d = Double.parseDouble(v);
+        } catch (NumberFormatException e) {
+            throw new ConfigException(s.label() + ": '" + v + "' is not a number");
+        }
+        if (!(d >= 0 && d <= 1)) {
+            throw new ConfigException(s.label() + ": must be between 0 and 1 (got " + v + ")");
+        }
+        return d;
+    }
+
     boolean bool(String name) {
         Setting s = config.setting(name);
         String v = string(name).toLowerCase(Locale.ROOT);

@@ -10,6 +10,7 @@ import dev.ourios.store.IoRates;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -62,6 +63,21 @@ class ConfigLoaderTest {
                 null, Map.of()));
         assertTrue(bad.getMessage().contains("compaction.max_write_rate")
                 && bad.getMessage().contains("OURIOS_COMPACTION_MAX_WRITE_RATE"), bad.getMessage());
+    }
+
+    @Test
+    void the_max_tail_ratio_resolves_from_file_env_and_flag_and_refuses_what_is_not_a_fraction() throws Exception {
+        assertEquals(0.5, config(Map.of(), null, Map.of()).compaction().options().maxTailRatio());
+        Path f = yaml("compaction:\n  max_tail_ratio: 0.25\n");
+        assertEquals(0.25, config(Map.of(), f, Map.of()).compaction().options().maxTailRatio());
+        assertEquals(0.0, config(Map.of("OURIOS_COMPACTION_MAX_TAIL_RATIO", "0"), f, Map.of()).compaction().options()
+                .maxTailRatio(), "env over file");
+        for (String v : List.of("1.5", "-0.1", "NaN", "quarter")) {
+            var bad = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_COMPACTION_MAX_TAIL_RATIO", v),
+                    null, Map.of()), v);
+            assertTrue(bad.getMessage().contains("compaction.max_tail_ratio")
+                    && bad.getMessage().contains("OURIOS_COMPACTION_MAX_TAIL_RATIO"), bad.getMessage());
+        }
     }
 
     @Test

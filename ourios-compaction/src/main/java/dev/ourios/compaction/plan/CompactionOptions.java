@@ -29,10 +29,14 @@ import java.util.OptionalLong;
  *                         expires every partition whose whole hour is older, {@link Retention#NONE} by default
  * @param scratchDebrisAge how old a scratch entry of a process that is gone must be before the sweep deletes it;
  *                         an entry of a running process is never deleted, so this can be short
+ * @param maxTailRatio     how large, in bytes, the files beside a partition's main compacted file may grow
+ *                         against it before everything is merged into one file again; below it the late files are
+ *                         merged among themselves into one tail file, so a late file does not rewrite the whole
+ *                         hour ({@code --max-tail-ratio}; 0 merges every late file into the main file at once)
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
         OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
-        Retention retention, Duration scratchDebrisAge) {
+        Retention retention, Duration scratchDebrisAge, double maxTailRatio) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -41,6 +45,12 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
     public static final int DEFAULT_FAN_IN = 64;
     public static final Duration DEFAULT_GC_GRACE = Duration.ofMinutes(10);
     public static final Duration DEFAULT_SCRATCH_DEBRIS_AGE = Duration.ofMinutes(10);
+    /**
+     * A half, in bytes: an ingest file holds fewer rows per byte than the sorted compacted hour, so a tail's share of
+     * the hour's bytes is well above its share of the rows; at a half, the few late files a typical hour receives
+     * merge among themselves, the tail stays cheap to rewrite, and a query reads at most one file more per hour.
+     */
+    public static final double DEFAULT_MAX_TAIL_RATIO = 0.5;
 
     public CompactionOptions {
         Objects.requireNonNull(grace, "grace is null");
@@ -80,23 +90,27 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
             throw new IllegalArgumentException("--scratch-debris-age must not be negative (got " + scratchDebrisAge
                     + ")");
         }
+        if (!(maxTailRatio >= 0 && maxTailRatio <= 1)) {
+            throw new IllegalArgumentException("--max-tail-ratio must be between 0 and 1 (got " + maxTailRatio
+                    + "): the tail beside a partition's main file is at most that fraction of its size");
+        }
     }
 
     /** Without retention, with the default scratch debris age. */
     public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
             OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates) {
         this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
-                ioRates, Retention.NONE, DEFAULT_SCRATCH_DEBRIS_AGE);
+                ioRates, Retention.NONE, DEFAULT_SCRATCH_DEBRIS_AGE, DEFAULT_MAX_TAIL_RATIO);
     }
 
     public CompactionOptions withRetention(Retention r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge);
+                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withScratchDebrisAge(Duration age) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, age);
+                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -107,46 +121,51 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge);
+                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+    }
+
+    public CompactionOptions withMaxTailRatio(double ratio) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge);
+                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio);
     }
 }

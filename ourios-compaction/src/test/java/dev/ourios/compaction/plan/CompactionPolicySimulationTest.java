@@ -36,10 +36,14 @@ import org.junit.jupiter.api.Timeout;
  *
  * <ul>
  * <li>sealed: {@code now >= hour start + 1 h + grace};
- * <li>candidate: sealed, at least two live files, and more than {@code min-files} of them or any smaller than
- * {@code small-file-bytes} (a compacted file with late ingest files beside it is just more live files);
- * <li>the plan: the partition, the generation the caller read, every live file in sorted-name order (whatever the
- * listing order), the sort budget and fan-in of the options, and the compacted row-group threshold: an explicit
+ * <li>tiered: with a compacted file among at least two live files, the largest compacted file (ties: the greatest
+ * name) is the main file and the rest its tail; a tail of at most {@code max-tail-ratio} times the main file's bytes
+ * is left alone when it is one file and merged on its own when it is more;
+ * <li>otherwise candidate: sealed, at least two live files, and more than {@code min-files} of them or any smaller
+ * than {@code small-file-bytes};
+ * <li>the plan: the partition, the generation the caller read, the inputs (every live file, or the tail) in
+ * sorted-name order (whatever the listing order), the sort budget and fan-in of the options, and the compacted
+ * row-group threshold of the inputs' bytes: an explicit
  * setting, else {@code OURIOS_COMPACTED_RG_BYTES} (a byte count of at least 1024; any other non-blank value is
  * refused when the policy is built), else
  * {@code clamp(input bytes / 8, 1 MiB, 32 MiB)}.
@@ -55,7 +59,7 @@ class CompactionPolicySimulationTest {
 
     /** Which rule decided a case, for the coverage check at the end. */
     private enum Outcome {
-        NOT_SEALED, FEWER_THAN_TWO, NEITHER_MANY_NOR_SMALL, MANY_FILES, SMALL_FILES
+        NOT_SEALED, FEWER_THAN_TWO, TAIL_LEFT, TAIL_MERGED, NEITHER_MANY_NOR_SMALL, MANY_FILES, SMALL_FILES
     }
 
     /** One drawn case: every input {@code decide} and the policy's constructor take. */
@@ -110,7 +114,7 @@ class CompactionPolicySimulationTest {
         if (cases >= 1000) {
             String why = "seed " + seed + ": the generator stopped reaching a rule: " + seen;
             for (Outcome o : Outcome.values()) {
-                assertTrue(seen.getOrDefault(o, 0) >= cases / 50, why + " (" + o + ")");
+                assertTrue(seen.getOrDefault(o, 0) >= cases / 100, why + " (" + o + ")");
             }
             assertTrue(onTheSealingInstant >= cases / 100, why + ", on the sealing instant " + onTheSealingInstant);
             assertTrue(withCompactedFile >= cases / 10, why + ", with a compacted file " + withCompactedFile);
@@ -126,19 +130,37 @@ class CompactionPolicySimulationTest {
         Instant hourEnd = Instant.ofEpochSecond(hourStartSecond(c.partition()) + 3600);
         Instant sealedAt = hourEnd.plus(o.grace());
         boolean sealed = c.now().compareTo(sealedAt) >= 0;
-        List<ObjectInfo> sorted = new ArrayList<>(c.live());
+        ObjectInfo main = null;
+        for (ObjectInfo f : c.live()) {
+            if (FileNames.isCompactedFile(lastSegment(f.key())) && (main == null || f.size() > main.size()
+                    || f.size() == main.size() && lastSegment(f.key()).compareTo(lastSegment(main.key())) > 0)) {
+                main = f;
+            }
+        }
+        List<ObjectInfo> tail = new ArrayList<>(c.live());
+        tail.remove(main);
+        long tailBytes = 0;
+        for (ObjectInfo f : tail) {
+            tailBytes += f.size();
+        }
+        boolean tiered = main != null && tailBytes <= o.maxTailRatio() * main.size();
+        List<ObjectInfo> sorted = new ArrayList<>(tiered ? tail : c.live());
         sorted.sort((a, b) -> lastSegment(a.key()).compareTo(lastSegment(b.key())));
         long bytes = 0;
         boolean small = false;
         for (ObjectInfo f : c.live()) {
-            bytes += f.size();
             small |= f.size() < o.smallFileBytes();
+        }
+        for (ObjectInfo f : sorted) {
+            bytes += f.size();
         }
         Outcome outcome;
         if (!sealed) {
             outcome = Outcome.NOT_SEALED;
         } else if (c.live().size() < 2) {
             outcome = Outcome.FEWER_THAN_TWO;
+        } else if (tiered) {
+            outcome = tail.size() < 2 ? Outcome.TAIL_LEFT : Outcome.TAIL_MERGED;
         } else if (c.live().size() > o.minFiles()) {
             outcome = Outcome.MANY_FILES;
         } else if (small) {
@@ -191,7 +213,8 @@ class CompactionPolicySimulationTest {
         assertEquals(given, c.live(), "decide changed its argument");
         assertEquals(c.partition(), d.partition(), "partition");
         assertFalse(d.reason().isBlank(), "every decision carries a reason");
-        boolean candidate = e.outcome() == Outcome.MANY_FILES || e.outcome() == Outcome.SMALL_FILES;
+        boolean candidate = e.outcome() == Outcome.MANY_FILES || e.outcome() == Outcome.SMALL_FILES
+                || e.outcome() == Outcome.TAIL_MERGED;
         assertEquals(candidate, d.isCandidate(), "candidate (model: " + e.outcome() + ", reason: " + d.reason() + ")");
         switch (e.outcome()) {
             case NOT_SEALED -> assertTrue(d.reason().contains(e.sealedAt().toString()),
@@ -203,6 +226,8 @@ class CompactionPolicySimulationTest {
             case MANY_FILES -> assertTrue(d.reason().contains("min-files " + c.options().minFiles()),
                     "reason names min-files: " + d.reason());
             case SMALL_FILES -> assertTrue(d.reason().contains("small"), "reason names small files: " + d.reason());
+            case TAIL_LEFT, TAIL_MERGED -> assertTrue(d.reason().contains("max-tail-ratio "
+                    + c.options().maxTailRatio()), "reason names the tail ratio: " + d.reason());
             default -> fail("unknown outcome " + e.outcome());
         }
         if (!candidate) {
@@ -212,7 +237,7 @@ class CompactionPolicySimulationTest {
         CompactionPlan plan = d.plan().orElseThrow();
         assertEquals(c.partition(), plan.partition(), "plan partition");
         assertEquals(c.generation(), plan.baseGeneration(), "the plan commits against the generation it read");
-        assertEquals(e.inputs(), plan.inputs(), "every live file, in sorted-name order, unaltered");
+        assertEquals(e.inputs(), plan.inputs(), "every live file or the tail, in sorted-name order, unaltered");
         assertEquals(e.bytesIn(), plan.bytesIn(), "bytes in");
         assertEquals(e.rowGroupBytes(), plan.rowGroupBytes(), "row-group threshold (env '" + c.rowGroupEnv() + "')");
         assertEquals(c.options().sortBudgetBytes(), plan.sortBudgetBytes(), "sort budget");
@@ -261,11 +286,17 @@ class CompactionPolicySimulationTest {
         Set<String> names = new HashSet<>();
         long landedMillis = p.hourStart().toEpochMilli();
         String prefix = p.dataPrefix();
-        if (r.nextInt(3) == 0) {
+        if (r.nextInt(2) == 0) {
             // Compacted before: one compacted file, and late ingest files landed beside it since.
             generation = r.nextInt(10) == 0 ? Long.MAX_VALUE - r.nextInt(3) : 1 + r.nextInt(1000);
             String name = uuids.at(landedMillis + r.nextLong(86_400_000L)) + FileNames.COMPACTED;
             live.add(file(prefix, p, name, r, options, names));
+            if (r.nextInt(3) == 0) {
+                // A compacted tail an earlier sweep made, or a second main file of the same size.
+                String tailName = uuids.at(landedMillis + r.nextLong(86_400_000L)) + FileNames.COMPACTED;
+                long size = r.nextInt(8) == 0 ? live.get(0).size() : r.nextLong(1 + live.get(0).size() / 4);
+                live.add(sized(prefix, p, tailName, size, r, names));
+            }
         } else {
             generation = r.nextInt(20) == 0 ? 1 + r.nextInt(50) : 0; // a generation with only ingest files left
         }
@@ -275,20 +306,30 @@ class CompactionPolicySimulationTest {
             case 2 -> options.minFiles() + 1 - live.size(); // one more than min-files
             default -> r.nextInt(12);
         };
+        // Late files sized against the main file, so the tail lands below, on and above max-tail-ratio.
+        long tailShare = live.isEmpty() || r.nextBoolean() ? -1
+                : (long) (live.get(0).size() * options.maxTailRatio()) / Math.max(1, ingest);
         for (int f = 0; f < Math.max(0, ingest); f++) {
             String name = uuids.at(landedMillis + r.nextLong(7_200_000L)) + FileNames.PARQUET;
-            live.add(file(prefix, p, name, r, options, names));
+            live.add(tailShare < 0 ? file(prefix, p, name, r, options, names)
+                    : sized(prefix, p, name, tailShare + r.nextInt(3) - 1, r, names));
         }
         Collections.shuffle(live, new Random(r.nextLong())); // the listing order the caller happened to have
         return new Case(p, generation, List.copyOf(live), now, options, env);
     }
 
-    private static ObjectInfo file(String prefix, PartitionKey p, String name, SplittableRandom r, CompactionOptions o,
+    private static ObjectInfo sized(String prefix, PartitionKey p, String name, long size, SplittableRandom r,
             Set<String> names) {
         if (!names.add(name)) {
             name = "b" + name; // a UUIDv7 collision within one drawn partition: keep names unique
             names.add(name);
         }
+        Instant modified = p.hourStart().plusMillis(r.nextLong(-86_400_000L, 86_400_000L * 30));
+        return new ObjectInfo(prefix + name, Math.max(0, size), modified);
+    }
+
+    private static ObjectInfo file(String prefix, PartitionKey p, String name, SplittableRandom r, CompactionOptions o,
+            Set<String> names) {
         long small = o.smallFileBytes();
         long size = switch (r.nextInt(8)) {
             case 0 -> small; // exactly the threshold: not small
@@ -298,8 +339,7 @@ class CompactionPolicySimulationTest {
             case 4 -> r.nextInt(3); // empty or nearly
             default -> small + r.nextLong(1L << 34); // big compacted-size files
         };
-        Instant modified = p.hourStart().plusMillis(r.nextLong(-86_400_000L, 86_400_000L * 30));
-        return new ObjectInfo(prefix + name, size, modified);
+        return sized(prefix, p, name, size, r, names);
     }
 
     private static CompactionOptions drawOptions(SplittableRandom r) {
@@ -321,7 +361,13 @@ class CompactionPolicySimulationTest {
         int fanIn = 2 + r.nextInt(200);
         OptionalLong rowGroup = r.nextInt(4) == 0 ? OptionalLong.of(1024 + r.nextLong(1L << 30))
                 : OptionalLong.empty();
+        double maxTailRatio = switch (r.nextInt(5)) {
+            case 0 -> 0; // every late file merges into the main file
+            case 1 -> 1;
+            case 2 -> CompactionOptions.DEFAULT_MAX_TAIL_RATIO;
+            default -> r.nextDouble();
+        };
         return new CompactionOptions(grace, minFiles, smallFileBytes, budget, fanIn, rowGroup, 1 + r.nextInt(8),
-                CompactionOptions.DEFAULT_GC_GRACE, SCRATCH, IoRates.UNLIMITED);
+                CompactionOptions.DEFAULT_GC_GRACE, SCRATCH, IoRates.UNLIMITED).withMaxTailRatio(maxTailRatio);
     }
 }
