@@ -29,7 +29,7 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * RFC0036.3: partitions whose decoded rows are many times the heap compact in a child JVM with a small -Xmx.
  * CI runs a reduced size; {@code -Dourios.big=true} runs the full criterion (1,500+ files, more than 1 GiB of
- * decoded rows, -Xmx512m).
+ * decoded rows, -Xmx384m).
  */
 class MemoryBoundTest {
     private static final boolean BIG = Boolean.getBoolean("ourios.big");
@@ -45,7 +45,7 @@ class MemoryBoundTest {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("t"), 1, files, rows, 41).withBodyBytes(1024));
         long decoded = decodedEstimate(store, 20);
-        String heap = BIG ? "-Xmx512m" : "-Xmx128m";
+        String heap = BIG ? "-Xmx384m" : "-Xmx128m";
         String out = compactInChild(heap, BIG ? "64" : "16");
         assertTrue(decoded > (BIG ? 1L << 30 : 256L << 20), "decoded estimate " + decoded + " too small for the test");
         assertEquals((long) files * rows, TestStores.readAll(store, outputKey(out)).size(), out);
