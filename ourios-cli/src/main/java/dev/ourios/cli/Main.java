@@ -38,6 +38,14 @@ public final class Main implements Runnable {
     }
 
     public static void main(String[] args) {
+        if (RootUsage.isRootHelp(args)) {
+            Optional<String> usage = RootUsage.packaged();
+            if (usage.isPresent()) {
+                System.out.print(usage.get());
+                System.out.flush();
+                System.exit(0);
+            }
+        }
         System.exit(run(args));
     }
 
@@ -96,6 +104,9 @@ public final class Main implements Runnable {
         }
         String version = cl.getCommandSpec().version()[0];
         forEachCommand(cl, c -> c.getCommandSpec().version(version));
+        // Plain text on a terminal too: the same bytes wherever the output goes, and the root's usage can be
+        // printed from its packaged rendering (RootUsage).
+        cl.setColorScheme(CommandLine.Help.defaultColorScheme(CommandLine.Help.Ansi.OFF));
         cl.setExecutionExceptionHandler((ex, commandLine, parseResult) -> {
             boolean verbose = isVerbose(commandLine);
             PrintWriter err = commandLine.getErr();

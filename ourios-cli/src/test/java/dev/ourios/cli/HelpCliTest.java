@@ -46,6 +46,31 @@ class HelpCliTest {
         }
     }
 
+    /**
+     * The packaged root usage (what {@code mvn package} renders into the jar) is printed without building the tree,
+     * and is byte for byte what picocli prints; a child JVM runs it as {@code ./ourios --help} does.
+     */
+    @Test
+    void the_packaged_root_usage_is_what_picocli_prints(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+            throws Exception {
+        java.nio.file.Path resources = dir.resolve("resources");
+        RootUsage.main(new String[] {resources.resolve("dev/ourios/cli/" + RootUsage.RESOURCE).toString()});
+        InProcessCli.Result picocli = InProcessCli.run("--help");
+        assertEquals(0, picocli.exit(), picocli.err());
+        for (String flag : List.of("--help", "-h")) {
+            java.nio.file.Path loaded = dir.resolve("classes" + flag + ".txt");
+            try (dev.ourios.testkit.ChildJvm child = dev.ourios.testkit.ChildJvm.main(Main.class).name("ourios-help")
+                    .classpath(resources + java.io.File.pathSeparator + System.getProperty("java.class.path"))
+                    .jvmArgs("-Xlog:class+load:file=" + loaded).args(flag).start()) {
+                assertEquals(0, child.waitFor(java.time.Duration.ofMinutes(2)), child.stderr());
+                assertEquals(picocli.out(), child.stdout(), flag);
+                assertEquals("", child.stderr(), flag + " printed to stderr");
+            }
+            assertFalse(java.nio.file.Files.readString(loaded).contains("picocli.CommandLine$Model$CommandSpec "),
+                    flag + ": the packaged text was printed without building picocli's model");
+        }
+    }
+
     @Test
     void help_wins_over_missing_required_options_and_bad_values() {
         InProcessCli.Result r = InProcessCli.run("query", "--from", "yesterday", "--help");
