@@ -103,7 +103,8 @@ class ReplayAfterCollectionTest {
             }
 
             // While the ingester is down: compact both (sealed) hours, then GC a day later collects the inputs.
-            CompactionOptions options = CompactionOptions.defaults(dir.resolve("scratch"));
+            // Max tail ratio 0: the late file below folds into its hour, so that sweep commits a manifest.
+            CompactionOptions options = CompactionOptions.defaults(dir.resolve("scratch")).withMaxTailRatio(0);
             SweepReport compacted = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(),
                     MeterProvider.noop()).sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, compacted.count(PartitionResult.Result.COMMITTED), compacted.toString());
