@@ -118,9 +118,14 @@ final class ViewStore implements AutoCloseable {
         return view.table().orElseThrow();
     }
 
-    /** One compaction sweep of every sealed partition; retired inputs stay (GC grace of ten years). */
+    /**
+     * One compaction sweep of every sealed partition, late files folded into their hours; retired inputs stay (GC
+     * grace of ten years).
+     */
     SweepReport compact(Path scratch) {
-        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(Duration.ofDays(3650));
+        // Max tail ratio 0: late files fold into their hour, so a sweep after late data commits every such hour.
+        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(Duration.ofDays(3650))
+                .withMaxTailRatio(0);
         SweepReport r = CompactionWiring.sweepRunner(store, opts, LATER, MeterProvider.noop())
                 .sweep(PartitionFilter.all(), x -> { });
         if (r.hasErrors()) {
