@@ -15,6 +15,7 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.table.FileRetention;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcOptions;
+import dev.ourios.table.LiveSetChanges;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.ManifestCommitter;
 import dev.ourios.table.TableLayout;
@@ -58,8 +59,18 @@ public final class CompactionWiring {
      */
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard, FileRetention retention) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, retention, LiveSetChanges.NONE);
+    }
+
+    /**
+     * As above, telling {@code changes} of every partition a compaction or an expiry commits (what {@code ourios
+     * serve} hands its Iceberg view).
+     */
+    public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
+            Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard, FileRetention retention,
+            LiveSetChanges changes) {
         return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty(),
-                retention);
+                retention, changes);
     }
 
     /**
@@ -68,11 +79,17 @@ public final class CompactionWiring {
      * guard, scratch). Crash tests arm its crash points by the same system property as a sweep's.
      */
     public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock) {
+        return deletion(store, options, clock, LiveSetChanges.NONE);
+    }
+
+    /** As above, telling {@code changes} of every partition a deletion commits. */
+    public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock,
+            LiveSetChanges changes) {
         FaultSeam faults = FaultSeam.fromSystemProperty();
         ManifestCodec codec = new ManifestCodec();
         PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
                 new SortedRewriter(store, options.scratchDir(), Uuid7.system(), faults, true),
-                ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace()),
+                ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace(), changes),
                 new AuditLog(store, options.scratchDir()), options, clock, faults);
         return new Deletion(new TableLayout(store), deleter);
     }
@@ -85,11 +102,13 @@ public final class CompactionWiring {
     /** The wiring itself, with the fault-injection seam explicit (tests in this package hand it row faults). */
     static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
             MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults) {
-        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, faults, FileRetention.NONE);
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, faults, FileRetention.NONE,
+                LiveSetChanges.NONE);
     }
 
     private static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
-            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults, FileRetention retention) {
+            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults, FileRetention retention,
+            LiveSetChanges changes) {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
@@ -103,14 +122,14 @@ public final class CompactionWiring {
         PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
             ObjectStore view = throttle.view(counted);
             return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
-                    ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace()),
+                    ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace(), changes),
                     new AuditLog(view, options.scratchDir()));
         }, clock, faults);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(),
                 options.scratchDebrisAge(), clock,
                 gcDryRun);
         PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
-                options.gcGrace()), audit, clock, faults);
+                options.gcGrace(), changes), audit, clock, faults);
         SweepRunner runner = new SweepRunner(layout, reader, gc, policy, compactor, audit,
                 new CompactionMetrics(meters), planClock, clock, options.concurrency(), shard, debris,
                 options.retention(), expirer);

@@ -11,6 +11,7 @@ import dev.ourios.ingest.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.LiveSetChanges;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
@@ -68,9 +69,15 @@ public final class Ingester implements AutoCloseable {
      */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
             Retention retention, Clock clock) throws IOException {
+        return open(settings, store, metrics, retention, clock, LiveSetChanges.NONE);
+    }
+
+    /** As above, telling {@code changes} of every partition a flush lands an ingest file in. */
+    public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
+            Retention retention, Clock clock, LiveSetChanges changes) throws IOException {
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
-                new TableReader(store, new ManifestCodec()), decoder, metrics);
+                new TableReader(store, new ManifestCodec()), decoder, metrics, changes);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
         FlushLoop loop = new FlushLoop(flusher, s -> {
             try {

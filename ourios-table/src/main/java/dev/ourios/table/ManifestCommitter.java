@@ -31,6 +31,7 @@ public final class ManifestCommitter {
     private final ManifestCodec codec;
     private final Clock clock;
     private final Duration maxOutputAge;
+    private final LiveSetChanges changes;
 
     /**
      * @param maxOutputAge the oldest an unnamed output may be when it is committed. GC deletes unnamed compacted
@@ -39,6 +40,16 @@ public final class ManifestCommitter {
      *                     GC pass that listed before this commit and deletes after it, and for clock skew.
      */
     public ManifestCommitter(ObjectStore store, ManifestCodec codec, Clock clock, Duration maxOutputAge) {
+        this(store, codec, clock, maxOutputAge, LiveSetChanges.NONE);
+    }
+
+    /**
+     * As above, telling {@code changes} of every partition whose manifest this committer created, or may have
+     * created (an unknown outcome).
+     */
+    public ManifestCommitter(ObjectStore store, ManifestCodec codec, Clock clock, Duration maxOutputAge,
+            LiveSetChanges changes) {
+        this.changes = Objects.requireNonNull(changes, "changes is null");
         this.store = Objects.requireNonNull(store, "store is null");
         this.codec = Objects.requireNonNull(codec, "codec is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
@@ -50,10 +61,16 @@ public final class ManifestCommitter {
 
     /** A committer whose output-age bound is half of the GC grace. */
     public static ManifestCommitter forGcGrace(ObjectStore store, ManifestCodec codec, Clock clock, Duration gcGrace) {
+        return forGcGrace(store, codec, clock, gcGrace, LiveSetChanges.NONE);
+    }
+
+    /** As above, telling {@code changes} of every partition it commits. */
+    public static ManifestCommitter forGcGrace(ObjectStore store, ManifestCodec codec, Clock clock, Duration gcGrace,
+            LiveSetChanges changes) {
         // A zero grace (tests, debugging) means GC may collect any unnamed output at once: no age bound can make
         // that safe, so none is applied; the missing-file check before the create still refuses a collected output.
         Duration bound = gcGrace.isZero() ? NO_AGE_BOUND : gcGrace.dividedBy(2);
-        return new ManifestCommitter(store, codec, clock, bound);
+        return new ManifestCommitter(store, codec, clock, bound, changes);
     }
 
 
@@ -65,12 +82,18 @@ public final class ManifestCommitter {
      */
     public CommitResult commit(PartitionKey partition, long expectedCurrentGeneration, Manifest next)
             throws IOException {
-        return commit(partition, partition.dataPrefix(), expectedCurrentGeneration, next);
+        CommitResult r = commit(partition, partition.dataPrefix(), expectedCurrentGeneration, next);
+        if (r.status() == CommitResult.Status.COMMITTED || r.status() == CommitResult.Status.UNKNOWN) {
+            // An unknown outcome may be a commit: a mirror that reads the partition again loses nothing.
+            changes.changed(partition);
+        }
+        return r;
     }
 
     /**
      * As above for the directory {@code prefix} that keeps files and manifests as a partition does (an audit day);
-     * {@code partition} names it in the result and in messages.
+     * {@code partition} names it in the result and in messages. An audit day holds no log rows, so its commits are
+     * not told to the {@link LiveSetChanges}.
      */
     public CommitResult commit(PartitionKey partition, String prefix, long expectedCurrentGeneration, Manifest next)
             throws IOException {

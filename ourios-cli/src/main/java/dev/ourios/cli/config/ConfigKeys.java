@@ -55,6 +55,7 @@ public final class ConfigKeys {
     public static final String DRAIN_TIMEOUT = "shutdown.drain_timeout";
     public static final String ICEBERG_ENABLED = "iceberg.enabled";
     public static final String ICEBERG_RECONCILE_INTERVAL = "iceberg.reconcile_interval";
+    public static final String ICEBERG_SYNC_INTERVAL = "iceberg.sync_interval";
     public static final String INGEST_ENABLED = "ingest.enabled";
     public static final String INGEST_LISTEN = "ingest.listen";
     public static final String INGEST_WAL_DIR = "ingest.wal_dir";
@@ -183,9 +184,12 @@ public final class ConfigKeys {
         k.add(key(MAX_WRITE_RATE, "OURIOS_COMPACTION_MAX_WRITE_RATE", "--max-write-rate", "0", Kind.SIZE, false,
                 "Bytes per second all compactions together may write to the store; 0 = unthrottled"));
         k.add(key(ICEBERG_ENABLED, "OURIOS_ICEBERG_ENABLED", null, "false", Kind.BOOLEAN, false,
-                "After every compaction sweep, sync the store's Iceberg view (iceberg/logs); needs compaction.enabled"));
+                "Keep the store's Iceberg view (iceberg/logs) in step with every change serve makes; needs "
+                + "compaction.enabled"));
+        k.add(key(ICEBERG_SYNC_INTERVAL, "OURIOS_ICEBERG_SYNC_INTERVAL", null, "10s", Kind.DURATION, false,
+                "Least time between two syncs of the Iceberg view: a change reaches the view within it plus one sync"));
         k.add(key(ICEBERG_RECONCILE_INTERVAL, "OURIOS_ICEBERG_RECONCILE_INTERVAL", null, "1h", Kind.DURATION, false,
-                "How often the sync after a sweep reads every partition, not only the ones the sweep committed"));
+                "How often a sync of the Iceberg view reads every partition, not only the ones serve changed"));
         k.add(key(DRAIN_TIMEOUT, "OURIOS_DRAIN_TIMEOUT", null, "10m", Kind.DURATION, false,
                 "On SIGTERM, how long running compactions may take to finish before the process exits anyway"));
         k.add(key(RETENTION_DEFAULT, "OURIOS_RETENTION", "--retention", null, Kind.DURATION, false,

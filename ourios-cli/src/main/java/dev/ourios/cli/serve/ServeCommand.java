@@ -18,6 +18,7 @@ import dev.ourios.core.Retention;
 import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
+import dev.ourios.iceberg.PendingPartitions;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
@@ -29,6 +30,7 @@ import dev.ourios.ingest.http.OtlpHttpReceiver;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.LiveSetChanges;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
@@ -151,14 +153,17 @@ public final class ServeCommand implements Callable<Integer> {
             // authorizer checks the request's headers and answers 400/401/403.
             RequestGate gate = new AuthorizingGate(auth.authorizer());
             StoreProbe probe = new StoreProbe(s, drain::stopRequested);
+            // Every component below that changes a partition's live set reports it here, for the Iceberg view.
+            PendingPartitions changed = new PendingPartitions(IcebergSyncLoop.MAX_PENDING_PARTITIONS);
+            LiveSetChanges changes = iceberg.enabled() ? changed : LiveSetChanges.NONE;
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
-            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, Clock.systemUTC()),
-                    probe, events);
+            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, Clock.systemUTC(),
+                    changes), probe, events);
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
                     new LiveFiles(s, layout, tables), probe, events, gate, deletes);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = cfg.ingest().settings().isPresent()
-                    ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention()) : null;
+                    ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention(), changes) : null;
             OtlpHttpReceiver receiver = ingester == null ? null
                     : new OtlpHttpReceiver(ingester, cfg.http().server(), gate);
             InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
@@ -172,19 +177,21 @@ public final class ServeCommand implements Callable<Integer> {
                     + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
                     + otlp.getHostString() + ":" + otlp.getPort())
                     + " on " + cfg.store().uri(), started(cfg, bound, otlp));
+            // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
+            IcebergView view = IcebergWiring.view(s, cfg.store().uri());
+            IcebergSyncLoop viewSync = !iceberg.enabled() ? null
+                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, Clock.systemUTC()), changed, events,
+                            Clock.systemUTC(), iceberg.syncInterval(), iceberg.reconcileInterval());
+            if (viewSync != null) {
+                viewSync.start();
+            }
             try {
                 if (cfg.compaction().enabled()) {
-                    // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
-                    IcebergView view = IcebergWiring.view(s, cfg.store().uri());
                     SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, Clock.systemUTC(),
                             Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
-                            IcebergWiring.retention(view, Clock.systemUTC()));
-                    SweepLoop.Listener listener = new SweepEvents(events);
-                    if (iceberg.enabled()) {
-                        listener = new IcebergSyncEvents(listener, IcebergWiring.sync(s, view, Clock.systemUTC()),
-                                events, Clock.systemUTC(), iceberg.reconcileInterval());
-                    }
-                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain).run(listener);
+                            IcebergWiring.retention(view, Clock.systemUTC()), changes);
+                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
+                            .run(new SweepEvents(events));
                 } else {
                     while (!drain.stopRequested()) {
                         drain.sleep(Duration.ofHours(1));
@@ -199,6 +206,10 @@ public final class ServeCommand implements Callable<Integer> {
                             : "ingest drain incomplete: the rest stays in the WAL for the next start", Map.of());
                 }
                 api.stop(HTTP_DRAIN);
+                if (viewSync != null) {
+                    // After the drain: the files its last flushes landed reach the view in one last sync.
+                    viewSync.stop(HTTP_DRAIN);
+                }
             }
             events.info("ourios.serve.stopped", "stopped: sweeps drained, HTTP server closed", Map.of());
         }
@@ -221,10 +232,10 @@ public final class ServeCommand implements Callable<Integer> {
     }
 
     private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry,
-            Retention retention) {
+            Retention retention, LiveSetChanges changes) {
         try {
             return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()), retention,
-                    Clock.systemUTC());
+                    Clock.systemUTC(), changes);
         } catch (IOException e) {
             throw new UsageException(ConfigKeys.INGEST_WAL_DIR + ": " + e.getMessage(), e);
         }

@@ -9,6 +9,7 @@ import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WalFrames;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.LiveSetChanges;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
@@ -38,8 +39,16 @@ public final class SegmentFlusher {
     private final TableReader tables;
     private final OtlpLogsDecoder decoder;
     private final FlushListener listener;
+    private final LiveSetChanges changes;
 
     public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener) {
+        this(writer, tables, decoder, listener, LiveSetChanges.NONE);
+    }
+
+    /** As above, telling {@code changes} of each partition as soon as a file this flush published is in it. */
+    public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener,
+            LiveSetChanges changes) {
+        this.changes = changes;
         this.writer = writer;
         this.tables = tables;
         this.decoder = decoder;
@@ -76,7 +85,12 @@ public final class SegmentFlusher {
                 continue;
             }
             Optional<IngestWriter.LandedFile> f = writer.writeFileIfAbsent(key, name, p.getValue());
-            f.ifPresent(landed::add);
+            if (f.isPresent()) {
+                landed.add(f.get());
+                // A file found already there was published (and told) by an earlier attempt, or by an earlier
+                // process, whose files a reader of the whole store picks up at start.
+                changes.changed(key);
+            }
             listener.file(key.tenantId(), p.getValue().size(), f.map(IngestWriter.LandedFile::bytes).orElse(0L),
                     f.isPresent());
         }

@@ -53,6 +53,13 @@ final class ColumnCursor {
     private byte[][] dictBytes;
     private String[] dictStrings;
 
+    /** Verdicts of column tests on dictionary entries, see {@link #verdicts}. */
+    private static final byte UNKNOWN = 0;
+    private static final byte PASSES = 1;
+    private static final byte FAILS = 2;
+    private final ColumnTest[] verdictTests = new ColumnTest[2];
+    private final byte[][] verdictsByTest = new byte[2][];
+
     // The current page.
     private int entries;
     private int entry;
@@ -68,6 +75,10 @@ final class ColumnCursor {
     /** Per entry of the page, the values before it (built on the first skip within the page, see {@link #defined}). */
     private int[] definedBefore = new int[0];
     private boolean definedBeforeReady;
+    /** For a list column, the entries of the page that start a row, in order (built with {@link #firstRowStartFrom}). */
+    private int[] rowStarts = new int[0];
+    private int rowStartCount;
+    private boolean rowStartsReady;
 
     // The entry last returned by next().
     private int def;
@@ -130,13 +141,38 @@ final class ColumnCursor {
                 value += maxDef == 0 ? skip : defined(entry, entry + skip);
                 entry += skip;
                 nextRow += skip;
-            } else {
-                next();
-                while (entry < entries && reps[entry] > 0) {
-                    next();
-                }
+            } else { // a list: jump to the entry that starts the row, or past the page's rows
+                int first = firstRowStartFrom(entry);
+                long inPage = rowStartCount - first;
+                int to = row - nextRow < inPage ? rowStarts[first + (int) (row - nextRow)] : entries;
+                value += maxDef == 0 ? to - entry : defined(entry, to);
+                nextRow += Math.min(row - nextRow, inPage);
+                entry = to;
             }
         }
+    }
+
+    /**
+     * The index in {@link #rowStarts} of the first entry at or after {@code from} that starts a row (repetition
+     * level 0); {@link #rowStartCount} if none does. The entries that start rows are listed on the first skip within
+     * the page, so a sparse read finds a row by a search instead of stepping through every list element before it.
+     */
+    private int firstRowStartFrom(int from) {
+        if (!rowStartsReady) {
+            if (rowStarts.length < entries) {
+                rowStarts = new int[Math.max(entries, rowStarts.length * 2)];
+            }
+            int n = 0;
+            for (int i = 0; i < entries; i++) {
+                // Without a branch: which entries start rows follows the data, so a branch would mispredict often.
+                rowStarts[n] = i;
+                n += (reps[i] - 1) >>> 31; // 1 for level 0, 0 otherwise (levels are never negative)
+            }
+            rowStartCount = n;
+            rowStartsReady = true;
+        }
+        int at = Arrays.binarySearch(rowStarts, 0, rowStartCount, from);
+        return at >= 0 ? at : -at - 1;
     }
 
     /**
@@ -150,23 +186,50 @@ final class ColumnCursor {
                     : ((ColumnTest.LongRange) test).nullPasses();
         }
         int v = value + 1;
-        if (test instanceof ColumnTest.BytesEqual b) {
-            if (dictionaryEncoded) {
-                byte[] d = dictBytes[ids[v]];
-                return b.matches(d, 0, d.length);
+        if (dictionaryEncoded) {
+            byte[] known = verdicts(test);
+            int id = ids[v];
+            if (known[id] == UNKNOWN) {
+                known[id] = dictionaryEntryPasses(test, id) ? PASSES : FAILS;
             }
+            return known[id] == PASSES;
+        }
+        if (test instanceof ColumnTest.BytesEqual b) {
             int off = offsets[v];
             return b.matches(data, off, off + length(v));
         }
         ColumnTest.LongRange r = (ColumnTest.LongRange) test;
-        long x;
-        if (dictionaryEncoded) {
-            x = type == PrimitiveTypeName.INT32 ? (int) dictLongs[ids[v]] : dictLongs[ids[v]];
-        } else {
-            x = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * v)
-                    : (long) I64.get(data, dataStart + 8 * v);
-        }
+        long x = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * v)
+                : (long) I64.get(data, dataStart + 8 * v);
         return r.matches(x);
+    }
+
+    /** Whether dictionary entry {@code id} passes {@code test} (a non-null value). */
+    private boolean dictionaryEntryPasses(ColumnTest test, int id) {
+        if (test instanceof ColumnTest.BytesEqual b) {
+            byte[] d = dictBytes[id];
+            return b.matches(d, 0, d.length);
+        }
+        long x = type == PrimitiveTypeName.INT32 ? (int) dictLongs[id] : dictLongs[id];
+        return ((ColumnTest.LongRange) test).matches(x);
+    }
+
+    /**
+     * The verdicts of {@code test} on this chunk's dictionary entries, decided once per entry: a test of a
+     * dictionary-encoded row is then one array read, whatever the value's length. A cursor is asked at most a test
+     * and a guard (a column holds at most one of each), so two slots; a further test takes the second slot over.
+     */
+    private byte[] verdicts(ColumnTest test) {
+        for (int i = 0; i < verdictTests.length; i++) {
+            if (verdictTests[i] == test) {
+                return verdictsByTest[i];
+            }
+        }
+        int slot = verdictTests[0] == null ? 0 : 1;
+        int size = dictLongs != null ? dictLongs.length : dictBytes.length;
+        verdictTests[slot] = test;
+        verdictsByTest[slot] = new byte[size];
+        return verdictsByTest[slot];
     }
 
     /** Whether {@link #peekPasses} can read {@code test} on {@code column}: its physical type; not repeated. */
@@ -193,9 +256,7 @@ final class ColumnCursor {
             int n = 0;
             for (int i = 0; i < entries; i++) {
                 definedBefore[i] = n;
-                if (defs[i] == maxDef) {
-                    n++;
-                }
+                n += ((defs[i] - maxDef) >>> 31) ^ 1; // 1 at the maximum level, 0 below it; without a branch
             }
             definedBefore[entries] = n;
             definedBeforeReady = true;
@@ -389,6 +450,7 @@ final class ColumnCursor {
         entry = 0;
         value = -1;
         definedBeforeReady = false;
+        rowStartsReady = false;
         if (page.getFirstRowIndex().isPresent()) {
             nextRow = page.getFirstRowIndex().get();
         }

@@ -19,6 +19,7 @@ import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
@@ -124,7 +125,9 @@ public final class LogFileReader implements Closeable {
         this.inputFile = new StoreInputFile(input, file);
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
         boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
-        ParquetReadOptions readOptions = ParquetReadOptions.builder(new PlainParquetConfiguration())
+        PlainParquetConfiguration conf = new PlainParquetConfiguration();
+        ParquetReadOptions readOptions = ParquetReadOptions.builder(conf)
+                .withCodecFactory(new PageDecompressors(HadoopCodecs.newFactory(conf, 0)))
                 .withRecordFilter(filter)
                 .useStatsFilter(!pruned)
                 .useDictionaryFilter(!pruned)

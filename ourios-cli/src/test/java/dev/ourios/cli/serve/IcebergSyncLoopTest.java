@@ -6,14 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import dev.ourios.cli.SweepLoop;
-import dev.ourios.compaction.PartitionResult;
-import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
+import dev.ourios.iceberg.PendingPartitions;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
@@ -32,10 +30,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * The sync after a sweep reads every partition the first time, then only the partitions the sweep committed, and
- * every partition again once the reconcile interval has passed, which picks up what no sweep committed.
+ * The syncer's schedule and scope, driven by hand: every partition the first time, then only the partitions reported
+ * as changed (no sooner than the sync interval after the last sync), every partition again once the reconcile
+ * interval has passed, which picks up what nothing reported; a failed sync keeps its partitions pending.
  */
-class IcebergSyncEventsTest {
+class IcebergSyncLoopTest {
     static final Instant START = Instant.parse("2026-07-01T00:00:00Z");
 
     @TempDir
@@ -66,7 +65,7 @@ class IcebergSyncEventsTest {
     }
 
     @Test
-    void partialAfterEachSweepAndFullOncePerInterval() throws Exception {
+    void reportedPartitionsAfterTheIntervalAndEveryPartitionOncePerReconcileInterval() throws Exception {
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of("acme"), START, 4, 3, 10, 5));
         HandClock clock = new HandClock();
         ByteArrayOutputStream out = new ByteArrayOutputStream();
@@ -76,39 +75,55 @@ class IcebergSyncEventsTest {
                 writer.writeFile(gen.partition("acme", h), gen.file("acme", h, 0));
             }
             IcebergView view = IcebergWiring.view(store, dir.toString());
-            SweepLoop.Listener none = new SweepLoop.Listener() {
-                @Override
-                public void partition(PartitionResult result) {
-                }
+            PendingPartitions pending = new PendingPartitions(100);
+            IcebergSyncLoop loop = new IcebergSyncLoop(IcebergWiring.sync(store, view, clock), pending,
+                    new EventLog(new PrintStream(out, true, StandardCharsets.UTF_8), clock), clock,
+                    Duration.ofSeconds(10), Duration.ofHours(1));
 
-                @Override
-                public void finished(long sweep, SweepReport report) {
-                }
-            };
-            IcebergSyncEvents events = new IcebergSyncEvents(none, IcebergWiring.sync(store, view, clock),
-                    new EventLog(new PrintStream(out, true, StandardCharsets.UTF_8), clock), clock, Duration.ofHours(1));
-
-            events.finished(1, report());
+            assertEquals(Duration.ZERO, loop.untilNext(clock.instant()), "the first sync is due at once");
+            loop.syncNow();
             JsonNode first = lastSynced(out);
             assertTrue(first.get("ourios.iceberg.full").asBoolean(), first.toString());
             assertEquals(4, first.get("ourios.iceberg.partitions_read").asInt());
+            assertEquals(Duration.ofHours(1), loop.untilNext(clock.instant()), "nothing pending: the reconciliation");
 
-            // Late files in two partitions; the sweep reports one of them as committed.
-            PartitionKey committed = gen.partition("acme", 1);
+            // Late files in two partitions; one of them is reported.
+            PartitionKey reported = gen.partition("acme", 1);
             PartitionKey unreported = gen.partition("acme", 2);
-            String committedKey = writer.writeFile(committed, gen.file("acme", 1, 1)).key();
+            String reportedKey = writer.writeFile(reported, gen.file("acme", 1, 1)).key();
             String unreportedKey = writer.writeFile(unreported, gen.file("acme", 2, 1)).key();
-            clock.advance(Duration.ofMinutes(5));
-            events.finished(2, report(committed));
+            pending.changed(reported);
+            clock.advance(Duration.ofSeconds(4));
+            assertEquals(Duration.ofSeconds(6), loop.untilNext(clock.instant()), "no sooner than the interval");
+            clock.advance(Duration.ofSeconds(6));
+            assertEquals(Duration.ZERO, loop.untilNext(clock.instant()));
+            loop.syncNow();
             JsonNode partial = lastSynced(out);
             assertFalse(partial.get("ourios.iceberg.full").asBoolean(), partial.toString());
             assertEquals(1, partial.get("ourios.iceberg.partitions_read").asInt());
             Set<String> keys = IcebergView.currentFiles(view.table().orElseThrow(), view.location()).keySet();
-            assertTrue(keys.contains(committedKey));
-            assertFalse(keys.contains(unreportedKey), "a partition no sweep committed waits for the reconciliation");
+            assertTrue(keys.contains(reportedKey));
+            assertFalse(keys.contains(unreportedKey), "a partition nothing reported waits for the reconciliation");
+
+            // A sync that fails (the reported partition's manifest is unreadable) keeps the partition pending.
+            PartitionKey broken = gen.partition("acme", 3);
+            String brokenKey = writer.writeFile(broken, gen.file("acme", 3, 1)).key();
+            store.putIfAbsent(broken.dataPrefix() + dev.ourios.core.FileNames.manifestName(1), "{".getBytes(StandardCharsets.UTF_8));
+            pending.changed(broken);
+            clock.advance(Duration.ofSeconds(10));
+            assertTrue(loop.syncNow().isEmpty());
+            assertTrue(out.toString(StandardCharsets.UTF_8).contains("ourios.iceberg.sync.error"), out.toString());
+            assertTrue(pending.any(), "the failed sync's partition stays pending");
+            store.delete(broken.dataPrefix() + dev.ourios.core.FileNames.manifestName(1));
+            clock.advance(Duration.ofSeconds(10));
+            loop.syncNow();
+            JsonNode retried = lastSynced(out);
+            assertFalse(retried.get("ourios.iceberg.full").asBoolean(), retried.toString());
+            assertTrue(IcebergView.currentFiles(view.table().orElseThrow(), view.location()).containsKey(brokenKey));
 
             clock.advance(Duration.ofHours(1));
-            events.finished(3, report());
+            assertEquals(Duration.ZERO, loop.untilNext(clock.instant()), "the reconciliation is due");
+            loop.syncNow();
             JsonNode full = lastSynced(out);
             assertTrue(full.get("ourios.iceberg.full").asBoolean(), full.toString());
             assertEquals(4, full.get("ourios.iceberg.partitions_read").asInt());
@@ -116,14 +131,6 @@ class IcebergSyncEventsTest {
             assertTrue(IcebergView.currentFiles(view.table().orElseThrow(), view.location()).containsKey(
                     unreportedKey));
         }
-    }
-
-    private static SweepReport report(PartitionKey... committed) {
-        List<PartitionResult> results = java.util.Arrays.stream(committed)
-                .map(p -> new PartitionResult(p, PartitionResult.Result.COMMITTED, 0, 0, 0, 0, 1, null, List.of(),
-                        null, null, 0))
-                .toList();
-        return new SweepReport(results, 0, 0, List.of(), 0);
     }
 
     /** The attributes of the last {@code ourios.iceberg.synced} event. */
