@@ -42,8 +42,9 @@ public final class SoakReport {
                 in.lateFiles(), in.lateIntoCompacted(), in.bytes() / 1048576.0, r.ingestSeconds(),
                 in.maxLagSeconds()));
         row(sb, "partitions sealed", fin.sealed() + " of " + fin.partitions());
-        row(sb, "compactions", String.format(Locale.ROOT, "%d committed (%,d rows rewritten), %d noop, %d errors, "
-                + "%d sweeps", c.committed(), c.rowsIn(), c.noops(), c.errors(), c.sweeps()));
+        row(sb, "compactions", String.format(Locale.ROOT, "%d committed (%,d rows rewritten, %.2f per landed row), "
+                + "%d noop, %d errors, %d sweeps", c.committed(), c.rowsIn(),
+                in.rows() == 0 ? 0.0 : (double) c.rowsIn() / in.rows(), c.noops(), c.errors(), c.sweeps()));
         row(sb, "backlog (partitions)", String.format(Locale.ROOT, "max %d, final %d; zero %s", r.backlogMax(),
                 fin.backlog(), r.drainSeconds() >= 0 ? String.format(Locale.ROOT, "%.1f s after ingest stopped",
                         r.drainSeconds()) : "NOT reached"));
