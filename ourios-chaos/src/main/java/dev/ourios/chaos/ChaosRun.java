@@ -145,9 +145,8 @@ final class ChaosRun {
             // A halt child folds tails into their hours (max tail ratio 0), so the one late file landed before it
             // makes a candidate to halt in; the killed children below run the tiered default.
             String gcGrace = kind == ChildKind.HALT_MID_GC ? "0s" : config.childGcGrace().toSeconds() + "s";
-            List<String> args = new ArrayList<>(compactArgs(gcGrace, 1 + random.nextInt(2)));
-            args.addAll(List.of("--max-tail-ratio", "0"));
-            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:", args);
+            CliChild child = CliChild.start(config.childClasspath(), kind.crashPoint(), "gc:",
+                    foldingCompactArgs(gcGrace, 1 + random.nextInt(2)));
             int status = child.await(CHILD_TIMEOUT_MILLIS);
             tally.kill(kind.label(), status == CliChild.HALTED);
             if (status != CliChild.HALTED && status != 0 && status != 1) {
@@ -205,9 +204,8 @@ final class ChaosRun {
      * tails the killed children left.
      */
     private boolean converge() throws IOException, InterruptedException {
-        List<String> args = new ArrayList<>(compactArgs("10m", 1));
-        args.addAll(List.of("--max-tail-ratio", "0"));
-        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:", args);
+        CliChild sweep = CliChild.start(config.childClasspath(), Optional.empty(), "gc:",
+                foldingCompactArgs("10m", 1));
         int s = sweep.await(CHILD_TIMEOUT_MILLIS);
         if (s != 0) {
             tally.violation("the converging sweep exited " + s + ":\n" + sweep.output());
@@ -246,6 +244,13 @@ final class ChaosRun {
                 "--concurrency", Integer.toString(concurrency),
                 "--scratch", config.work().resolve("scratch").toString()));
         config.s3Endpoint().ifPresent(e -> a.addAll(List.of("--s3-endpoint", e)));
+        return a;
+    }
+
+    /** {@link #compactArgs} with every tail folded into its hour ({@code --max-tail-ratio 0}). */
+    private List<String> foldingCompactArgs(String gcGrace, int concurrency) {
+        List<String> a = compactArgs(gcGrace, concurrency);
+        a.addAll(List.of("--max-tail-ratio", "0"));
         return a;
     }
 
