@@ -10,8 +10,8 @@ import java.util.stream.Collectors;
 
 /**
  * Where one launcher command's classes come from: runs it once (untimed) with {@code -Xlog:class+load} through
- * {@code JAVA_OPTS} and counts the classes mapped from the class-data archive (the top layer), from the JDK's base
- * archive, and read from jars.
+ * {@code JAVA_OPTS} and counts the classes mapped from a class-data archive (the launcher's static archive, or the
+ * JDK's own when the launcher's cannot be used) and those read from jars or generated.
  */
 final class ArchiveProbe {
     private ArchiveProbe() {
@@ -24,13 +24,11 @@ final class ArchiveProbe {
             String name = "class-load-" + label.replaceAll("[^A-Za-z]+", "-");
             procs.run(name, command, Map.of("JAVA_OPTS", "-Xlog:class+load=info:file=" + log)).stdoutOrThrow();
             List<String> lines = Files.readAllLines(log, StandardCharsets.UTF_8);
-            long top = lines.stream().filter(l -> l.contains("source: shared objects file (top)")).count();
-            long base = lines.stream().filter(l -> l.endsWith("source: shared objects file")).count();
+            long mapped = lines.stream().filter(l -> l.contains("source: shared objects file")).count();
             List<String> rest = lines.stream().filter(l -> l.contains("[class,load]"))
                     .filter(l -> !l.contains("source: shared objects file")).toList();
-            long loaded = top + base + rest.size();
-            return String.format("`%s` loads %d classes: %d from the archive, %d from the JDK's base archive, %d "
-                    + "from jars or generated (%s)", label, loaded, top, base, rest.size(), largestGroups(rest));
+            return String.format("`%s` loads %d classes: %d mapped from an archive, %d from jars or generated (%s)",
+                    label, mapped + rest.size(), mapped, rest.size(), largestGroups(rest));
         } finally {
             Files.deleteIfExists(log);
         }

@@ -11,10 +11,11 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The workload the build runs once, under {@code -XX:ArchiveClassesAtExit}, to make the class-data archive that
- * {@code ./ourios} starts the JVM with: the classes a command loads are then mapped from the archive, already parsed
- * and verified, instead of read from the jar (about a third of a short command's time in a fresh JVM). It runs the
- * commands users start most often from a shell, on a small store it makes and deletes in {@code workDir}.
+ * The workload the build runs once, under {@code -XX:DumpLoadedClassList}, to list the classes of the class-data
+ * archive that {@code ./ourios} starts the JVM with: the classes a command loads are then mapped from the archive,
+ * already parsed and verified, instead of read from the jar (about a third of a short command's time in a fresh
+ * JVM). It runs the commands users start most often from a shell, on a small store it makes and deletes in
+ * {@code workDir}.
  */
 public final class StartupTraining {
     private StartupTraining() {
