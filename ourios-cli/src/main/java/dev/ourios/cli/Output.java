@@ -8,7 +8,14 @@ import java.util.Map;
 
 /** Machine-readable output (one JSON object per line) and progress on stderr when it is a terminal. */
 public final class Output {
-    private static final ObjectMapper JSON = new ObjectMapper();
+    /**
+     * The mapper is made on first use: building one loads about 500 of Jackson's classes, which a command printing
+     * no JSON (a count, a table) would pay for at every start.
+     */
+    private static final class Json {
+        private static final ObjectMapper MAPPER = new ObjectMapper();
+    }
+
     private final PrintStream out;
     private final PrintStream err;
     private final boolean interactive;
@@ -33,7 +40,7 @@ public final class Output {
 
     public void jsonLine(Map<String, ?> object) {
         try {
-            out.println(JSON.writeValueAsString(object));
+            out.println(Json.MAPPER.writeValueAsString(object));
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("BUG: cannot encode " + object, e);
         }
@@ -41,7 +48,7 @@ public final class Output {
 
     public static String json(Object value) {
         try {
-            return JSON.writeValueAsString(value);
+            return Json.MAPPER.writeValueAsString(value);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("BUG: cannot encode " + value, e);
         }
