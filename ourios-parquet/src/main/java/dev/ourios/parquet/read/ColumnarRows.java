@@ -54,9 +54,12 @@ final class ColumnarRows {
     private final Field[] byKind = new Field[Kind.values().length];
     /** The extra columns in the order a record's extras map holds them (by name). */
     private final Field[] extrasByName;
-    /** The column tests and guards {@link #rejects} reads. */
+    /** The column tests and guards this schema can read. */
     private final TestPlan tests;
     private final TestPlan guards;
+    /** Those {@link #rejects} reads in the current row group: the ones its statistics do not prove. */
+    private TestPlan groupTests;
+    private TestPlan groupGuards;
     // The row encodeNext wrote last (for the caller's partition check).
     private String lastTenant;
     private long lastEffectiveTime;
@@ -111,6 +114,8 @@ final class ColumnarRows {
         boolean guarded = guardPlan.tests.length == guards.size();
         this.tests = guarded ? testPlan : new TestPlan(new ColumnTest[0], new int[0]);
         this.guards = guarded ? guardPlan : new TestPlan(new ColumnTest[0], new int[0]);
+        this.groupTests = this.tests;
+        this.groupGuards = this.guards;
     }
 
     /** The tests of {@code wanted} this schema can read, and each one's cursor. */
@@ -137,7 +142,7 @@ final class ColumnarRows {
      * {@link #readRow}, which may then read the same row.
      */
     boolean rejects(long index) {
-        return tests.tests.length > 0 && !passes(tests, index) && passes(guards, index);
+        return groupTests.tests.length > 0 && !passes(groupTests, index) && passes(groupGuards, index);
     }
 
     private boolean passes(TestPlan plan, long index) {
@@ -181,6 +186,41 @@ final class ColumnarRows {
         for (int i = 0; i < leaves.length; i++) {
             cursors[i] = new ColumnCursor(leaves[i], pages.getPageReader(leaves[i]));
         }
+        groupTests = tests;
+        groupGuards = guards;
+    }
+
+    /**
+     * Starts reading row group {@code block} for {@link #rejects}: as {@link #startGroup(PageReadStore)}, leaving
+     * out the tests and guards the group's column statistics prove for every row ({@link StatisticsProof}).
+     */
+    void startGroup(PageReadStore pages, BlockMetaData block) {
+        startGroup(pages);
+        groupTests = unproven(tests, block);
+        groupGuards = unproven(guards, block);
+    }
+
+    private TestPlan unproven(TestPlan plan, BlockMetaData block) {
+        List<ColumnTest> left = new ArrayList<>(plan.tests.length);
+        List<Integer> cursorsOf = new ArrayList<>(plan.tests.length);
+        for (int i = 0; i < plan.tests.length; i++) {
+            ColumnChunkMetaData chunk = chunk(block, leaves[plan.cursors[i]]);
+            if (chunk == null || !StatisticsProof.everyRowPasses(plan.tests[i], chunk.getStatistics())) {
+                left.add(plan.tests[i]);
+                cursorsOf.add(plan.cursors[i]);
+            }
+        }
+        return left.size() == plan.tests.length ? plan
+                : new TestPlan(left.toArray(new ColumnTest[0]), cursorsOf.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    private static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor leaf) {
+        for (ColumnChunkMetaData c : block.getColumns()) {
+            if (Arrays.equals(c.getPath().toArray(), leaf.getPath())) {
+                return c;
+            }
+        }
+        return null;
     }
 
     /** The next row of the current row group (the caller counts rows). */

@@ -438,7 +438,7 @@ public final class LogFileReader implements Closeable {
             }
             try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages);
+                    probe.startGroup(pages, block);
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
