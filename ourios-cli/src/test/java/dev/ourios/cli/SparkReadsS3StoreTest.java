@@ -54,8 +54,8 @@ class SparkReadsS3StoreTest {
         assumeTrue(Boolean.getBoolean("ourios.spark"), "opt-in: -Dourios.spark=true");
         SparkChild spark = SparkChild.fromSystemProperties("1g").orElseThrow(() -> new AssertionError(
                 "-Dourios.spark=true but the Spark reader is not built: run with -pl ourios-spark,ourios-cli -am"));
-        long seed = System.nanoTime();
-        System.out.println("SparkReadsS3StoreTest seed=" + seed);
+        long seed = Long.getLong("ourios.seed", System.nanoTime());
+        System.out.println("SparkReadsS3StoreTest seed=" + seed + " (-Dourios.seed=" + seed + " to repeat)");
         Random rnd = new Random(seed);
         try (S3ProxyServer s3 = S3ProxyServer.start()) {
             s3.createBucket("logs");
@@ -93,7 +93,6 @@ class SparkReadsS3StoreTest {
 
                 for (SparkAgreement.Case c : cases) {
                     List<String> ours = rows(engine, c.query()).stream().map(SparkAgreement::fingerprint).toList();
-                    assertFalse(ours.isEmpty(), c.name() + ": the query matches rows");
                     SparkAgreement.assertAgrees(c, results.get(c.name()), ours, planned.get(c.name()).size(),
                             tenantFiles.size());
                 }

@@ -44,8 +44,8 @@ class SparkReadsStoreTest {
         assumeTrue(Boolean.getBoolean("ourios.spark"), "opt-in: -Dourios.spark=true");
         SparkChild spark = SparkChild.fromSystemProperties("1g").orElseThrow(() -> new AssertionError(
                 "-Dourios.spark=true but the Spark reader is not built: run with -pl ourios-spark,ourios-iceberg -am"));
-        long seed = System.nanoTime();
-        System.out.println("SparkReadsStoreTest seed=" + seed);
+        long seed = Long.getLong("ourios.seed", System.nanoTime());
+        System.out.println("SparkReadsStoreTest seed=" + seed + " (-Dourios.seed=" + seed + " to repeat)");
         Random rnd = new Random(seed);
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(TENANTS, START, 3, 3, 400, seed));
         List<LogRecord> all = new ArrayList<>();
