@@ -27,11 +27,11 @@ public final class SparkAgreement {
 
     /**
      * The tenant; one hour from {@code hour}; a service in ten minutes of that hour; a minimum severity; a trace id.
-     * The service and trace id are of a row of {@code tenantRows} picked by {@code rnd}.
+     * The service and trace id are of a row of {@code tenantRows} that has both, picked by {@code rnd}.
      */
     public static List<Case> cases(Random rnd, String tenant, List<LogRecord> tenantRows, Instant hour) {
-        LogRecord pick = tenantRows.stream().filter(r -> r.serviceName() != null).skip(rnd.nextInt(200))
-                .findFirst().orElseThrow();
+        LogRecord pick = tenantRows.stream().filter(r -> r.serviceName() != null && r.traceId() != null)
+                .skip(rnd.nextInt(200)).findFirst().orElseThrow();
         Instant from = hour.plusSeconds(rnd.nextInt(3000));
         return List.of(
                 new Case("tenant", Query.tenant(tenant)),

@@ -57,6 +57,18 @@ record JobSpec(Map<String, String> settings, int warmups, int measured, boolean 
                 continue;
             }
             String[] f = line.split("\t", -1);
+            int fields = switch (f[0]) {
+                case "emit" -> 2;
+                case "conf", "rounds" -> 3;
+                case "live" -> 4;
+                case "view" -> 5;
+                default -> throw new IllegalArgumentException(file + ": line " + n + ": unknown directive '" + f[0]
+                        + "'");
+            };
+            if (f.length != fields) {
+                throw new IllegalArgumentException(file + ": line " + n + ": '" + f[0] + "' takes " + (fields - 1)
+                        + " tab-separated fields, got " + (f.length - 1));
+            }
             switch (f[0]) {
                 case "conf" -> settings.put(f[1], f[2]);
                 case "rounds" -> {
@@ -66,8 +78,7 @@ record JobSpec(Map<String, String> settings, int warmups, int measured, boolean 
                 case "emit" -> rows = f[1].equals("rows");
                 case "live" -> reads.add(new LiveRead(f[1], f[2], Arrays.asList(f[3].split(","))));
                 case "view" -> reads.add(new ViewRead(f[1], f[2], f[3], f[4]));
-                default -> throw new IllegalArgumentException(file + ": line " + n + ": unknown directive '" + f[0]
-                        + "'");
+                default -> throw new IllegalStateException("unreachable: " + f[0]);
             }
         }
         return new JobSpec(Collections.unmodifiableMap(settings), warmups, measured, rows, List.copyOf(reads));
