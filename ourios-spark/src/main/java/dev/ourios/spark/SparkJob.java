@@ -31,14 +31,15 @@ public final class SparkJob {
             System.exit(2);
         }
         JobSpec job = JobSpec.parse(Path.of(args[0]));
-        SparkSession spark = SparkSession.builder().master("local[2]").appName("ourios-spark")
+        SparkSession.Builder builder = SparkSession.builder().master("local[2]").appName("ourios-spark")
                 .config("spark.ui.enabled", "false")
                 .config("spark.sql.shuffle.partitions", "2")
                 // A final plan to read the scan's metrics from.
                 .config("spark.sql.adaptive.enabled", "false")
                 .config("spark.sql.legacy.parquet.nanosAsLong", "true")
-                .config("spark.sql.session.timeZone", "UTC")
-                .getOrCreate();
+                .config("spark.sql.session.timeZone", "UTC");
+        job.settings().forEach(builder::config);
+        SparkSession spark = builder.getOrCreate();
         spark.sparkContext().setLogLevel("ERROR");
         try {
             for (JobSpec.Read read : job.reads()) {
