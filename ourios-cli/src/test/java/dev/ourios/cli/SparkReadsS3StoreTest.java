@@ -3,7 +3,6 @@ package dev.ourios.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.iceberg.SparkAgreement;
@@ -51,11 +50,8 @@ class SparkReadsS3StoreTest {
     @Test
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void sparkReadsTheLiveSetOnS3ThroughS3aValueForValue() throws Exception {
-        assumeTrue(Boolean.getBoolean("ourios.spark"), "opt-in: -Dourios.spark=true");
-        SparkChild spark = SparkChild.fromSystemProperties("1g").orElseThrow(() -> new AssertionError(
-                "-Dourios.spark=true but the Spark reader is not built: run with -pl ourios-spark,ourios-cli -am"));
-        long seed = Long.getLong("ourios.seed", System.nanoTime());
-        System.out.println("SparkReadsS3StoreTest seed=" + seed + " (-Dourios.seed=" + seed + " to repeat)");
+        SparkChild spark = SparkAgreement.sparkOrSkip("ourios-spark,ourios-cli");
+        long seed = SparkAgreement.seed("SparkReadsS3StoreTest");
         Random rnd = new Random(seed);
         try (S3ProxyServer s3 = S3ProxyServer.start()) {
             s3.createBucket("logs");

@@ -2,6 +2,7 @@ package dev.ourios.iceberg;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ourios.core.Bytes;
 import dev.ourios.core.LogRecord;
@@ -19,6 +20,23 @@ import java.util.Random;
  */
 public final class SparkAgreement {
     private SparkAgreement() {
+    }
+
+    /**
+     * The Spark reader of an opt-in Spark test: skips the test unless {@code -Dourios.spark=true}, and fails it when
+     * the flag is set but module ourios-spark is not built ({@code modules}: the -pl list that builds it).
+     */
+    public static SparkChild sparkOrSkip(String modules) throws java.io.IOException {
+        assumeTrue(Boolean.getBoolean("ourios.spark"), "opt-in: -Dourios.spark=true");
+        return SparkChild.fromSystemProperties("1g").orElseThrow(() -> new AssertionError(
+                "-Dourios.spark=true but the Spark reader is not built: run with -pl " + modules + " -am"));
+    }
+
+    /** The test's seed: {@code -Dourios.seed} when given, printed either way so a failure can be repeated. */
+    public static long seed(String test) {
+        long seed = Long.getLong("ourios.seed", System.nanoTime());
+        System.out.println(test + " seed=" + seed + " (-Dourios.seed=" + seed + " to repeat)");
+        return seed;
     }
 
     /** One seeded query, named for the Spark job and the failure messages. */

@@ -1,6 +1,5 @@
 package dev.ourios.iceberg;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -41,11 +40,8 @@ class SparkReadsStoreTest {
     @Test
     @Timeout(value = 15, unit = java.util.concurrent.TimeUnit.MINUTES)
     void sparkReadsTheLiveSetValueForValueAndRefusesRatherThanMisreadsTheView() throws Exception {
-        assumeTrue(Boolean.getBoolean("ourios.spark"), "opt-in: -Dourios.spark=true");
-        SparkChild spark = SparkChild.fromSystemProperties("1g").orElseThrow(() -> new AssertionError(
-                "-Dourios.spark=true but the Spark reader is not built: run with -pl ourios-spark,ourios-iceberg -am"));
-        long seed = Long.getLong("ourios.seed", System.nanoTime());
-        System.out.println("SparkReadsStoreTest seed=" + seed + " (-Dourios.seed=" + seed + " to repeat)");
+        SparkChild spark = SparkAgreement.sparkOrSkip("ourios-spark,ourios-iceberg");
+        long seed = SparkAgreement.seed("SparkReadsStoreTest");
         Random rnd = new Random(seed);
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(TENANTS, START, 3, 3, 400, seed));
         List<LogRecord> all = new ArrayList<>();
