@@ -505,9 +505,7 @@ final class ColumnCursor {
         if (maxDef > 0) {
             present = 0;
             for (int i = 0; i < entries; i++) {
-                if (defs[i] == maxDef) {
-                    present++;
-                }
+                present += ((defs[i] - maxDef) >>> 31) ^ 1; // 1 at the maximum level, 0 below it; without a branch
             }
         }
         values = present;
@@ -527,10 +525,16 @@ final class ColumnCursor {
             }
             int size = type == PrimitiveTypeName.BINARY || type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY
                     ? dictBytes.length : dictLongs.length;
+            int outside = 0; // negative once any id is below 0 or at or above size; one pass, no branch per id
             for (int i = 0; i < present; i++) {
-                if (ids[i] < 0 || ids[i] >= size) {
-                    throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
-                            + " out of range (" + size + " entries)");
+                outside |= ids[i] | (size - 1 - ids[i]);
+            }
+            if (outside < 0) {
+                for (int i = 0; i < present; i++) {
+                    if (ids[i] < 0 || ids[i] >= size) {
+                        throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
+                                + " out of range (" + size + " entries)");
+                    }
                 }
             }
             return;

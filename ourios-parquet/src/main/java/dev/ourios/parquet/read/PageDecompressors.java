@@ -57,17 +57,30 @@ final class PageDecompressors implements CompressionCodecFactory {
 
         @Override
         public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
-            byte[] in = bytes.toByteArray();
+            // The page as a view of the chunk's buffer where it has an array: toByteArray() would copy every
+            // compressed page once more (through a channel) before decompressing it.
+            ByteBuffer page = bytes.toByteBuffer();
+            byte[] in;
+            int from;
+            int length = page.remaining();
+            if (page.hasArray()) {
+                in = page.array();
+                from = page.arrayOffset() + page.position();
+            } else {
+                in = new byte[length];
+                page.duplicate().get(in);
+                from = 0;
+            }
             byte[] out = new byte[uncompressedSize];
             int n;
             try {
-                n = context.decompressByteArray(out, 0, out.length, in, 0, in.length);
+                n = context.decompressByteArray(out, 0, out.length, in, from, length);
             } catch (ZstdException e) {
-                throw new IOException("ZSTD page of " + in.length + " bytes does not decompress to the "
+                throw new IOException("ZSTD page of " + length + " bytes does not decompress to the "
                         + uncompressedSize + " bytes its header gives: " + e.getMessage(), e);
             }
             if (n != uncompressedSize) {
-                throw new IOException("ZSTD page of " + in.length + " bytes decompresses to " + n
+                throw new IOException("ZSTD page of " + length + " bytes decompresses to " + n
                         + " bytes, its header gives " + uncompressedSize);
             }
             return BytesInput.from(out);

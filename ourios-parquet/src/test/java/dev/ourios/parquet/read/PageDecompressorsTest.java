@@ -45,6 +45,18 @@ class PageDecompressorsTest {
                 assertArrayEquals(page, expected, "parquet-java's own round trip, page " + i);
                 assertArrayEquals(expected, ours.getDecompressor(CompressionCodecName.ZSTD)
                         .decompress(compressed, page.length).toByteArray(), "page " + i + ", seed " + seed);
+                // A page as a reader holds it: a view into a chunk's larger buffer, on or off the heap.
+                byte[] bytes = compressed.toByteArray();
+                int offset = random.nextInt(64);
+                byte[] chunk = new byte[offset + bytes.length + random.nextInt(64)];
+                System.arraycopy(bytes, 0, chunk, offset, bytes.length);
+                BytesInput inChunk = BytesInput.from(ByteBuffer.wrap(chunk, offset, bytes.length).slice());
+                assertArrayEquals(expected, ours.getDecompressor(CompressionCodecName.ZSTD)
+                        .decompress(inChunk, page.length).toByteArray(), "page " + i + " in a chunk, seed " + seed);
+                ByteBuffer direct = ByteBuffer.allocateDirect(bytes.length).put(bytes).flip();
+                assertArrayEquals(expected, ours.getDecompressor(CompressionCodecName.ZSTD)
+                        .decompress(BytesInput.from(direct), page.length).toByteArray(),
+                        "page " + i + " off the heap, seed " + seed);
                 ByteBuffer out = ByteBuffer.allocate(page.length);
                 byte[] in = compressed.toByteArray();
                 ours.getDecompressor(CompressionCodecName.ZSTD).decompress(ByteBuffer.wrap(in), in.length, out,
