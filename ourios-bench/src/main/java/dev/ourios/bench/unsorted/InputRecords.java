@@ -103,18 +103,7 @@ final class InputRecords implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        readers.forEach(Thread::interrupt);
-        long deadline = System.nanoTime() + 10_000_000_000L;
-        try {
-            for (Thread t : readers) {
-                while (t.isAlive() && System.nanoTime() < deadline) {
-                    queue.clear(); // a reader blocked on a full queue can then finish
-                    t.join(50);
-                }
-            }
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-        }
+        queue.stopProducers(readers);
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ourios.compaction.sort;
 
 import java.io.InterruptedIOException;
+import java.util.List;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.Semaphore;
 
@@ -56,6 +57,26 @@ public final class WeightedQueue<T> {
         Entry<T> e;
         while ((e = queue.poll()) != null) {
             permits.release(e.permits());
+        }
+    }
+
+    /**
+     * Stops the threads that put into this queue when the consumer gave up early (an error elsewhere): interrupts
+     * them and, for at most ten seconds in all, keeps clearing the queue so one blocked on a full queue can finish.
+     * Never blocks for long; a producer still alive after that is left to end on its interrupt.
+     */
+    public void stopProducers(List<Thread> producers) {
+        producers.forEach(Thread::interrupt);
+        long deadline = System.nanoTime() + 10_000_000_000L;
+        try {
+            for (Thread t : producers) {
+                while (t.isAlive() && System.nanoTime() < deadline) {
+                    clear();
+                    t.join(50);
+                }
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
         }
     }
 }
