@@ -66,28 +66,13 @@ public final class CountingObjectStore implements ObjectStore {
     @Override
     public RandomAccessInput openRandomAccess(String key) throws IOException {
         RandomAccessInput in = call(new StoreRequests(0, 1, 0, 0, 0, 0), () -> store.openRandomAccess(key));
-        return new RandomAccessInput() {
-            @Override
-            public long length() {
-                return in.length();
-            }
-
+        return new ForwardingRandomAccessInput(in) {
             @Override
             public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
                 call(new StoreRequests(0, 0, 1, len, 0, 0), () -> {
-                    in.readFully(position, buffer, offset, len);
+                    delegate.readFully(position, buffer, offset, len);
                     return null;
                 });
-            }
-
-            @Override
-            public boolean requestsAreCostly() {
-                return in.requestsAreCostly();
-            }
-
-            @Override
-            public void close() throws IOException {
-                in.close();
             }
         };
     }
@@ -122,11 +107,11 @@ public final class CountingObjectStore implements ObjectStore {
     @Override
     public AtomicOutput create(String key) throws IOException {
         AtomicOutput out = call(StoreRequests.NONE, () -> store.create(key));
-        return new AtomicOutput() {
+        return new ForwardingAtomicOutput(out) {
             @Override
             public void write(int b) throws IOException {
                 call(StoreRequests.NONE, () -> {
-                    out.write(b);
+                    delegate.write(b);
                     return null;
                 });
             }
@@ -134,20 +119,15 @@ public final class CountingObjectStore implements ObjectStore {
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 call(StoreRequests.NONE, () -> {
-                    out.write(b, off, len);
+                    delegate.write(b, off, len);
                     return null;
                 });
             }
 
             @Override
-            public long position() {
-                return out.position();
-            }
-
-            @Override
             public void commit() throws IOException {
                 call(new StoreRequests(0, 0, 0, 0, 1, 0), () -> {
-                    out.commit();
+                    delegate.commit();
                     return null;
                 });
             }
@@ -157,7 +137,7 @@ public final class CountingObjectStore implements ObjectStore {
                 // an abort sends a request only on a store that measures (S3 multipart abort)
                 StoreRequests before = measured.map(ThreadRequestCounts::requestsOnCurrentThread)
                         .orElse(StoreRequests.NONE);
-                out.abort();
+                delegate.abort();
                 measured.ifPresent(m -> add(m.requestsOnCurrentThread().minus(before)));
             }
         };

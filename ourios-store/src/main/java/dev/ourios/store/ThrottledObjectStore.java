@@ -31,26 +31,11 @@ final class ThrottledObjectStore extends ForwardingObjectStore {
         if (reads.isEmpty()) {
             return in;
         }
-        return new RandomAccessInput() {
-            @Override
-            public long length() {
-                return in.length();
-            }
-
+        return new ForwardingRandomAccessInput(in) {
             @Override
             public void readFully(long position, byte[] buffer, int offset, int len) throws IOException {
-                in.readFully(position, buffer, offset, len);
+                delegate.readFully(position, buffer, offset, len);
                 charge(reads, len);
-            }
-
-            @Override
-            public boolean requestsAreCostly() {
-                return in.requestsAreCostly();
-            }
-
-            @Override
-            public void close() throws IOException {
-                in.close();
             }
         };
     }
@@ -93,37 +78,17 @@ final class ThrottledObjectStore extends ForwardingObjectStore {
         if (writes.isEmpty()) {
             return out;
         }
-        return new AtomicOutput() {
+        return new ForwardingAtomicOutput(out) {
             @Override
             public void write(int b) throws IOException {
                 charge(writes, 1);
-                out.write(b);
+                delegate.write(b);
             }
 
             @Override
             public void write(byte[] b, int off, int len) throws IOException {
                 charge(writes, len);
-                out.write(b, off, len);
-            }
-
-            @Override
-            public void flush() throws IOException {
-                out.flush();
-            }
-
-            @Override
-            public long position() {
-                return out.position();
-            }
-
-            @Override
-            public void commit() throws IOException {
-                out.commit();
-            }
-
-            @Override
-            public void abort() {
-                out.abort();
+                delegate.write(b, off, len);
             }
         };
     }
