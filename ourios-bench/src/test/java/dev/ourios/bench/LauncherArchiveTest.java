@@ -28,7 +28,8 @@ class LauncherArchiveTest {
         String launcher = System.getProperty(CliLauncher.PROPERTY);
         assumeTrue(launcher != null, "no -Dourios.launcher");
         Path target = Path.of(launcher).toAbsolutePath().getParent().resolve("ourios-cli/target");
-        assumeTrue(Files.isRegularFile(target.resolve("ourios.jar")) && Files.isRegularFile(target.resolve("ourios.jsa")),
+        assumeTrue(Files.isRegularFile(target.resolve("ourios.jar"))
+                        && Files.isRegularFile(target.resolve("ourios.jsa")),
                 "the CLI jar and its archive are not built (mvn package -pl ourios-cli)");
         Path log = work.resolve("class-load.txt");
         ProcessBuilder pb = new ProcessBuilder(launcher, "query", "--help")

@@ -210,8 +210,8 @@ final class ColumnarRows {
                 cursorsOf.add(plan.cursors[i]);
             }
         }
-        return left.size() == plan.tests.length ? plan
-                : new TestPlan(left.toArray(new ColumnTest[0]), cursorsOf.stream().mapToInt(Integer::intValue).toArray());
+        return left.size() == plan.tests.length ? plan : new TestPlan(left.toArray(new ColumnTest[0]),
+                cursorsOf.stream().mapToInt(Integer::intValue).toArray());
     }
 
     private static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor leaf) {
