@@ -197,6 +197,7 @@ public final class IcebergSync {
         props.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
         props.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
         props.put(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES);
+        props.put("read.parquet.vectorization.enabled", "false");
         props.put("ourios.view", "derived from the store's manifests by ourios iceberg sync; never write to it");
         // Iceberg reassigns ids when it creates the table; the spec is rebuilt on the schema it keeps.
         return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema), SortOrder.unsorted(),

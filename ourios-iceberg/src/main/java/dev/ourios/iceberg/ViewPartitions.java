@@ -19,7 +19,6 @@ final class ViewPartitions {
     static PartitionData value(PartitionSpec spec, PartitionKey partition) {
         PartitionData values = new PartitionData(spec.partitionType());
         values.set(0, partition.tenantId());
-        values.set(1, (int) (partition.hourStart().getEpochSecond() / 3600));
         return values;
     }
 

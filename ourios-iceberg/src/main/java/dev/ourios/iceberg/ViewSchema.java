@@ -42,9 +42,9 @@ public final class ViewSchema {
         f.add(opt(id++, Columns.TENANT_ID, Types.StringType.get()));
         f.add(opt(id++, Columns.TEMPLATE_ID, Types.LongType.get()));
         f.add(opt(id++, Columns.TEMPLATE_VERSION, Types.LongType.get()));
-        f.add(opt(id++, Columns.TIME, Types.TimestampNanoType.withZone()));
-        f.add(opt(id++, Columns.OBSERVED_TIME, Types.TimestampNanoType.withZone()));
-        f.add(opt(id++, Columns.EFFECTIVE_TIME, Types.TimestampNanoType.withZone()));
+        f.add(opt(id++, Columns.TIME, Types.LongType.get()));
+        f.add(opt(id++, Columns.OBSERVED_TIME, Types.LongType.get()));
+        f.add(opt(id++, Columns.EFFECTIVE_TIME, Types.LongType.get()));
         f.add(opt(id++, Columns.SEVERITY_NUMBER, Types.IntegerType.get()));
         f.add(opt(id++, Columns.SEVERITY_TEXT, Types.StringType.get()));
         f.add(opt(id++, Columns.SCOPE_NAME, Types.StringType.get()));
@@ -82,8 +82,7 @@ public final class ViewSchema {
 
     /** Partitioned by tenant (identity) and by the hour of the effective time, as the store's directories are. */
     public static PartitionSpec spec(Schema schema) {
-        return PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID)
-                .hour(Columns.EFFECTIVE_TIME, HOUR_PARTITION).build();
+        return PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID).build();
     }
 
     /**

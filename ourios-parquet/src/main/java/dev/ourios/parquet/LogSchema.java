@@ -201,22 +201,22 @@ public final class LogSchema {
         // Signed: the same 64 bits, but a type every engine has (Iceberg and Spark have no unsigned 64-bit integer and
         // refuse such a column). Readers accept INT(64, unsigned) files too (storage.md, section 2.1).
         f.add(Types.required(INT64).as(intType(64, true)).named(Columns.TEMPLATE_ID));
-        f.add(Types.required(INT32).as(intType(32, false)).named(Columns.TEMPLATE_VERSION));
+        f.add(Types.required(INT32).as(intType(32, true)).named(Columns.TEMPLATE_VERSION));
         f.add(Types.required(INT64).as(ts).named(Columns.TIME));
         f.add(Types.optional(INT64).as(ts).named(Columns.OBSERVED_TIME));
         f.add(Types.optional(INT64).as(ts).named(Columns.EFFECTIVE_TIME));
-        f.add(Types.required(INT32).as(intType(8, false)).named(Columns.SEVERITY_NUMBER));
+        f.add(Types.required(INT32).as(intType(16, true)).named(Columns.SEVERITY_NUMBER));
         f.add(stringColumn(Columns.SEVERITY_TEXT));
         f.add(stringColumn(Columns.SCOPE_NAME));
         f.add(stringColumn(Columns.SCOPE_VERSION));
         f.add(Types.required(BINARY).as(stringType()).named(Columns.ATTRIBUTES));
-        f.add(Types.required(INT32).as(intType(32, false)).named(Columns.DROPPED_ATTRIBUTES_COUNT));
+        f.add(Types.required(INT32).as(intType(32, true)).named(Columns.DROPPED_ATTRIBUTES_COUNT));
         f.add(Types.required(BINARY).as(stringType()).named(Columns.RESOURCE_ATTRIBUTES));
         f.add(Types.optional(FIXED_LEN_BYTE_ARRAY).length(16).named(Columns.TRACE_ID));
         f.add(Types.optional(FIXED_LEN_BYTE_ARRAY).length(8).named(Columns.SPAN_ID));
-        f.add(Types.required(INT32).as(intType(32, false)).named(Columns.FLAGS));
+        f.add(Types.required(INT32).as(intType(32, true)).named(Columns.FLAGS));
         f.add(stringColumn(Columns.EVENT_NAME));
-        f.add(Types.required(INT32).as(intType(8, false)).named(Columns.BODY_KIND));
+        f.add(Types.required(INT32).as(intType(16, true)).named(Columns.BODY_KIND));
         f.add(Types.optional(BINARY).named(Columns.BODY));
         f.add(Types.requiredGroup().as(listType())
                 .repeatedGroup()
