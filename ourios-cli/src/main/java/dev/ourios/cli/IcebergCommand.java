@@ -3,6 +3,7 @@ package dev.ourios.cli;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.iceberg.SyncResult;
+import dev.ourios.iceberg.ViewFormException;
 import dev.ourios.store.ObjectStore;
 import java.time.Clock;
 import java.util.concurrent.Callable;
@@ -42,7 +43,12 @@ public final class IcebergCommand implements Runnable {
             Output out = Output.system();
             try (ObjectStore s = store.open()) {
                 IcebergView view = IcebergWiring.view(s, store.uri());
-                SyncResult r = IcebergWiring.sync(s, view, Clock.systemUTC()).sync();
+                SyncResult r;
+                try {
+                    r = IcebergWiring.sync(s, view, Clock.systemUTC()).sync();
+                } catch (ViewFormException e) {
+                    throw new JobFailedException(e.getMessage(), e);
+                }
                 if (json) {
                     var o = Output.obj();
                     o.put("table", view.tableUri());

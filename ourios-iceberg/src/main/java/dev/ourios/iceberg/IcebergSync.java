@@ -123,6 +123,7 @@ public final class IcebergSync {
         // Both sides of the comparison cover the same partitions: the scope's, or all of them.
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location(), scope))
                 .orElseGet(TreeMap::new);
+        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), view.tableUri()));
         StoreLiveSet.Resolved resolved = liveSet.resolve(scope);
         SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
         SyncPlan plan = SyncPlan.of(live, current);
@@ -190,14 +191,15 @@ public final class IcebergSync {
     private TableMetadata newTableMetadata() {
         Schema schema = ViewSchema.base();
         Map<String, String> props = new TreeMap<>();
-        // v3 is the first format with nanosecond timestamps, the type of our time columns.
-        props.put(TableProperties.FORMAT_VERSION, "3");
+        // v2: the time columns are longs (ViewSchema), so nothing needs v3, and more engines read v2 tables.
+        props.put(TableProperties.FORMAT_VERSION, "2");
         // A lost race is re-planned by this class from the new version, never re-applied blindly by Iceberg.
         props.put(TableProperties.COMMIT_NUM_RETRIES, "0");
         props.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
         props.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
         props.put(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES);
-        props.put("read.parquet.vectorization.enabled", "false");
+        // Spark's vectorized Iceberg reader refuses a TIMESTAMP(NANOS) column read as long; its row reader reads it.
+        props.put(TableProperties.PARQUET_VECTORIZATION_ENABLED, "false");
         props.put("ourios.view", "derived from the store's manifests by ourios iceberg sync; never write to it");
         // Iceberg reassigns ids when it creates the table; the spec is rebuilt on the schema it keeps.
         return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema), SortOrder.unsorted(),

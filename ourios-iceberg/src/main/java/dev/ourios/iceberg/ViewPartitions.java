@@ -9,7 +9,7 @@ import org.apache.iceberg.util.PartitionSet;
 
 /**
  * A store partition as the view's partition value: its tenant and the hour of its directory
- * ({@code identity(tenant_id)}, {@code hour(effective_time_unix_nano)}, storage.md section 10).
+ * ({@code identity(tenant_id)}, {@code identity(effective_hour)}, storage.md section 10).
  */
 final class ViewPartitions {
     private ViewPartitions() {
@@ -19,6 +19,7 @@ final class ViewPartitions {
     static PartitionData value(PartitionSpec spec, PartitionKey partition) {
         PartitionData values = new PartitionData(spec.partitionType());
         values.set(0, partition.tenantId());
+        values.set(1, partition.hourStart().getEpochSecond() * 1_000_000L); // timestamptz: microseconds
         return values;
     }
 

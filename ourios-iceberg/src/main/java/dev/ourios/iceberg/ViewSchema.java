@@ -20,16 +20,20 @@ import org.apache.parquet.schema.PrimitiveType;
  * ({@code schema.name-mapping.default}, made from this schema by name) is what ties a file's columns to these ids;
  * a reader that fell back to positions would misread them.
  *
- * <p>Three mappings are deliberate. Time columns ({@code TIMESTAMP(NANOS, UTC)}) are Iceberg v3 {@code
- * timestamptz_ns}: the default conversion to microseconds would change the values. Unsigned 32-bit columns are
- * {@code long}, the only Iceberg type that holds every uint32 value (Iceberg readers refuse to read them as
- * {@code int}); unsigned 8-bit columns are {@code int}. {@code template_id} is {@code long}: files are written with
- * it signed ({@code INT(64, signed)}, the same 64 bits), because Iceberg has no unsigned 64-bit type and its readers
- * refuse a file holding one, whether or not the column is projected. Extra columns of an unsigned 64-bit type are
- * left out of the schema.
+ * <p>The mappings are chosen so that every engine that reads Iceberg tables reads every value unchanged, Spark's
+ * Iceberg readers included. Time columns ({@code TIMESTAMP(NANOS, UTC)}) are {@code long}, nanoseconds since the
+ * epoch, as their OTLP names say: Iceberg's {@code timestamptz} is microseconds (the values would change) and Spark
+ * cannot load a table with {@code timestamptz_ns}. Unsigned 32-bit columns are {@code long}; 8- and 16-bit ones
+ * {@code int}. Files are written with the integer columns signed (storage.md section 2.1: the same bits), because
+ * Iceberg has no unsigned 64-bit type and Spark's Iceberg readers refuse a file holding an unsigned column, whether
+ * or not it is projected. Extra columns of an unsigned 64-bit type are left out of the schema.
+ *
+ * <p>{@code effective_hour} is not in the data files: it is the hour of the file's partition (the store's
+ * directory), an identity partition column that readers fill from the partition value, so engines prune by tenant
+ * and hour on the partition, and by time on each file's bounds of {@code effective_time_unix_nano}.
  */
 public final class ViewSchema {
-    /** The table's partition fields: the tenant, and the hour of the effective time (the directory's hour). */
+    /** The column holding the hour of a row's partition (the directory's hour), its partition field's source. */
     public static final String HOUR_PARTITION = "effective_hour";
 
     private ViewSchema() {
@@ -66,6 +70,7 @@ public final class ViewSchema {
         f.add(opt(id++, Columns.RESOURCE_SCHEMA_URL, Types.StringType.get()));
         f.add(opt(id++, Columns.SCOPE_SCHEMA_URL, Types.StringType.get()));
         f.add(opt(id++, Columns.SERVICE_NAME, Types.StringType.get()));
+        f.add(opt(id++, HOUR_PARTITION, Types.TimestampType.withZone()));
         int paramsElement = id++;
         int typeTag = id++;
         int value = id++;
@@ -80,9 +85,22 @@ public final class ViewSchema {
         return new Schema(f);
     }
 
-    /** Partitioned by tenant (identity) and by the hour of the effective time, as the store's directories are. */
+    /**
+     * Refuses a table whose schema is not of this form (a view made with nanosecond timestamps and an hour transform):
+     * such a view cannot be brought in line by a sync, only rebuilt, which dropping it and syncing again does.
+     */
+    static void checkForm(Schema table, String tableUri) {
+        NestedField time = table.findField(Columns.EFFECTIVE_TIME);
+        if (table.findField(HOUR_PARTITION) == null || time == null || !time.type().equals(Types.LongType.get())) {
+            throw new ViewFormException(tableUri + ": the Iceberg view has another form (time columns "
+                    + (time == null ? "missing" : time.type()) + "); delete the store's iceberg/ directory and sync"
+                    + " again to rebuild it");
+        }
+    }
+
+    /** Partitioned by tenant and by the partition's hour (both identity), as the store's directories are. */
     public static PartitionSpec spec(Schema schema) {
-        return PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID).build();
+        return PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID).identity(HOUR_PARTITION).build();
     }
 
     /**
@@ -109,8 +127,8 @@ public final class ViewSchema {
                 }
                 if (logical instanceof TimestampLogicalTypeAnnotation t) {
                     return Optional.of(switch (t.getUnit()) {
-                        case NANOS -> t.isAdjustedToUTC() ? Types.TimestampNanoType.withZone()
-                                : Types.TimestampNanoType.withoutZone();
+                        // nanoseconds since the epoch, as the base time columns (see the class comment)
+                        case NANOS -> Types.LongType.get();
                         case MICROS, MILLIS -> t.isAdjustedToUTC() ? Types.TimestampType.withZone()
                                 : Types.TimestampType.withoutZone();
                     });

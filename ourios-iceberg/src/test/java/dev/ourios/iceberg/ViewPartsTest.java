@@ -77,7 +77,7 @@ class ViewPartsTest {
                 .as(LogicalTypeAnnotation.intType(32, false)).named("x")));
         assertEquals(Optional.of(Types.IntegerType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.INT32)
                 .as(LogicalTypeAnnotation.intType(8, false)).named("x")));
-        assertEquals(Optional.of(Types.TimestampNanoType.withZone()), ViewSchema.icebergType(
+        assertEquals(Optional.of(Types.LongType.get()), ViewSchema.icebergType(
                 prim(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(true,
                         LogicalTypeAnnotation.TimeUnit.NANOS)).named("x")));
         assertEquals(Optional.of(Types.StringType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.BINARY)
@@ -85,10 +85,12 @@ class ViewPartsTest {
         assertEquals(Optional.of(Types.BinaryType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.BINARY)
                 .named("x")));
         assertEquals(Optional.empty(), ViewSchema.icebergType(prim(PrimitiveTypeName.INT96).named("x")));
-        // The base schema holds every storage column, time columns in nanoseconds.
-        assertEquals(Types.TimestampNanoType.withZone(), ViewSchema.base().findType("time_unix_nano"));
+        // The base schema holds every storage column, time columns in nanoseconds since the epoch, and the
+        // partition's hour.
+        assertEquals(Types.LongType.get(), ViewSchema.base().findType("time_unix_nano"));
         assertEquals(Types.LongType.get(), ViewSchema.base().findType("template_id"));
-        assertEquals(27, ViewSchema.base().columns().size());
+        assertEquals(Types.TimestampType.withZone(), ViewSchema.base().findType("effective_hour"));
+        assertEquals(28, ViewSchema.base().columns().size());
     }
 
     @Test

@@ -224,10 +224,10 @@ final class ViewStore implements AutoCloseable {
     static Expression icebergFilter(Query q) {
         Expression e = Expressions.equal("tenant_id", q.tenant());
         if (q.from().isPresent()) {
-            e = Expressions.and(e, Expressions.greaterThanOrEqual("effective_time_unix_nano", nanosLiteral(q.fromNanos())));
+            e = Expressions.and(e, Expressions.greaterThanOrEqual("effective_time_unix_nano", q.fromNanos()));
         }
         if (q.to().isPresent()) {
-            e = Expressions.and(e, Expressions.lessThan("effective_time_unix_nano", nanosLiteral(q.toNanos())));
+            e = Expressions.and(e, Expressions.lessThan("effective_time_unix_nano", q.toNanos()));
         }
         if (q.service().isPresent()) {
             e = Expressions.and(e, Expressions.equal("resource.service.name", q.service().get()));
@@ -236,13 +236,6 @@ final class ViewStore implements AutoCloseable {
             e = Expressions.and(e, Expressions.greaterThanOrEqual("severity_number", q.severityMin().getAsInt()));
         }
         return e;
-    }
-
-    /** A timestamp literal with all nine fractional digits (Iceberg parses it into a nanosecond timestamp). */
-    static String nanosLiteral(long nanos) {
-        Instant i = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
-        return String.format("%s.%09d+00:00", java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss")
-                .format(OffsetDateTime.ofInstant(i, ZoneOffset.UTC)), i.getNano());
     }
 
     // ---- value fingerprints: every column the view exposes, as stored
@@ -295,9 +288,14 @@ final class ViewStore implements AutoCloseable {
         return b.toString();
     }
 
+    /**
+     * A time column as a reader returns it, in nanoseconds since the epoch: the view's type is {@code long}, but
+     * Iceberg's Java generic reader decides by the file's {@code TIMESTAMP(NANOS)} annotation and returns the same
+     * instant as an {@code OffsetDateTime}.
+     */
     static Long nanos(Object ts) {
-        if (ts == null) {
-            return null;
+        if (ts == null || ts instanceof Long) {
+            return (Long) ts;
         }
         Instant i = ((OffsetDateTime) ts).toInstant();
         return Math.addExact(Math.multiplyExact(i.getEpochSecond(), 1_000_000_000L), i.getNano());
