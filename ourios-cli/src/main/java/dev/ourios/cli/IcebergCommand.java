@@ -3,6 +3,7 @@ package dev.ourios.cli;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.iceberg.SyncResult;
+import dev.ourios.iceberg.ViewForm;
 import dev.ourios.iceberg.ViewFormException;
 import dev.ourios.store.ObjectStore;
 import java.time.Clock;
@@ -38,14 +39,30 @@ public final class IcebergCommand implements Runnable {
         @Option(names = "--json", description = "One JSON object with what the sync did")
         boolean json;
 
+        @Option(names = "--time-type", paramLabel = "TYPE", defaultValue = "timestamp_ns",
+                description = "Type of the view's time columns when the sync makes it: timestamp_ns (Iceberg v3; "
+                        + "Iceberg's Java library, engines with nanosecond timestamps) or long (nanoseconds since the "
+                        + "epoch; Spark). A view keeps its type: delete <store>/iceberg to change it "
+                        + "(default: ${DEFAULT-VALUE})")
+        String timeType;
+
+        private ViewForm form() {
+            try {
+                return ViewForm.of(timeType);
+            } catch (IllegalArgumentException e) {
+                throw new UsageException("--time-type: " + e.getMessage());
+            }
+        }
+
         @Override
         public Integer call() throws Exception {
+            ViewForm form = form();
             Output out = Output.system();
             try (ObjectStore s = store.open()) {
                 IcebergView view = IcebergWiring.view(s, store.uri());
                 SyncResult r;
                 try {
-                    r = IcebergWiring.sync(s, view, Clock.systemUTC()).sync();
+                    r = IcebergWiring.sync(s, view, Clock.systemUTC(), form).sync();
                 } catch (ViewFormException e) {
                     throw new JobFailedException(e.getMessage(), e);
                 }

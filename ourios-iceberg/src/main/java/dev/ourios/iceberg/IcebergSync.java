@@ -74,10 +74,12 @@ public final class IcebergSync {
     private final IcebergView view;
     private final StoreLiveSet liveSet;
     private final Clock clock;
+    private final ViewForm form;
 
-    public IcebergSync(ObjectStore store, IcebergView view, StoreLiveSet liveSet, Clock clock) {
+    public IcebergSync(ObjectStore store, IcebergView view, StoreLiveSet liveSet, Clock clock, ViewForm form) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.view = Objects.requireNonNull(view, "view is null");
+        this.form = Objects.requireNonNull(form, "form is null");
         this.liveSet = Objects.requireNonNull(liveSet, "liveSet is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
     }
@@ -123,7 +125,7 @@ public final class IcebergSync {
         // Both sides of the comparison cover the same partitions: the scope's, or all of them.
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location(), scope))
                 .orElseGet(TreeMap::new);
-        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), view.tableUri()));
+        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), form, view.tableUri()));
         StoreLiveSet.Resolved resolved = liveSet.resolve(scope);
         SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
         SyncPlan plan = SyncPlan.of(live, current);
@@ -189,20 +191,23 @@ public final class IcebergSync {
     }
 
     private TableMetadata newTableMetadata() {
-        Schema schema = ViewSchema.base();
+        Schema schema = ViewSchema.base(form);
         Map<String, String> props = new TreeMap<>();
-        // v2: the time columns are longs (ViewSchema), so nothing needs v3, and more engines read v2 tables.
-        props.put(TableProperties.FORMAT_VERSION, "2");
+        // v3 is the first format with nanosecond timestamps; without them, v2 is read by more engines.
+        props.put(TableProperties.FORMAT_VERSION, form == ViewForm.LONG ? "2" : "3");
         // A lost race is re-planned by this class from the new version, never re-applied blindly by Iceberg.
         props.put(TableProperties.COMMIT_NUM_RETRIES, "0");
         props.put(TableProperties.METADATA_DELETE_AFTER_COMMIT_ENABLED, "true");
         props.put(TableProperties.METADATA_PREVIOUS_VERSIONS_MAX, "100");
         props.put(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES);
-        // Spark's vectorized Iceberg reader refuses a TIMESTAMP(NANOS) column read as long; its row reader reads it.
-        props.put(TableProperties.PARQUET_VECTORIZATION_ENABLED, "false");
+        if (form == ViewForm.LONG) {
+            // Spark's vectorized Iceberg reader refuses a TIMESTAMP(NANOS) column read as long; its row reader
+            // reads it.
+            props.put(TableProperties.PARQUET_VECTORIZATION_ENABLED, "false");
+        }
         props.put("ourios.view", "derived from the store's manifests by ourios iceberg sync; never write to it");
         // Iceberg reassigns ids when it creates the table; the spec is rebuilt on the schema it keeps.
-        return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema), SortOrder.unsorted(),
+        return TableMetadata.newTableMetadata(schema, ViewSchema.spec(schema, form), SortOrder.unsorted(),
                 view.tableUri(), props);
     }
 
@@ -214,7 +219,7 @@ public final class IcebergSync {
             for (Map.Entry<String, PrimitiveType> e : LogSchema.extrasOf(f.metadata().getFileMetaData().getSchema())
                     .entrySet()) {
                 String name = e.getKey();
-                Optional<Type> type = ViewSchema.icebergType(e.getValue());
+                Optional<Type> type = ViewSchema.icebergType(e.getValue(), form);
                 if (type.isEmpty()) {
                     LOG.warn("{}: column '{}' ({}) has no Iceberg type that reads its values unchanged; it is not in "
                             + "the Iceberg view", store.describe(f.key()), name, e.getValue());

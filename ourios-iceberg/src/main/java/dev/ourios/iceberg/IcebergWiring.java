@@ -17,9 +17,14 @@ public final class IcebergWiring {
         return new IcebergView(store, StoreLocation.of(storeUri), ViewLayout.DEFAULT);
     }
 
+    /** The syncer of the view in its default form ({@link ViewForm#TIMESTAMP_NS}). */
     public static IcebergSync sync(ObjectStore store, IcebergView view, Clock clock) {
+        return sync(store, view, clock, ViewForm.TIMESTAMP_NS);
+    }
+
+    public static IcebergSync sync(ObjectStore store, IcebergView view, Clock clock, ViewForm form) {
         return new IcebergSync(store, view, new StoreLiveSet(new TableLayout(store), new TableReader(store,
-                new ManifestCodec())), clock);
+                new ManifestCodec())), clock, form);
     }
 
     /** What GC must keep for the view (nothing when the store has none). */

@@ -9,7 +9,8 @@ import org.apache.iceberg.util.PartitionSet;
 
 /**
  * A store partition as the view's partition value: its tenant and the hour of its directory
- * ({@code identity(tenant_id)}, {@code identity(effective_hour)}, storage.md section 10).
+ * ({@code identity(tenant_id)} and {@code hour(effective_time_unix_nano)} or {@code identity(effective_hour)},
+ * storage.md section 10).
  */
 final class ViewPartitions {
     private ViewPartitions() {
@@ -19,7 +20,10 @@ final class ViewPartitions {
     static PartitionData value(PartitionSpec spec, PartitionKey partition) {
         PartitionData values = new PartitionData(spec.partitionType());
         values.set(0, partition.tenantId());
-        values.set(1, partition.hourStart().getEpochSecond() * 1_000_000L); // timestamptz: microseconds
+        // identity(effective_hour) holds a timestamptz (microseconds); hour(effective_time) hours since the epoch
+        boolean identity = spec.fields().get(1).transform().isIdentity();
+        long seconds = partition.hourStart().getEpochSecond();
+        values.set(1, identity ? (Object) (seconds * 1_000_000L) : (Object) (int) (seconds / 3600));
         return values;
     }
 

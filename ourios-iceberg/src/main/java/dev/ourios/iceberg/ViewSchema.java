@@ -20,17 +20,16 @@ import org.apache.parquet.schema.PrimitiveType;
  * ({@code schema.name-mapping.default}, made from this schema by name) is what ties a file's columns to these ids;
  * a reader that fell back to positions would misread them.
  *
- * <p>The mappings are chosen so that every engine that reads Iceberg tables reads every value unchanged, Spark's
- * Iceberg readers included. Time columns ({@code TIMESTAMP(NANOS, UTC)}) are {@code long}, nanoseconds since the
- * epoch, as their OTLP names say: Iceberg's {@code timestamptz} is microseconds (the values would change) and Spark
- * cannot load a table with {@code timestamptz_ns}. Unsigned 32-bit columns are {@code long}; 8- and 16-bit ones
- * {@code int}. Files are written with the integer columns signed (storage.md section 2.1: the same bits), because
- * Iceberg has no unsigned 64-bit type and Spark's Iceberg readers refuse a file holding an unsigned column, whether
- * or not it is projected. Extra columns of an unsigned 64-bit type are left out of the schema.
+ * <p>Time columns ({@code TIMESTAMP(NANOS, UTC)}) take the {@link ViewForm}'s type: Iceberg v3 {@code
+ * timestamptz_ns}, or {@code long} nanoseconds since the epoch (Iceberg's {@code timestamptz} is microseconds: the
+ * values would change). Unsigned 32-bit columns are {@code long}, the only Iceberg type that holds every uint32
+ * value; 8- and 16-bit ones {@code int}. Files are written with the integer columns signed (storage.md section 2.1:
+ * the same bits), because Iceberg has no unsigned 64-bit type and Spark's Iceberg readers refuse a file holding an
+ * unsigned column, whether or not it is projected. Extra columns of an unsigned 64-bit type are left out.
  *
- * <p>{@code effective_hour} is not in the data files: it is the hour of the file's partition (the store's
- * directory), an identity partition column that readers fill from the partition value, so engines prune by tenant
- * and hour on the partition, and by time on each file's bounds of {@code effective_time_unix_nano}.
+ * <p>In the {@code long} form, {@code effective_hour} is not in the data files: it is the hour of the file's
+ * partition (the store's directory), an identity partition column that readers fill from the partition value, so
+ * engines prune by tenant and hour on the partition (Iceberg has no hour transform of a {@code long}).
  */
 public final class ViewSchema {
     /** The column holding the hour of a row's partition (the directory's hour), its partition field's source. */
@@ -40,15 +39,16 @@ public final class ViewSchema {
     }
 
     /** The schema of a table without extra columns (Iceberg assigns the ids when the table is created). */
-    public static Schema base() {
+    public static Schema base(ViewForm form) {
+        Type time = form == ViewForm.LONG ? Types.LongType.get() : Types.TimestampNanoType.withZone();
         List<NestedField> f = new ArrayList<>();
         int id = 1;
         f.add(opt(id++, Columns.TENANT_ID, Types.StringType.get()));
         f.add(opt(id++, Columns.TEMPLATE_ID, Types.LongType.get()));
         f.add(opt(id++, Columns.TEMPLATE_VERSION, Types.LongType.get()));
-        f.add(opt(id++, Columns.TIME, Types.LongType.get()));
-        f.add(opt(id++, Columns.OBSERVED_TIME, Types.LongType.get()));
-        f.add(opt(id++, Columns.EFFECTIVE_TIME, Types.LongType.get()));
+        f.add(opt(id++, Columns.TIME, time));
+        f.add(opt(id++, Columns.OBSERVED_TIME, time));
+        f.add(opt(id++, Columns.EFFECTIVE_TIME, time));
         f.add(opt(id++, Columns.SEVERITY_NUMBER, Types.IntegerType.get()));
         f.add(opt(id++, Columns.SEVERITY_TEXT, Types.StringType.get()));
         f.add(opt(id++, Columns.SCOPE_NAME, Types.StringType.get()));
@@ -70,7 +70,9 @@ public final class ViewSchema {
         f.add(opt(id++, Columns.RESOURCE_SCHEMA_URL, Types.StringType.get()));
         f.add(opt(id++, Columns.SCOPE_SCHEMA_URL, Types.StringType.get()));
         f.add(opt(id++, Columns.SERVICE_NAME, Types.StringType.get()));
-        f.add(opt(id++, HOUR_PARTITION, Types.TimestampType.withZone()));
+        if (form == ViewForm.LONG) {
+            f.add(opt(id++, HOUR_PARTITION, Types.TimestampType.withZone()));
+        }
         int paramsElement = id++;
         int typeTag = id++;
         int value = id++;
@@ -86,28 +88,35 @@ public final class ViewSchema {
     }
 
     /**
-     * Refuses a table whose schema is not of this form (a view made with nanosecond timestamps and an hour transform):
-     * such a view cannot be brought in line by a sync, only rebuilt, which dropping it and syncing again does.
+     * Refuses a table of another form than {@code form}: a sync cannot change a view's form, only a rebuild can,
+     * which dropping the view and syncing again does.
      */
-    static void checkForm(Schema table, String tableUri) {
+    static void checkForm(Schema table, ViewForm form, String tableUri) {
         NestedField time = table.findField(Columns.EFFECTIVE_TIME);
-        if (table.findField(HOUR_PARTITION) == null || time == null || !time.type().equals(Types.LongType.get())) {
-            throw new ViewFormException(tableUri + ": the Iceberg view has another form (time columns "
-                    + (time == null ? "missing" : time.type()) + "); delete the store's iceberg/ directory and sync"
-                    + " again to rebuild it");
+        boolean ok = time != null && time.type().equals(base(form).findType(Columns.EFFECTIVE_TIME))
+                && (table.findField(HOUR_PARTITION) != null) == (form == ViewForm.LONG);
+        if (!ok) {
+            throw new ViewFormException(tableUri + ": the Iceberg view's time columns are "
+                    + (time == null ? "missing" : time.type()) + ", not the time type '" + form.id()
+                    + "'; delete the store's iceberg/ directory and sync again to rebuild it in that form");
         }
     }
 
-    /** Partitioned by tenant and by the partition's hour (both identity), as the store's directories are. */
-    public static PartitionSpec spec(Schema schema) {
-        return PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID).identity(HOUR_PARTITION).build();
+    /**
+     * Partitioned by tenant and by hour, as the store's directories are: the hour of the effective time
+     * ({@code timestamp_ns} form) or the {@code effective_hour} column ({@code long} form).
+     */
+    public static PartitionSpec spec(Schema schema, ViewForm form) {
+        PartitionSpec.Builder b = PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID);
+        return (form == ViewForm.LONG ? b.identity(HOUR_PARTITION) : b.hour(Columns.EFFECTIVE_TIME, HOUR_PARTITION))
+                .build();
     }
 
     /**
      * The Iceberg type under which a column of this Parquet type reads back unchanged, or empty when Iceberg
      * cannot read it without changing a value (unsigned 64-bit, INT96, an unknown annotation).
      */
-    public static Optional<Type> icebergType(PrimitiveType p) {
+    public static Optional<Type> icebergType(PrimitiveType p, ViewForm form) {
         LogicalTypeAnnotation logical = p.getLogicalTypeAnnotation();
         switch (p.getPrimitiveTypeName()) {
             case BINARY:
@@ -127,8 +136,9 @@ public final class ViewSchema {
                 }
                 if (logical instanceof TimestampLogicalTypeAnnotation t) {
                     return Optional.of(switch (t.getUnit()) {
-                        // nanoseconds since the epoch, as the base time columns (see the class comment)
-                        case NANOS -> Types.LongType.get();
+                        case NANOS -> form == ViewForm.LONG ? Types.LongType.get()
+                                : t.isAdjustedToUTC() ? Types.TimestampNanoType.withZone()
+                                : Types.TimestampNanoType.withoutZone();
                         case MICROS, MILLIS -> t.isAdjustedToUTC() ? Types.TimestampType.withZone()
                                 : Types.TimestampType.withoutZone();
                     });

@@ -70,27 +70,32 @@ class ViewPartsTest {
     @Test
     void typesMapOnlyWhereIcebergReadsTheStoredValue() {
         assertEquals(Optional.empty(), ViewSchema.icebergType(prim(PrimitiveTypeName.INT64)
-                .as(LogicalTypeAnnotation.intType(64, false)).named("x")));
+                .as(LogicalTypeAnnotation.intType(64, false)).named("x"), ViewForm.TIMESTAMP_NS));
         assertEquals(Optional.of(Types.LongType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.INT64)
-                .as(LogicalTypeAnnotation.intType(64, true)).named("x")));
+                .as(LogicalTypeAnnotation.intType(64, true)).named("x"), ViewForm.TIMESTAMP_NS));
         assertEquals(Optional.of(Types.LongType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.INT32)
-                .as(LogicalTypeAnnotation.intType(32, false)).named("x")));
+                .as(LogicalTypeAnnotation.intType(32, false)).named("x"), ViewForm.TIMESTAMP_NS));
         assertEquals(Optional.of(Types.IntegerType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.INT32)
-                .as(LogicalTypeAnnotation.intType(8, false)).named("x")));
-        assertEquals(Optional.of(Types.LongType.get()), ViewSchema.icebergType(
+                .as(LogicalTypeAnnotation.intType(8, false)).named("x"), ViewForm.TIMESTAMP_NS));
+        assertEquals(Optional.of(Types.TimestampNanoType.withZone()), ViewSchema.icebergType(
                 prim(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.timestampType(true,
-                        LogicalTypeAnnotation.TimeUnit.NANOS)).named("x")));
+                        LogicalTypeAnnotation.TimeUnit.NANOS)).named("x"), ViewForm.TIMESTAMP_NS));
         assertEquals(Optional.of(Types.StringType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.BINARY)
-                .as(LogicalTypeAnnotation.stringType()).named("x")));
+                .as(LogicalTypeAnnotation.stringType()).named("x"), ViewForm.TIMESTAMP_NS));
         assertEquals(Optional.of(Types.BinaryType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.BINARY)
-                .named("x")));
-        assertEquals(Optional.empty(), ViewSchema.icebergType(prim(PrimitiveTypeName.INT96).named("x")));
-        // The base schema holds every storage column, time columns in nanoseconds since the epoch, and the
-        // partition's hour.
-        assertEquals(Types.LongType.get(), ViewSchema.base().findType("time_unix_nano"));
-        assertEquals(Types.LongType.get(), ViewSchema.base().findType("template_id"));
-        assertEquals(Types.TimestampType.withZone(), ViewSchema.base().findType("effective_hour"));
-        assertEquals(28, ViewSchema.base().columns().size());
+                .named("x"), ViewForm.TIMESTAMP_NS));
+        assertEquals(Optional.empty(), ViewSchema.icebergType(prim(PrimitiveTypeName.INT96).named("x"), ViewForm.TIMESTAMP_NS));
+        // The base schema holds every storage column, time columns in nanoseconds.
+        assertEquals(Types.TimestampNanoType.withZone(), ViewSchema.base(ViewForm.TIMESTAMP_NS).findType("time_unix_nano"));
+        assertEquals(Types.LongType.get(), ViewSchema.base(ViewForm.TIMESTAMP_NS).findType("template_id"));
+        assertEquals(27, ViewSchema.base(ViewForm.TIMESTAMP_NS).columns().size());
+        // The long form: time columns and nanosecond extras as long, and the partition's hour as a column.
+        assertEquals(Types.LongType.get(), ViewSchema.base(ViewForm.LONG).findType("time_unix_nano"));
+        assertEquals(Types.TimestampType.withZone(), ViewSchema.base(ViewForm.LONG).findType("effective_hour"));
+        assertEquals(28, ViewSchema.base(ViewForm.LONG).columns().size());
+        assertEquals(Optional.of(Types.LongType.get()), ViewSchema.icebergType(prim(PrimitiveTypeName.INT64)
+                .as(LogicalTypeAnnotation.timestampType(true, LogicalTypeAnnotation.TimeUnit.NANOS)).named("x"),
+                ViewForm.LONG));
     }
 
     @Test

@@ -67,6 +67,8 @@ final class ViewStore implements AutoCloseable {
     final TableReader tables;
     final StoreLocation location;
     final IcebergView view;
+    /** The form {@link #sync} makes or keeps the view in. */
+    ViewForm form = ViewForm.TIMESTAMP_NS;
     private Connection duck;
 
     ViewStore(Path root) {
@@ -95,7 +97,7 @@ final class ViewStore implements AutoCloseable {
     }
 
     SyncResult sync(SyncScope scope) throws IOException {
-        return new IcebergSync(store, view, new StoreLiveSet(layout, tables), Clock.systemUTC()).sync(scope);
+        return new IcebergSync(store, view, new StoreLiveSet(layout, tables), Clock.systemUTC(), form).sync(scope);
     }
 
     /** The partitions a sweep committed: what a partial sync after it must cover. */
@@ -224,10 +226,10 @@ final class ViewStore implements AutoCloseable {
     static Expression icebergFilter(Query q) {
         Expression e = Expressions.equal("tenant_id", q.tenant());
         if (q.from().isPresent()) {
-            e = Expressions.and(e, Expressions.greaterThanOrEqual("effective_time_unix_nano", q.fromNanos()));
+            e = Expressions.and(e, Expressions.greaterThanOrEqual("effective_time_unix_nano", nanosLiteral(q.fromNanos())));
         }
         if (q.to().isPresent()) {
-            e = Expressions.and(e, Expressions.lessThan("effective_time_unix_nano", q.toNanos()));
+            e = Expressions.and(e, Expressions.lessThan("effective_time_unix_nano", nanosLiteral(q.toNanos())));
         }
         if (q.service().isPresent()) {
             e = Expressions.and(e, Expressions.equal("resource.service.name", q.service().get()));
@@ -236,6 +238,13 @@ final class ViewStore implements AutoCloseable {
             e = Expressions.and(e, Expressions.greaterThanOrEqual("severity_number", q.severityMin().getAsInt()));
         }
         return e;
+    }
+
+    /** A timestamp literal with all nine fractional digits (Iceberg parses it into a nanosecond timestamp). */
+    static String nanosLiteral(long nanos) {
+        Instant i = Instant.ofEpochSecond(Math.floorDiv(nanos, 1_000_000_000L), Math.floorMod(nanos, 1_000_000_000L));
+        return String.format("%s.%09d+00:00", java.time.format.DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss")
+                .format(OffsetDateTime.ofInstant(i, ZoneOffset.UTC)), i.getNano());
     }
 
     // ---- value fingerprints: every column the view exposes, as stored
@@ -289,9 +298,8 @@ final class ViewStore implements AutoCloseable {
     }
 
     /**
-     * A time column as a reader returns it, in nanoseconds since the epoch: the view's type is {@code long}, but
-     * Iceberg's Java generic reader decides by the file's {@code TIMESTAMP(NANOS)} annotation and returns the same
-     * instant as an {@code OffsetDateTime}.
+     * A time column as a reader returns it, in nanoseconds since the epoch: an {@code OffsetDateTime} in the
+     * {@code timestamp_ns} form, a {@code long} in the {@code long} form.
      */
     static Long nanos(Object ts) {
         if (ts == null || ts instanceof Long) {

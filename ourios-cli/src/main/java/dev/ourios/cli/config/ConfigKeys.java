@@ -56,6 +56,7 @@ public final class ConfigKeys {
     public static final String ICEBERG_ENABLED = "iceberg.enabled";
     public static final String ICEBERG_RECONCILE_INTERVAL = "iceberg.reconcile_interval";
     public static final String ICEBERG_SYNC_INTERVAL = "iceberg.sync_interval";
+    public static final String ICEBERG_TIME_TYPE = "iceberg.time_type";
     public static final String INGEST_ENABLED = "ingest.enabled";
     public static final String INGEST_LISTEN = "ingest.listen";
     public static final String INGEST_WAL_DIR = "ingest.wal_dir";
@@ -188,6 +189,9 @@ public final class ConfigKeys {
                 + "compaction.enabled"));
         k.add(key(ICEBERG_SYNC_INTERVAL, "OURIOS_ICEBERG_SYNC_INTERVAL", null, "10s", Kind.DURATION, false,
                 "Least time between two syncs of the Iceberg view: a change reaches the view within it plus one sync"));
+        k.add(key(ICEBERG_TIME_TYPE, "OURIOS_ICEBERG_TIME_TYPE", null, "timestamp_ns", Kind.STRING, false,
+                "Type of the Iceberg view's time columns when serve first makes it: timestamp_ns (Iceberg v3; Iceberg's "
+                + "Java library, engines with nanosecond timestamps) or long (nanoseconds since the epoch; Spark)"));
         k.add(key(ICEBERG_RECONCILE_INTERVAL, "OURIOS_ICEBERG_RECONCILE_INTERVAL", null, "1h", Kind.DURATION, false,
                 "How often a sync of the Iceberg view reads every partition, not only the ones serve changed"));
         k.add(key(DRAIN_TIMEOUT, "OURIOS_DRAIN_TIMEOUT", null, "10m", Kind.DURATION, false,

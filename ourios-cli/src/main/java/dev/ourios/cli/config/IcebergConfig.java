@@ -1,5 +1,6 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.iceberg.ViewForm;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -10,9 +11,11 @@ import java.util.Objects;
  * @param syncInterval      the least time between two syncs: changes arriving within it share one snapshot
  * @param reconcileInterval how often a sync is a full reconciliation (every partition read) instead of a sync of
  *                          the partitions the process changed; the first sync after start is always full
+ * @param form              the type of the view's time columns (its form, fixed when the view is made)
  */
-public record IcebergConfig(boolean enabled, Duration syncInterval, Duration reconcileInterval) {
+public record IcebergConfig(boolean enabled, Duration syncInterval, Duration reconcileInterval, ViewForm form) {
     public IcebergConfig {
+        Objects.requireNonNull(form, "form is null");
         Objects.requireNonNull(syncInterval, "syncInterval is null");
         Objects.requireNonNull(reconcileInterval, "reconcileInterval is null");
     }
@@ -36,6 +39,12 @@ public record IcebergConfig(boolean enabled, Duration syncInterval, Duration rec
         if (sync.isZero()) {
             throw new ConfigException(v.label(ConfigKeys.ICEBERG_SYNC_INTERVAL) + ": must be positive");
         }
-        return new IcebergConfig(enabled, sync, reconcile);
+        ViewForm form;
+        try {
+            form = ViewForm.of(v.string(ConfigKeys.ICEBERG_TIME_TYPE));
+        } catch (IllegalArgumentException e) {
+            throw new ConfigException(v.label(ConfigKeys.ICEBERG_TIME_TYPE) + ": " + e.getMessage());
+        }
+        return new IcebergConfig(enabled, sync, reconcile, form);
     }
 }

@@ -180,7 +180,7 @@ public final class ServeCommand implements Callable<Integer> {
             // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
             IcebergView view = IcebergWiring.view(s, cfg.store().uri());
             IcebergSyncLoop viewSync = !iceberg.enabled() ? null
-                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, Clock.systemUTC()), changed, events,
+                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, Clock.systemUTC(), iceberg.form()), changed, events,
                             Clock.systemUTC(), iceberg.syncInterval(), iceberg.reconcileInterval());
             if (viewSync != null) {
                 viewSync.start();
