@@ -4,6 +4,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.iceberg.SyncResult;
+import dev.ourios.iceberg.ViewForm;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
@@ -78,7 +79,7 @@ public final class QuerySparkSuite implements Suite {
         deleteTree(live.root().resolve("iceberg"));
         IcebergView view = IcebergWiring.view(live.store(), live.root().toString());
         ctx.log().accept("query-spark: iceberg sync of " + view.tableUri());
-        SyncResult sync = IcebergWiring.sync(live.store(), view, Clock.systemUTC()).sync();
+        SyncResult sync = IcebergWiring.sync(live.store(), view, Clock.systemUTC(), ViewForm.LONG).sync();
         report.note(String.format("Iceberg sync (view rebuilt from nothing: %d file(s), %d partition(s)): %.0f ms",
                 sync.filesAdded(), sync.partitionsChanged(), sync.elapsed().toNanos() / 1e6));
 

@@ -108,6 +108,39 @@ class IcebergCliTest {
                 r.err());
     }
 
+    @Test
+    void a_view_keeps_its_time_type_and_a_sync_asking_for_the_other_is_refused_in_one_line() throws Exception {
+        String store = dir.resolve("forms").toString();
+        assertEquals(0, CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "2", "--rows-per-file", "50").exit());
+        var made = CliProcess.run(dir, "iceberg", "sync", "--store", store, "--time-type", "long", "--json");
+        assertEquals(0, made.exit(), made.err());
+        assertEquals(2, JSON.readTree(made.outLines().get(0)).get("files_added").asInt());
+
+        var other = CliProcess.run(dir, "iceberg", "sync", "--store", store);
+        assertEquals(1, other.exit(), other.out());
+        assertEquals(1, other.err().strip().lines().count(), other.err());
+        assertTrue(other.err().contains("not the time type 'timestamp_ns'")
+                && other.err().contains("delete the store's iceberg/ directory"), other.err());
+
+        var same = CliProcess.run(dir, "iceberg", "sync", "--store", store, "--time-type", "LONG");
+        assertEquals(0, same.exit(), same.err());
+
+        var bad = CliProcess.run(dir, "iceberg", "sync", "--store", store, "--time-type", "micros");
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("--time-type: unknown time type 'micros' (one of timestamp_ns, long)"),
+                bad.err());
+    }
+
+    @Test
+    void an_unknown_time_type_in_the_configuration_stops_serve_at_start() throws Exception {
+        var r = CliProcess.run(dir, Map.of("OURIOS_ICEBERG_TIME_TYPE", "nanos"),
+                "serve", "--store", dir.resolve("s").toString(), "--http", "127.0.0.1:0");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("iceberg.time_type (env OURIOS_ICEBERG_TIME_TYPE): unknown time type 'nanos'"),
+                r.err());
+    }
+
     private JsonNode sync(String store) throws Exception {
         var r = CliProcess.run(dir, "iceberg", "sync", "--store", store, "--json");
         assertEquals(0, r.exit(), r.err());
