@@ -21,7 +21,8 @@ import org.apache.parquet.schema.PrimitiveType;
  * fields the shredder's slice does not own (statistics, value wrapping, list walks) is skipped; {@link RowGroupWriter}
  * runs one instance per slice.
  *
- * <p>The only record checks are those the schema itself needs: INT(8, unsigned) columns must fit in 0..255 and
+ * <p>The only record checks are those the schema itself needs: the 8-bit OpenTelemetry values (severity number,
+ * body kind, unsigned 8-bit values in INT(16, signed) columns) must fit in 0..255, and
  * each extra's value must have its column's Java type. STORAGE.md demands no body/params/separators shape rule, so
  * none is enforced here (a file the reference wrote must always compact).
  */
@@ -104,7 +105,7 @@ final class LogWriteSupport {
 
     private static void checkU8(String column, int v) {
         if (v < 0 || v > 255) {
-            throw new IllegalArgumentException(column + " must be in 0..255 (INT(8, unsigned)), got " + v);
+            throw new IllegalArgumentException(column + " must be in 0..255, got " + v);
         }
     }
 
