@@ -83,6 +83,8 @@ class SparkReadsS3StoreTest {
                     planned.put(c.name(), printed);
                     job.add("live\t" + c.name() + "\t" + SparkAgreement.where(c.query()) + "\t"
                             + String.join(",", printed.stream().map(SparkReadsS3StoreTest::s3a).toList()));
+                    job.add("view\tview: " + c.name() + "\t" + s3a(STORE) + "\ticeberg.logs\t"
+                            + SparkAgreement.where(c.query()));
                 }
                 job.add("view\tview\t" + s3a(STORE) + "\ticeberg.logs\ttrue");
                 Map<String, SparkChild.Result> results = spark.run(job, dir.resolve("spark"), Duration.ofMinutes(10));
@@ -91,6 +93,8 @@ class SparkReadsS3StoreTest {
                     List<String> ours = rows(engine, c.query()).stream().map(SparkAgreement::fingerprint).toList();
                     SparkAgreement.assertAgrees(c, results.get(c.name()), ours, planned.get(c.name()).size(),
                             tenantFiles.size());
+                    SparkAgreement.assertViewAgrees(c, results.get("view: " + c.name()), ours,
+                            planned.get(c.name()).size(), (int) results.get("view").filesRead());
                 }
                 List<String> everyRow = new ArrayList<>();
                 for (String t : TENANTS) {

@@ -80,6 +80,24 @@ public final class SparkAgreement {
                 + " files, pushed " + r.pushedFilters());
     }
 
+    /**
+     * Spark read case {@code c} through the Iceberg view (its long form): the same rows and values as our engine,
+     * from at most the {@code planned} files of the window's partitions (Iceberg's {@code resultDataFiles}; its file
+     * bounds may prune more), and with a window fewer than the table's {@code tableFiles}: pruning shows.
+     */
+    public static void assertViewAgrees(Case c, SparkChild.Result r, List<String> ours, int planned, int tableFiles) {
+        String msg = "view: " + c.name() + " (" + c.query() + ")";
+        assertTrue(r != null && r.refusal().isEmpty(), msg + ": " + r);
+        assertEquals(ours.stream().sorted().toList(), r.fingerprints().stream().sorted().toList(), msg + ": values");
+        assertTrue(r.filesRead() >= (ours.isEmpty() ? 0 : 1) && r.filesRead() <= planned,
+                msg + ": files read " + r.filesRead() + " of " + planned + " planned");
+        if (c.query().from().isPresent()) {
+            assertTrue(r.filesRead() < tableFiles, msg + ": the window prunes (" + r.filesRead() + " of " + tableFiles
+                    + " files)");
+        }
+        System.out.println(msg + ": " + r.rows() + " rows, " + r.filesRead() + " of " + tableFiles + " files");
+    }
+
     /** Spark read the Iceberg view (in its long form) and returned exactly {@code expected}'s rows. */
     public static void assertReadsExactly(SparkChild.Result view, List<String> expected) {
         assertTrue(view != null, "no result for the Iceberg view");

@@ -75,6 +75,8 @@ class SparkReadsStoreTest {
                 List<String> paths = live.paths(tenant, c.query().from(), c.query().to());
                 job.add("live\t" + c.name() + "\t" + SparkAgreement.where(c.query()) + "\t"
                         + String.join(",", paths));
+                job.add("view\tview: " + c.name() + "\t" + vs.location.root() + "\ticeberg.logs\t"
+                        + SparkAgreement.where(c.query()));
             }
             job.add("view\tview\t" + vs.location.root() + "\ticeberg.logs\ttrue");
             Map<String, SparkChild.Result> results = spark.run(job, dir.resolve("spark"), Duration.ofMinutes(10));
@@ -85,6 +87,8 @@ class SparkReadsStoreTest {
                 engine.run(c.query(), r -> ours.add(SparkAgreement.fingerprint(r)));
                 int planned = live.paths(tenant, c.query().from(), c.query().to()).size();
                 SparkAgreement.assertAgrees(c, results.get(c.name()), ours, planned, tenantFiles);
+                SparkAgreement.assertViewAgrees(c, results.get("view: " + c.name()), ours, planned,
+                        (int) results.get("view").filesRead());
             }
             SparkAgreement.assertReadsExactly(results.get("view"),
                     all.stream().map(SparkAgreement::fingerprint).toList());

@@ -13,7 +13,8 @@ import scala.jdk.javaapi.CollectionConverters;
  * What a finished query's scan did, from Spark's executed plan (adaptive execution is off, so the plan is final):
  * the files it read and the filters it pushed into the reader, which is how pruning shows.
  *
- * @param filesRead     files the Parquet scan read ({@code numFiles}), or -1 for a scan without that metric
+ * @param filesRead     files the scan read: a Parquet scan's {@code numFiles}, an Iceberg scan's
+ *                      {@code resultDataFiles}; -1 for a scan without either metric
  * @param pushedFilters the scan's pushed filters as Spark prints them
  */
 record ScanFacts(long filesRead, String pushedFilters) {
@@ -27,7 +28,9 @@ record ScanFacts(long filesRead, String pushedFilters) {
                 return new ScanFacts(files, pushed);
             }
             if (leaf instanceof BatchScanExec scan) {
-                return new ScanFacts(-1, scan.scan().description());
+                // Iceberg's scan reports the data files it planned after pruning by partition and file bounds.
+                long files = scan.metrics().get("resultDataFiles").map(m -> m.value()).getOrElse(() -> -1L);
+                return new ScanFacts(files, scan.scan().description());
             }
         }
         return new ScanFacts(-1, "[]");
