@@ -34,7 +34,7 @@ class ParallelScanTest {
 
     @Test
     void anyThreadCountGivesTheSameRowsInTheSameOrder() throws Exception {
-        long seed = System.nanoTime();
+        long seed = Long.getLong("ourios.seed", System.nanoTime());
         System.out.println("ParallelScanTest seed " + seed);
         Random rnd = new Random(seed);
         TestStore ts = new TestStore(dir, seed);
@@ -68,6 +68,12 @@ class ParallelScanTest {
         // Files shared whatever is left of them (2 and 3 threads), and the default threshold (2 threads).
         List<QueryEngine> more = List.of(ts.engine(2), ts.engine(3),
                 new QueryEngine(ts.store, ts.layout, ts.tables, MeterProvider.noop(), 2));
+        // Every engine's footer cache warm before the first comparison: a cold engine counts the footers' bytes and
+        // a warm one does not, which would decide the bytes comparison below rather than the scan.
+        one.count(Query.tenant("t"));
+        for (QueryEngine engine : more) {
+            engine.count(Query.tenant("t"));
+        }
         for (int i = 0; i < 40; i++) {
             Query q = randomQuery(rnd, gen, all);
             QueryResult expected = one.collect(q);
