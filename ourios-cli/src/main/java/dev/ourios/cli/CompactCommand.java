@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
@@ -32,7 +33,7 @@ import picocli.CommandLine.Option;
  * {@code ourios compact}: one sweep with {@code --once}, otherwise a daemon that sweeps every {@code --interval}.
  * SIGTERM stops the daemon between partitions: nothing new starts, running compactions finish, exit 0.
  */
-@Command(name = "compact", mixinStandardHelpOptions = true,
+@Command(name = "compact", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Compaction.class,
         description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
 public final class CompactCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
@@ -49,7 +50,7 @@ public final class CompactCommand implements Callable<Integer> {
     @Option(names = "--once", description = "Run one sweep and exit")
     boolean once;
 
-    @Option(names = "--interval", defaultValue = "5m", description = "Time between daemon sweeps (default ${DEFAULT-VALUE})")
+    @Option(names = "--interval", description = "Time between daemon sweeps (default ${DEFAULT-VALUE})")
     String interval;
 
     @Option(names = "--now", paramLabel = "TIME", description = "Plan as of this time (RFC 3339) instead of the clock")

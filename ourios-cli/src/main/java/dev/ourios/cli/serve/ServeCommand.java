@@ -8,6 +8,7 @@ import dev.ourios.cli.Telemetry;
 import dev.ourios.cli.config.ConfigFileOption;
 import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.cli.config.ConfigLoader;
 import dev.ourios.cli.config.IcebergConfig;
 import dev.ourios.cli.config.ResolvedConfig;
@@ -58,7 +59,7 @@ import picocli.CommandLine.Spec;
  * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
  * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(name = "serve", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Compaction.class,
         description = "Run the compaction daemon, the HTTP query endpoint "
         + "(POST /v1/query, GET /v1/files, POST /v1/delete, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
@@ -114,7 +115,7 @@ public final class ServeCommand implements Callable<Integer> {
     boolean insecureNoAuth;
 
     @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
-            + "config file, or 5m)")
+            + "config file, or ${DEFAULT-VALUE})")
     String interval;
 
     /** The same knobs as {@code ourios compact}; only the ones given on the command line override the config. */
