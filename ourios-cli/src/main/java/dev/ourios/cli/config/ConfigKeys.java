@@ -4,6 +4,7 @@ import dev.ourios.cli.Units;
 import dev.ourios.cli.config.ConfigKey.Kind;
 import dev.ourios.cli.config.ConfigKey.Range;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.store.s3.S3Timeouts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -16,7 +17,7 @@ import java.util.Optional;
  * setting's name, variable, flag, default, range and unit. The loader, the validation, the printed configuration, the
  * defaults of the compaction flags ({@link FlagDefaults}) and the settings tables of docs/spec/cli.md and
  * docs/operations.md (checked by a test) are written from it. A default the compaction library also needs is its
- * constant in {@link CompactionOptions}, rendered here in the syntax a flag takes.
+ * constant ({@link CompactionOptions}, {@link S3Timeouts}), rendered here in the syntax a flag takes.
  */
 public final class ConfigKeys {
     public static final String STORE_URI = "store.uri";
@@ -110,13 +111,17 @@ public final class ConfigKeys {
                 "Static S3 access key id (with the secret); unset = the AWS default credentials chain"));
         k.add(key(S3_SECRET_ACCESS_KEY, "OURIOS_S3_SECRET_ACCESS_KEY", null, null, Kind.STRING, true,
                 "Static S3 secret access key (with the key id); never printed"));
-        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null, "5s", Kind.DURATION, false,
+        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_CONNECT), Kind.DURATION, false,
                 "Deadline for connecting to S3"));
-        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null, "10s", Kind.DURATION, false,
+        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_READ), Kind.DURATION, false,
                 "Longest wait for the next bytes of an S3 response"));
-        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null, "20s", Kind.DURATION, false,
+        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_ATTEMPT), Kind.DURATION, false,
                 "Deadline of one attempt of an S3 request (at most store.s3.call_timeout)"));
-        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null, "30s", Kind.DURATION, false,
+        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_CALL), Kind.DURATION, false,
                 "Deadline of one S3 request with all its retries"));
         k.add(key(HTTP_LISTEN, "OURIOS_HTTP", "--http", "127.0.0.1:4319", Kind.LISTEN, false,
                 "Address of the HTTP endpoint, host:port (port 0 = any free port)"));
