@@ -46,7 +46,8 @@ final class Values {
         long min = s.key().range().min();
         long v = rethrow(s, () -> Units.parseSize(s.label(), string(name)));
         if (v < min) {
-            throw new ConfigException(s.label() + ": must be at least " + min + " bytes (got " + v + ")");
+            throw new ConfigException(s.label() + ": must be at least " + min + " " + s.key().unit() + " (got " + v
+                    + ")");
         }
         return v;
     }
