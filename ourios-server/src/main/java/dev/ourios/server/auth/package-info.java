@@ -1,6 +1,6 @@
 /**
  * Authorization in {@code ourios serve}: the listen-address rule ({@link dev.ourios.server.auth.ListenGuard}), the
- * authorizer built from the configuration ({@link dev.ourios.server.auth.ServeAuth}), the denial metric
+ * authorizer built from {@link dev.ourios.server.auth.AuthSettings} ({@link dev.ourios.server.auth.ServeAuth}), the denial metric
  * ({@link dev.ourios.server.auth.AuthMetrics}) and the SIGHUP reload of the keys file
  * ({@link dev.ourios.server.auth.ReloadOnHangup}).
  */
