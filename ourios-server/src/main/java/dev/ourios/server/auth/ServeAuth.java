@@ -12,7 +12,7 @@ import java.util.function.Consumer;
 
 /**
  * The authorization of one {@code serve} process, set up before anything listens: the listen-address rule, the keys
- * file read (a bad one stops the start with exit 2), SIGHUP wired to a reload, and the {@link Authorizer} both HTTP
+ * file read (a bad one stops the start with a {@link StartupException} naming the setting), SIGHUP wired to a reload, and the {@link Authorizer} both HTTP
  * servers ask.
  */
 public final class ServeAuth {

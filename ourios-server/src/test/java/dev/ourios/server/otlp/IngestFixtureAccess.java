@@ -1,6 +1,5 @@
 package dev.ourios.server.otlp;
 
-import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
 import io.opentelemetry.api.metrics.MeterProvider;
