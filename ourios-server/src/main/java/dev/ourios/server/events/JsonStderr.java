@@ -12,6 +12,8 @@ import java.util.regex.Pattern;
  * Keeps the daemon's stderr all JSON lines: whatever else writes to {@code System.err} (the slf4j-simple warnings
  * of the compactor, a JVM stack trace) is turned into one {@link EventLog} event per line instead of interleaving
  * plain text with the structured events.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
  */
 public final class JsonStderr extends OutputStream {
     /** slf4j-simple's line: {@code <time> <LEVEL> <logger> - <message>} (simplelogger.properties). */

@@ -26,6 +26,8 @@ import java.util.concurrent.TimeUnit;
  * passed since the last one, and whenever more partitions are pending than the collector holds: it picks up what no
  * component of this process reported (another process's writes). A failed sync puts its partitions back and is an
  * event, never a stop: the view only lags, and GC keeps what its snapshots reference.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
  */
 public final class IcebergSyncLoop implements AutoCloseable {
     /**

@@ -23,6 +23,8 @@ import java.util.concurrent.Semaphore;
  * <p>The request runs synchronously until every partition is done, however long that is. A client that disconnects
  * does not stop it: each partition commits or not as a whole, and the outcome is logged
  * ({@code ourios.delete.served}) before the response is written.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
  */
 public final class DeleteEndpoint {
     /** Seconds a client refused because a deletion runs is asked to wait. */

@@ -38,6 +38,8 @@ import java.util.concurrent.Executors;
  * <p>Memory: at most {@code http.max_concurrent_queries} queries run at once (429 beyond), each holding one page
  * of rows ({@link QueryPages}) and streaming them out, its response's rows capped at {@code http.max_response_bytes}.
  * The {@code /v1/*} routes pass the {@link RequestGate} first: it authorizes the request and decides its tenant.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
  */
 public final class HttpApi {
     private static final ObjectMapper JSON = new ObjectMapper();

@@ -12,6 +12,8 @@ import java.util.function.BooleanSupplier;
  * always means a volume that is not mounted, and serving "no rows" from it would be wrong, so the query endpoints
  * refuse with 503 too ({@link #unreadable()}). Not ready while draining, so a load balancer stops sending queries
  * before the server stops accepting them. Reasons never name a server path: the operator's log has it.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
  */
 public final class StoreProbe {
     private final ObjectStore store;

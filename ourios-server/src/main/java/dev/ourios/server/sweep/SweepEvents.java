@@ -7,7 +7,11 @@ import dev.ourios.compaction.sweep.SweepReport;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
-/** The compaction daemon's events: sweep start and end, one per partition result, GC reclaimed, sweep errors. */
+/**
+ * The compaction daemon's events: sweep start and end, one per partition result, GC reclaimed, sweep errors.
+ *
+ * <p>Internal to ourios-server: public so that {@link dev.ourios.server.Server} can assemble it.
+ */
 public final class SweepEvents implements SweepLoop.Listener {
     private final EventLog events;
 
