@@ -1,6 +1,9 @@
 package dev.ourios.cli;
 
 import dev.ourios.cli.config.FlagDefaults;
+import dev.ourios.server.lifecycle.Shutdown;
+import dev.ourios.server.sweep.SweepLoop;
+import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
@@ -86,7 +89,8 @@ public final class CompactCommand implements Callable<Integer> {
         // Opened first so it closes last: a SIGTERM halts with 0 only after telemetry below is flushed.
         try (Shutdown drain = once || dryRun ? Shutdown.none()
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
-                ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+                ObjectStore s = store.open();
+                Telemetry telemetry = Telemetry.open(TelemetryEnvironment.read(System.getenv()))) {
             SweepRunner runner = CompactionWiring.sweepRunner(s, options, planClock, Clock.systemUTC(),
                     telemetry.meterProvider(), dryRun, slice,
                     IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));

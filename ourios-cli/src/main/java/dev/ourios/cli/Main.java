@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.server.StartupException;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
@@ -143,7 +144,7 @@ public final class Main implements Runnable {
     }
 
     static int exitCodeOf(Throwable ex) {
-        if (ex instanceof UsageException) {
+        if (ex instanceof UsageException || ex instanceof StartupException) {
             return 2;
         }
         if (ex instanceof JobFailedException) {
