@@ -74,7 +74,7 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
     }
 
     private PartitionResult failed(Throwable t, double seconds) {
-        String msg = Failures.describeOrName(t);
+        String msg = Containment.describeOrName(t);
         if (!msg.contains(plan.partition().hourPath())) {
             msg = plan.partition() + ": " + msg;
         }

@@ -110,7 +110,7 @@ final class DeletionRewrite implements RewritePlan<DeletionResult> {
     }
 
     private DeletionResult failed(Throwable t, long generation, double seconds) {
-        String msg = Failures.describeOrName(t);
+        String msg = Containment.describeOrName(t);
         return DeletionResult.error(partition, generation, msg.contains(partition.hourPath()) ? msg
                 : partition + ": " + msg, seconds);
     }

@@ -75,7 +75,7 @@ final class ExpiryRewrite implements RewritePlan<PartitionResult> {
                     + ": expiry commit " + r.statusLabel() + ": " + r.detail(), r.seconds());
         }
         if (outcome instanceof RewriteOutcome.Failed f) {
-            return failed(Failures.describeOrName(f.error()), f.seconds());
+            return failed(Containment.describeOrName(f.error()), f.seconds());
         }
         // An expiry stages a commit with no rows to verify: neither unchanged nor unverified can happen.
         return failed("the expiry staged no commit", outcome.seconds());

@@ -61,7 +61,7 @@ public final class PartitionCompactor {
         } catch (Throwable t) {
             // Building the steps reads nothing, but a class that fails to load fails here: the partition's error.
             return new CompactionRewrite(snapshot, plan, null, clock).report(
-                    new RewriteOutcome.Failed(Optional.empty(), Failures.contain(t), 0));
+                    new RewriteOutcome.Failed(Optional.empty(), Containment.contain(t), 0));
         }
         return new RewriteProtocol(built.committer(), built.audit(), faults)
                 .run(new CompactionRewrite(snapshot, plan, built.rewriter(), clock));

@@ -58,7 +58,7 @@ public final class PartitionDeleter {
         try {
             s = reader.snapshot(p);
         } catch (Throwable t) {
-            return DeletionResult.error(p, -1, p + ": " + Failures.describe(Failures.contain(t)), secs(started));
+            return DeletionResult.error(p, -1, p + ": " + Containment.describe(Containment.contain(t)), secs(started));
         }
         Predicate<LogRecord> matches = request.matches();
         long rows = 0;
@@ -73,7 +73,7 @@ public final class PartitionDeleter {
                     }
                 }
             } catch (Throwable t) {
-                String msg = String.valueOf(Failures.describe(Failures.contain(t)));
+                String msg = String.valueOf(Containment.describe(Containment.contain(t)));
                 return DeletionResult.error(p, s.generation(), msg.contains(f.name()) ? msg
                         : store.describe(f.key()) + ": " + msg, secs(started));
             }

@@ -29,7 +29,7 @@ import org.slf4j.LoggerFactory;
  * </ol>
  * Nothing a step throws escapes: any exception or error that leaves the JVM usable becomes a
  * {@link RewriteOutcome.Failed} (stack trace at DEBUG), so one partition never stops the others; see
- * {@link Failures}. Before the commit the partition is exactly as it was.
+ * {@link Containment}. Before the commit the partition is exactly as it was.
  */
 public final class RewriteProtocol {
     private static final Logger LOG = LoggerFactory.getLogger(RewriteProtocol.class);
@@ -107,7 +107,7 @@ public final class RewriteProtocol {
                 }
             }
         } catch (Throwable t) {
-            Failures.contain(t);
+            Containment.contain(t);
             LOG.debug("rewrite of {} failed", last.map(p -> (Object) p.partition()).orElse("a partition"), t);
             return new RewriteOutcome.Failed(last, t, secs(started));
         }
@@ -127,7 +127,7 @@ public final class RewriteProtocol {
         } catch (Throwable t) {
             // The commit stands whatever the audit write meets: only an error that ends the JVM goes further.
             LOG.warn("{}: audit event for generation {} not written ({}); a later sweep re-emits it",
-                    planned.partition(), event.generation(), Failures.describe(Failures.contain(t)));
+                    planned.partition(), event.generation(), Containment.describe(Containment.contain(t)));
         }
     }
 

@@ -1,6 +1,6 @@
 package dev.ourios.compaction.audit;
 
-import dev.ourios.compaction.Failures;
+import dev.ourios.compaction.Containment;
 import dev.ourios.compaction.PlannedRewrite;
 import dev.ourios.compaction.RewriteOutcome;
 import dev.ourios.compaction.RewritePlan;
@@ -112,7 +112,7 @@ public final class AuditCompactor {
             days = days(tenants);
         } catch (Throwable t) {
             LOG.warn("audit compaction: listing the audit series failed: {}",
-                    Failures.describe(Failures.contain(t)));
+                    Containment.describe(Containment.contain(t)));
             return out;
         }
         for (AuditDay day : days) {
@@ -127,7 +127,7 @@ public final class AuditCompactor {
                 // GC records its problems rather than throwing, and compact reports every failure as the day's
                 // result; this is the one catch for anything else, so one day never stops the others.
                 LOG.debug("audit compaction of {} failed", day, t);
-                r = new DayResult(day, false, 0, 0, -1, null, day + ": " + Failures.describe(Failures.contain(t)));
+                r = new DayResult(day, false, 0, 0, -1, null, day + ": " + Containment.describe(Containment.contain(t)));
             }
             if (r.committed() || r.error() != null) {
                 out.add(r);
@@ -255,7 +255,7 @@ public final class AuditCompactor {
                         day + ": commit " + r.status() + ": " + r.detail());
             }
             RewriteOutcome.Failed f = (RewriteOutcome.Failed) outcome;
-            return new DayResult(day, false, 0, 0, f.generation(-1), null, day + ": " + Failures.describe(f.error()));
+            return new DayResult(day, false, 0, 0, f.generation(-1), null, day + ": " + Containment.describe(f.error()));
         }
     }
 

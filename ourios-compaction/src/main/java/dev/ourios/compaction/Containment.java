@@ -9,8 +9,8 @@ package dev.ourios.compaction;
  * on; only a {@link VirtualMachineError} (out of memory, an internal error of the JVM) is rethrown, since nothing
  * after it can be trusted.
  */
-public final class Failures {
-    private Failures() {
+public final class Containment {
+    private Containment() {
     }
 
     /**
