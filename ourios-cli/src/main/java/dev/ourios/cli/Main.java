@@ -60,7 +60,9 @@ public final class Main implements Runnable {
             return cl.execute(args);
         } catch (Error e) {
             PrintWriter err = cl.getErr();
-            err.println("ourios: " + (e instanceof VirtualMachineError fatal ? fatalLine(fatal) : errorLine(e)));
+            // A stack overflow is one thread's, unwound by now: an error like any other, not the JVM's failure.
+            err.println("ourios: " + (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)
+                    ? fatalLine(fatal) : errorLine(e)));
             if (cl.getCommand() instanceof Main m && m.verbose) {
                 e.printStackTrace(err);
             }

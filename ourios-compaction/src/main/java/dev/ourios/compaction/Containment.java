@@ -7,7 +7,8 @@ package dev.ourios.compaction;
  * the JVM usable (a {@code LinkageError} such as a codec class missing from the classpath, a
  * {@code StackOverflowError} from a deeply nested input, an {@code AssertionError}), is reported and the sweep goes
  * on; only a {@link VirtualMachineError} (out of memory, an internal error of the JVM) is rethrown, since nothing
- * after it can be trusted.
+ * after it can be trusted. A {@link StackOverflowError} is a virtual-machine error by class but not by effect: it is
+ * one thread's stack, unwound by the time it is caught, so it is contained like any other.
  */
 public final class Containment {
     private Containment() {
@@ -16,16 +17,21 @@ public final class Containment {
     /**
      * Returns {@code t} for the caller to report, after restoring the interrupt flag it may carry.
      *
-     * @throws VirtualMachineError {@code t} itself, when it is one
+     * @throws VirtualMachineError {@code t} itself, when it is {@linkplain #isFatal fatal}
      */
     public static Throwable contain(Throwable t) {
-        if (t instanceof VirtualMachineError fatal) {
-            throw fatal;
+        if (isFatal(t)) {
+            throw (VirtualMachineError) t;
         }
         if (t instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
         return t;
+    }
+
+    /** True for an error that leaves the JVM unusable: a {@link VirtualMachineError} but a stack overflow. */
+    public static boolean isFatal(Throwable t) {
+        return t instanceof VirtualMachineError && !(t instanceof StackOverflowError);
     }
 
     /**
