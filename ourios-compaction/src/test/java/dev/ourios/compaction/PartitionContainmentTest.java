@@ -34,7 +34,12 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
+import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -46,6 +51,11 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
+import org.apache.parquet.format.FieldRepetitionType;
+import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.SchemaElement;
+import org.apache.parquet.format.Type;
+import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -200,6 +210,58 @@ class PartitionContainmentTest {
     }
 
     @Test
+    void aFileWhoseSchemaNestsDeeperThanTheReadersStackIsOnlyItsPartitionsErrorLine() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("a", "b"), 2, 3, 40, 15));
+        String hostile = BAD.dataPrefix() + Uuid7.system().next() + ".parquet";
+        Files.write(store.root().resolve(hostile), deeplyNested(NESTING));
+        PartitionSnapshot before = TestStores.snapshot(store, BAD);
+
+        List<PartitionResult> lines = new ArrayList<>();
+        SweepReport report = TestStores.runner(store, dir.resolve("scratch")).sweep(PartitionFilter.all(),
+                lines::add);
+
+        PartitionResult err = only(lines, PartitionResult.Result.ERROR);
+        assertEquals(BAD, err.partition());
+        assertTrue(err.error().startsWith(BAD.toString()) && err.error().contains("StackOverflowError"),
+                err.error());
+        assertFalse(err.error().contains("\n"), err.error());
+        assertEquals(3, report.count(PartitionResult.Result.COMMITTED), report.toString());
+        assertEquals(before.live(), TestStores.snapshot(store, BAD).live(), "the failed partition is unchanged");
+    }
+
+    @Test
+    void anAuditFileWhoseSchemaNestsDeeperThanTheReadersStackIsOnlyItsDaysError() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        AuditLog audit = new AuditLog(store, dir.resolve("audit-scratch"));
+        LocalDate date = LocalDate.parse("2026-11-01");
+        for (LocalDate d : List.of(date, date.plusDays(1))) {
+            for (int i = 0; i < 2; i++) {
+                Instant t = d.atStartOfDay().toInstant(ZoneOffset.UTC).plusSeconds(60L * i);
+                audit.emit(new AuditEvent(PartitionKey.ofHour("acme", t), t, List.of("in-" + i + ".parquet"),
+                        "out-" + i + ".compacted.parquet", i + 1, 100 + i));
+            }
+        }
+        AuditDay bad = new AuditDay("acme", date);
+        Files.write(store.root().resolve(bad.prefix() + Uuid7.system().next() + ".parquet"),
+                deeplyNested(NESTING));
+        // The audit series is compacted by the wall clock: one long after both days were sealed.
+        SweepReport report = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
+                TestStores.LATER, TestStores.LATER, MeterProvider.noop(), false)
+                .sweep(PartitionFilter.all(), r -> { });
+
+        assertEquals(1, report.errors().size(), report.toString());
+        assertTrue(report.errors().get(0).startsWith(bad + ": ")
+                && report.errors().get(0).contains("StackOverflowError"), report.errors().get(0));
+        TableReader reader = new TableReader(store, new ManifestCodec());
+        AuditDay good = new AuditDay("acme", date.plusDays(1));
+        assertEquals(1, reader.snapshot(PartitionKey.ofHour("acme", date.plusDays(1).atStartOfDay()
+                .toInstant(ZoneOffset.UTC)), good.prefix()).generation(), "the other day compacted");
+        assertEquals(0, reader.snapshot(PartitionKey.ofHour("acme", date.atStartOfDay().toInstant(ZoneOffset.UTC)),
+                bad.prefix()).generation(), "the hostile day is as it was");
+    }
+
+    @Test
     void anErrorThatLeavesTheJvmUnusableIsNotContained() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("a"), 1, 2, 10, 14));
@@ -217,6 +279,38 @@ class PartitionContainmentTest {
         assertSame(assertion, failed.error());
         assertEquals(0, failed.generation(-1), "planned at generation 0");
         assertEquals(0, TestStores.snapshot(store, BAD).generation(), "nothing committed");
+    }
+
+    /** Group levels in {@link #deeplyNested}: far more than a thread's default stack can recurse through. */
+    private static final int NESTING = 100_000;
+
+    /**
+     * A Parquet file with no rows whose schema is {@code depth} groups each holding the next, then one column: the
+     * footer is a flat list, so it is small to write, but a reader that builds the schema tree recurses once per
+     * level.
+     */
+    static byte[] deeplyNested(int depth) throws IOException {
+        List<SchemaElement> schema = new ArrayList<>();
+        for (int i = 0; i < depth; i++) {
+            SchemaElement g = new SchemaElement("g" + i);
+            g.setNum_children(1);
+            if (i > 0) {
+                g.setRepetition_type(FieldRepetitionType.OPTIONAL);
+            }
+            schema.add(g);
+        }
+        SchemaElement leaf = new SchemaElement("leaf");
+        leaf.setType(Type.INT64);
+        leaf.setRepetition_type(FieldRepetitionType.OPTIONAL);
+        schema.add(leaf);
+        ByteArrayOutputStream footer = new ByteArrayOutputStream();
+        Util.writeFileMetaData(new FileMetaData(1, schema, 0, List.of()), footer);
+        ByteArrayOutputStream file = new ByteArrayOutputStream();
+        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
+        footer.writeTo(file);
+        file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.size()).array());
+        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
+        return file.toByteArray();
     }
 
     private static PartitionResult only(List<PartitionResult> results, PartitionResult.Result kind) {
