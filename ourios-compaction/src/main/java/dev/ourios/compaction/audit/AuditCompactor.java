@@ -126,8 +126,9 @@ public final class AuditCompactor {
             } catch (Throwable t) {
                 // GC records its problems rather than throwing, and compact reports every failure as the day's
                 // result; this is the one catch for anything else, so one day never stops the others.
+                String msg = Containment.describe(Containment.contain(t));
                 LOG.debug("audit compaction of {} failed", day, t);
-                r = new DayResult(day, false, 0, 0, -1, null, day + ": " + Containment.describe(Containment.contain(t)));
+                r = new DayResult(day, false, 0, 0, -1, null, day + ": " + msg);
             }
             if (r.committed() || r.error() != null) {
                 out.add(r);
@@ -255,7 +256,8 @@ public final class AuditCompactor {
                         day + ": commit " + r.status() + ": " + r.detail());
             }
             RewriteOutcome.Failed f = (RewriteOutcome.Failed) outcome;
-            return new DayResult(day, false, 0, 0, f.generation(-1), null, day + ": " + Containment.describe(f.error()));
+            return new DayResult(day, false, 0, 0, f.generation(-1), null,
+                    day + ": " + Containment.describe(f.error()));
         }
     }
 

@@ -258,9 +258,9 @@ public final class SweepRunner {
                     found.merge(p.tenantId(), 1L, Long::sum);
                 }
             } catch (Throwable t) {
+                String msg = Containment.describe(Containment.contain(t));
                 LOG.debug("planning {} failed", p, t);
-                PartitionResult r = PartitionResult.error(p, -1, p + ": " + Containment.describe(Containment.contain(t)),
-                        0);
+                PartitionResult r = PartitionResult.error(p, -1, p + ": " + msg, 0);
                 results.add(r);
                 onResult.accept(r);
                 gcErrors.remove(p); // GC skipped it for the same reason: one error line per partition, not two
@@ -316,7 +316,8 @@ public final class SweepRunner {
                 } catch (ExecutionException e) {
                     // The task reports its partition's failures itself; what reaches here failed around that
                     // (the result callback), and an error that ends the JVM goes on ending it.
-                    errors.add("BUG: compaction task failed: " + Containment.contain(e.getCause()));
+                    Containment.contain(e.getCause());
+                    errors.add("BUG: compaction task failed: " + e);
                 } catch (Exception e) {
                     errors.add("BUG: compaction task failed: " + e);
                 }
@@ -370,7 +371,8 @@ public final class SweepRunner {
                     LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());
                 }
             } catch (Throwable t) {
-                LOG.warn("{}: audit re-emission failed: {}", s.partition(), Containment.describe(Containment.contain(t)));
+                LOG.warn("{}: audit re-emission failed: {}", s.partition(),
+                        Containment.describe(Containment.contain(t)));
             }
         });
     }
