@@ -25,6 +25,7 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
 import java.util.Random;
+import java.util.concurrent.Callable;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -194,10 +195,10 @@ class RewriteProtocolTest {
     private static final class RetiringEverything implements RewritePlan<RewriteOutcome> {
         private final TableReader reader;
         private final int attempts;
-        private final Runnable meanwhile;
+        private final Callable<RewriteOutcome> meanwhile;
         int plans;
 
-        RetiringEverything(TableReader reader, int attempts, Runnable meanwhile) {
+        RetiringEverything(TableReader reader, int attempts, Callable<RewriteOutcome> meanwhile) {
             this.reader = reader;
             this.attempts = attempts;
             this.meanwhile = meanwhile;
@@ -210,9 +211,9 @@ class RewriteProtocolTest {
         }
 
         @Override
-        public StagedRewrite rewrite(PlannedRewrite planned) {
+        public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
             if (plans == 1) {
-                meanwhile.run();
+                assertInstanceOf(RewriteOutcome.Committed.class, meanwhile.call());
             }
             List<ObjectInfo> live = planned.snapshot().live();
             CommitRecord record = CommitRecord.expiry(Clock.systemUTC().instant(),
