@@ -1,14 +1,19 @@
 /**
  * The compaction of one partition, and the wiring of the compactor.
  *
- * <p>{@link dev.ourios.compaction.PartitionCompactor} runs one planned compaction: the rewrite
- * ({@link dev.ourios.compaction.SortedRewriter}: input readers, external sort and output writer, the row checksums of
- * both sides compared), the commit through ourios-table's {@code ManifestCommitter}, then the audit event;
- * {@link dev.ourios.compaction.PartitionResult} is its outcome. {@link dev.ourios.compaction.CompactionWiring} builds
- * the whole object graph, a {@link dev.ourios.compaction.sweep.SweepRunner}, from a store and options.
+ * <p>Every change of a partition's live set takes one path, {@link dev.ourios.compaction.RewriteProtocol}: plan,
+ * rewrite, verify, commit through ourios-table's {@code ManifestCommitter}, audit, report, each step with its own
+ * result. The kinds of change are {@link dev.ourios.compaction.RewritePlan}s on top of it: a compaction or tail merge
+ * ({@code CompactionRewrite}, run by {@link dev.ourios.compaction.PartitionCompactor}, whose rewrite is
+ * {@link dev.ourios.compaction.SortedRewriter}: input readers, external sort and output writer, the row checksums of
+ * both sides compared), an expiry ({@link dev.ourios.compaction.PartitionExpirer}), a deletion
+ * ({@link dev.ourios.compaction.PartitionDeleter}) and an audit day's compaction (in {@code audit}). No failure of
+ * one partition escapes it ({@link dev.ourios.compaction.Containment}). {@link dev.ourios.compaction.PartitionResult}
+ * is a sweep's outcome per partition. {@link dev.ourios.compaction.CompactionWiring} builds the whole object graph,
+ * a {@link dev.ourios.compaction.sweep.SweepRunner}, from a store and options.
  *
  * <p>The crash and verification tests' fault-injection seam, {@code FaultSeam}, is package-private on purpose: the
- * steps it reaches (the rewriter, the partition compactor, the store the wiring hands to GC) are all in this package,
+ * steps it reaches (the rewriter, the rewrite protocol, the store the wiring hands to GC) are all in this package,
  * and from outside it only the JVM system property {@code ourios.test.crashAt} arms it.
  *
  * <p>Sub-packages: {@code plan} (which partitions to compact, and how), {@code sort} (the input readers and the

@@ -1,15 +1,18 @@
 package dev.ourios.compaction.audit;
 
+import dev.ourios.compaction.Containment;
+import dev.ourios.compaction.PlannedRewrite;
+import dev.ourios.compaction.RewriteOutcome;
+import dev.ourios.compaction.RewritePlan;
+import dev.ourios.compaction.RewriteProtocol;
+import dev.ourios.compaction.StagedRewrite;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.Uuid7;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitRecord;
-import dev.ourios.table.CommitResult;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.ManifestCommitter;
-import dev.ourios.table.NextManifest;
-import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -53,7 +56,8 @@ import org.slf4j.LoggerFactory;
  * day's manifest give generation N and the live files (plan); every event is read and copied into the current audit
  * schema, sorted by time (rewrite); the output is read back and its rows must be the events read plus one (verify);
  * it is published unnamed and {@code manifest.<N+1>.json} commits it create-only (commit); GC collects the day like
- * a partition, after the grace.
+ * a partition, after the grace. The steps are the partitions' own: a day's compaction is a {@link RewritePlan} run
+ * through the {@link RewriteProtocol}, so no failure in one day escapes it.
  *
  * <p>The compaction's own audit event is a row of its output ({@code event_type} {@code audit_compaction}), in the
  * day it compacted, not a file of its own. So a compaction leaves exactly one live file in the day and never makes
@@ -106,16 +110,26 @@ public final class AuditCompactor {
         List<AuditDay> days;
         try {
             days = days(tenants);
-        } catch (IOException e) {
-            LOG.warn("audit compaction: listing the audit series failed: {}", e.getMessage());
+        } catch (Throwable t) {
+            LOG.warn("audit compaction: listing the audit series failed: {}",
+                    Containment.describe(Containment.contain(t)));
             return out;
         }
         for (AuditDay day : days) {
-            gc.collect(day.label(), day.prefix());
-            if (now.isBefore(day.end().plus(SEAL))) {
-                continue;
+            DayResult r;
+            try {
+                gc.collect(day.label(), day.prefix());
+                if (now.isBefore(day.end().plus(SEAL))) {
+                    continue;
+                }
+                r = compact(day);
+            } catch (Throwable t) {
+                // GC records its problems rather than throwing, and compact reports every failure as the day's
+                // result; this is the one catch for anything else, so one day never stops the others.
+                String msg = Containment.describe(Containment.contain(t));
+                LOG.debug("audit compaction of {} failed", day, t);
+                r = new DayResult(day, false, 0, 0, -1, null, day + ": " + msg);
             }
-            DayResult r = compact(day);
             if (r.committed() || r.error() != null) {
                 out.add(r);
             }
@@ -123,75 +137,127 @@ public final class AuditCompactor {
         return out;
     }
 
-    /** Compacts one day if it has more than one live file. */
+    /**
+     * Compacts one day if it has more than one live file: the day as a {@link DayRewrite} through the
+     * {@link RewriteProtocol}, committed to the day's own manifest.
+     */
     public DayResult compact(AuditDay day) {
-        long generation = -1;
-        Path tmp = null;
-        try {
-            PartitionSnapshot s = reader.snapshot(day.label(), day.prefix());
-            generation = s.generation();
-            List<ObjectInfo> inputs = s.live().stream().sorted(Comparator.comparing(ObjectInfo::name)).toList();
+        return new RewriteProtocol(committer).run(new DayRewrite(day));
+    }
+
+    /**
+     * One day's compaction as a {@link RewritePlan}. It is the partition protocol throughout (plan on the day's
+     * snapshot, rewrite, verify, create-only commit on top of the planned generation); what differs is data of the
+     * plan: the commit goes to the day's directory ({@link PlannedRewrite#inDirectory}, not told to the live-set
+     * listeners, since a day holds no log rows); the audit event is a row of the output, written before the commit,
+     * so there is nothing to emit after it (an event file per compaction would make the day a candidate again); a
+     * lost race is not retried, since the winner compacted the same day.
+     */
+    private final class DayRewrite implements RewritePlan<DayResult> {
+        private final AuditDay day;
+
+        DayRewrite(AuditDay day) {
+            this.day = day;
+        }
+
+        @Override
+        public PlannedRewrite plan() throws IOException {
+            return PlannedRewrite.inDirectory(reader.snapshot(day.label(), day.prefix()), day.prefix());
+        }
+
+        @Override
+        public StagedRewrite rewrite(PlannedRewrite planned) throws IOException {
+            long generation = planned.generation();
+            List<ObjectInfo> inputs = planned.snapshot().live().stream()
+                    .sorted(Comparator.comparing(ObjectInfo::name)).toList();
             if (inputs.size() < 2) {
-                return new DayResult(day, false, inputs.size(), 0, generation, null, null);
+                return StagedRewrite.unchanged(inputs.size(), 0);
             }
-            Files.createDirectories(scratchRoot);
-            tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
-            SimpleGroupFactory factory = new SimpleGroupFactory(AuditLog.SCHEMA);
-            List<Group> rows = new ArrayList<>();
-            for (ObjectInfo f : inputs) {
-                Files.write(tmp, store.readAllBytes(f.key()));
-                for (Group g : read(tmp)) {
-                    rows.add(copy(g, factory));
+            Path tmp = null;
+            try {
+                Files.createDirectories(scratchRoot);
+                tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
+                SimpleGroupFactory factory = new SimpleGroupFactory(AuditLog.SCHEMA);
+                List<Group> rows = new ArrayList<>();
+                for (ObjectInfo f : inputs) {
+                    Files.write(tmp, store.readAllBytes(f.key()));
+                    for (Group g : read(tmp)) {
+                        rows.add(copy(g, factory));
+                    }
+                }
+                Sum in = new Sum();
+                rows.forEach(in::add);
+                rows.sort(Comparator.comparingLong((Group g) -> g.getLong("timestamp", 0))
+                        .thenComparing(Group::toString));
+                String outputName = uuids.next() + FileNames.COMPACTED;
+                Instant at = clock.instant();
+                Group event = factory.newGroup()
+                        .append("tenant_id", day.tenantId())
+                        .append("timestamp", at.getEpochSecond() * 1_000_000_000L + at.getNano())
+                        .append("event_kind", EVENT_KIND_AUDIT_COMPACTION)
+                        .append("event_type", EVENT_TYPE_AUDIT_COMPACTION)
+                        .append("compaction_partition", day.dayPath());
+                Group list = event.addGroup("compaction_input_files");
+                inputs.forEach(f -> list.addGroup("list").append("element", f.name()));
+                event.append("compaction_output_file", outputName).append("compaction_generation", generation + 1)
+                        .append("compaction_rows", (long) rows.size());
+                rows.add(event);
+                in.add(event);
+                write(tmp, rows);
+                Sum out = new Sum();
+                read(tmp).forEach(out::add);
+                byte[] bytes = Files.readAllBytes(tmp);
+                long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
+                CommitRecord record = new CommitRecord(at, inputs.stream().map(ObjectInfo::name).toList(),
+                        outputName, rows.size(), bytesIn, bytes.length, in.value());
+                StagedRewrite staged = StagedRewrite.toCommit(record, inputs.size(), rows.size(), in.value(),
+                        out.value(), true);
+                if (staged.verified()) {
+                    store.putIfAbsent(day.prefix() + outputName, bytes); // only verified rows are ever published
+                }
+                return staged;
+            } finally {
+                if (tmp != null) {
+                    try {
+                        Files.deleteIfExists(tmp);
+                    } catch (IOException e) {
+                        LOG.debug("could not delete {}", tmp, e);
+                    }
                 }
             }
-            Sum in = new Sum();
-            rows.forEach(in::add);
-            rows.sort(Comparator.comparingLong((Group g) -> g.getLong("timestamp", 0)).thenComparing(Group::toString));
-            String outputName = uuids.next() + FileNames.COMPACTED;
-            Instant at = clock.instant();
-            Group event = factory.newGroup()
-                    .append("tenant_id", day.tenantId())
-                    .append("timestamp", at.getEpochSecond() * 1_000_000_000L + at.getNano())
-                    .append("event_kind", EVENT_KIND_AUDIT_COMPACTION)
-                    .append("event_type", EVENT_TYPE_AUDIT_COMPACTION)
-                    .append("compaction_partition", day.dayPath());
-            Group list = event.addGroup("compaction_input_files");
-            inputs.forEach(f -> list.addGroup("list").append("element", f.name()));
-            event.append("compaction_output_file", outputName).append("compaction_generation", generation + 1)
-                    .append("compaction_rows", (long) rows.size());
-            rows.add(event);
-            in.add(event);
-            write(tmp, rows);
-            Sum out = new Sum();
-            read(tmp).forEach(out::add);
-            if (!out.value().equals(in.value())) {
-                return new DayResult(day, false, inputs.size(), 0, generation, null, day + ": checksum "
-                        + out.value() + " of the rows written differs from " + in.value() + " of the rows read");
+        }
+
+        @Override
+        public Optional<AuditEvent> auditEvent(PlannedRewrite planned, CommitRecord record, long generation) {
+            return Optional.empty(); // the compaction's event is a row of its output
+        }
+
+        @Override
+        public DayResult report(RewriteOutcome outcome) {
+            if (outcome instanceof RewriteOutcome.Committed c) {
+                LOG.info("{}: {} event files compacted into {} at generation {}", day, c.staged().filesIn(),
+                        c.record().output(), c.generation());
+                return new DayResult(day, true, c.staged().filesIn(), c.record().rows(), c.generation(),
+                        c.record().output(), null);
             }
-            byte[] bytes = Files.readAllBytes(tmp);
-            store.putIfAbsent(day.prefix() + outputName, bytes);
-            long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
-            CommitRecord record = new CommitRecord(at, inputs.stream().map(ObjectInfo::name).toList(), outputName,
-                    rows.size(), bytesIn, bytes.length, in.value());
-            CommitResult cr = committer.commit(day.label(), day.prefix(), generation, NextManifest.from(s, record));
-            if (!cr.committed()) {
-                return new DayResult(day, false, inputs.size(), 0, generation, null,
-                        cr.status() == CommitResult.Status.LOST ? null : day + ": commit " + cr.status() + ": "
-                                + cr.detail());
+            if (outcome instanceof RewriteOutcome.Unchanged u) {
+                return new DayResult(day, false, u.staged().filesIn(), 0, u.planned().generation(), null, null);
             }
-            LOG.info("{}: {} event files compacted into {} at generation {}", day, inputs.size(), outputName,
-                    cr.generation());
-            return new DayResult(day, true, inputs.size(), rows.size(), cr.generation(), outputName, null);
-        } catch (IOException | RuntimeException e) {
-            return new DayResult(day, false, 0, 0, generation, null, day + ": " + e.getMessage());
-        } finally {
-            if (tmp != null) {
-                try {
-                    Files.deleteIfExists(tmp);
-                } catch (IOException e) {
-                    LOG.debug("could not delete {}", tmp, e);
-                }
+            if (outcome instanceof RewriteOutcome.Unverified u) {
+                return new DayResult(day, false, u.staged().filesIn(), 0, u.planned().generation(), null, day
+                        + ": checksum " + u.staged().outputChecksum() + " of the rows written differs from "
+                        + u.staged().inputChecksum() + " of the rows read");
             }
+            if (outcome instanceof RewriteOutcome.Lost l) {
+                return new DayResult(day, false, l.staged().filesIn(), 0, l.planned().generation(), null, null);
+            }
+            if (outcome instanceof RewriteOutcome.Refused r) {
+                return new DayResult(day, false, r.staged().filesIn(), 0, r.planned().generation(), null,
+                        day + ": commit " + r.status() + ": " + r.detail());
+            }
+            RewriteOutcome.Failed f = (RewriteOutcome.Failed) outcome;
+            return new DayResult(day, false, 0, 0, f.generation(-1), null,
+                    day + ": " + Containment.describe(f.error()));
         }
     }
 
