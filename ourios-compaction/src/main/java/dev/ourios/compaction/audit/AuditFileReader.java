@@ -37,7 +37,7 @@ final class AuditFileReader {
         try {
             reader = ParquetFileReader.open(new LocalInputFile(local), options);
         } catch (IOException | RuntimeException e) {
-            throw new LogFormatException(name + ": not a readable Parquet file (" + e.getMessage() + ")", e);
+            throw new LogFormatException(name + ": not a readable Parquet file (" + LogFormatException.reason(e) + ")", e);
         } catch (StackOverflowError e) {
             // parquet-java builds the schema from the footer recursively; the stack is unwound here.
             throw new LogFormatException(name + ": not a readable Parquet file (its schema is nested deeper than"
@@ -62,7 +62,7 @@ final class AuditFileReader {
                     group++;
                 }
             } catch (IOException | RuntimeException e) {
-                throw new LogFormatException(name + ": cannot read row group " + group + " (" + e.getMessage()
+                throw new LogFormatException(name + ": cannot read row group " + group + " (" + LogFormatException.reason(e)
                         + ")", e);
             }
             if (rows.size() != declared) {

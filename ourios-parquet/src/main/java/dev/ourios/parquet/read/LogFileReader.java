@@ -140,7 +140,7 @@ public final class LogFileReader implements Closeable {
         } catch (NoSuchObjectException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw new LogFormatException(file + ": not a readable Parquet file (" + e.getMessage() + ")", e);
+            throw new LogFormatException(file + ": not a readable Parquet file (" + LogFormatException.reason(e) + ")", e);
         } catch (StackOverflowError e) {
             // parquet-java builds the schema from the footer recursively: a hostile footer's nesting ends that
             // recursion here, with the stack unwound; nothing else ran on it.
