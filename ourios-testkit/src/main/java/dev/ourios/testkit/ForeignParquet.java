@@ -30,14 +30,15 @@ public final class ForeignParquet {
     /**
      * DuckDB reads {@code from} and writes {@code select} (the items of a SQL select list over it, such as
      * {@code *} or {@code * EXCLUDE (trace_id), 'x' AS origin}) to {@code to} with {@code codec}. DuckDB writes
-     * FIXED_LEN_BYTE_ARRAY columns as BYTE_ARRAY: a log file's trace and span ids are best left out.
+     * FIXED_LEN_BYTE_ARRAY columns as BYTE_ARRAY: a log file's trace and span ids are best left out. The path's
+     * {@code key=value} directories are not read as columns.
      */
     public static void rewrite(Path from, Path to, String codec, String select) throws SQLException {
         Properties p = new Properties();
         p.setProperty("autoinstall_known_extensions", "false");
         p.setProperty("autoload_known_extensions", "false");
         try (Connection c = DriverManager.getConnection("jdbc:duckdb:", p); Statement s = c.createStatement()) {
-            s.execute("COPY (SELECT " + select + " FROM read_parquet('" + from + "')) TO '" + to
+            s.execute("COPY (SELECT " + select + " FROM read_parquet('" + from + "', hive_partitioning = false)) TO '" + to
                     + "' (FORMAT parquet, COMPRESSION " + codec + ")");
         }
     }
