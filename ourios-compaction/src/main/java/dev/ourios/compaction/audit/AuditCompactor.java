@@ -39,8 +39,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Compacts the audit series (STORAGE.md §7.1): each sealed day of a tenant's audit series with more than one live
  * file is merged into one {@code <uuidv7>.compacted.parquet} by the compaction's protocol: one listing and the
- * day's manifest give generation N and the live files (plan); every event is read and copied into the current audit
- * schema, sorted by time (rewrite); the output is read back and its rows must be the events read plus one (verify);
+ * day's manifest give generation N and the live files (plan); every file is read and checked
+ * ({@link AuditFileReader}), its events summed as read and copied into the union of the audit schema and the inputs'
+ * extra columns ({@link AuditUnion}), sorted by time (rewrite); the output is read back with the same checks and its
+ * rows must be the events read plus one (verify);
  * it is published unnamed and {@code manifest.<N+1>.json} commits it create-only (commit); GC collects the day like
  * a partition, after the grace.
  *
