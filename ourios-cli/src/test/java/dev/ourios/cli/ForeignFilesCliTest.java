@@ -17,7 +17,8 @@ import org.junit.jupiter.api.io.TempDir;
  * Files of another writer in a store, through real processes: an hour whose ingest files DuckDB rewrote in Snappy,
  * GZIP and LZ4_RAW is inspected (each row group's codec shown), queried, compacted (to ZSTD) and verified; beside
  * it, an hour holding a file with damaged pages fails compaction and verify in one line naming the file, and a
- * footer nested past the stack fails inspect (exit 2) in one line naming the file.
+ * footer nested past the stack or naming a codec id no Parquet version defines fails inspect (exit 2) in one line
+ * naming the file.
  */
 @Timeout(value = 10, unit = TimeUnit.MINUTES)
 class ForeignFilesCliTest {
@@ -110,5 +111,19 @@ class ForeignFilesCliTest {
         assertEquals(1, inspectErrors.size(), hostile.err());
         assertTrue(inspectErrors.get(0).contains("deep.parquet") && inspectErrors.get(0).contains("nested"),
                 inspectErrors.get(0));
+
+        Path lz4 = ten.get(2); // LZ4_RAW (codec id 7), retired by the compaction and still on disk
+        int chunks;
+        try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(lz4))) {
+            chunks = r.getFooter().getBlocks().stream().mapToInt(b -> b.getColumns().size()).sum();
+        }
+        Path unknown = dir.resolve("unknown-codec.parquet");
+        Files.write(unknown, ForeignParquet.withCodecId(Files.readAllBytes(lz4), 7, 60, chunks));
+        var codec = CliProcess.run(dir, "inspect", unknown.toString());
+        assertEquals(2, codec.exit(), codec.out() + codec.err());
+        List<String> codecErrors = errorLines(codec);
+        assertEquals(1, codecErrors.size(), codec.err());
+        assertTrue(codecErrors.get(0).contains("unknown-codec.parquet")
+                && codecErrors.get(0).contains("names a page codec no Parquet version defines"), codecErrors.get(0));
     }
 }
