@@ -16,11 +16,8 @@ import dev.ourios.table.ManifestCommitter;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -30,31 +27,25 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
 import org.apache.parquet.example.data.simple.SimpleGroupFactory;
-import org.apache.parquet.example.data.simple.convert.GroupRecordConverter;
-import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.ParquetFileWriter;
 import org.apache.parquet.hadoop.ParquetWriter;
 import org.apache.parquet.hadoop.example.ExampleParquetWriter;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
-import org.apache.parquet.io.ColumnIOFactory;
-import org.apache.parquet.io.LocalInputFile;
 import org.apache.parquet.io.LocalOutputFile;
-import org.apache.parquet.io.RecordReader;
-import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
-import org.apache.parquet.schema.Type;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * Compacts the audit series (STORAGE.md §7.1): each sealed day of a tenant's audit series with more than one live
  * file is merged into one {@code <uuidv7>.compacted.parquet} by the compaction's protocol: one listing and the
- * day's manifest give generation N and the live files (plan); every event is read and copied into the current audit
- * schema, sorted by time (rewrite); the output is read back and its rows must be the events read plus one (verify);
+ * day's manifest give generation N and the live files (plan); every file is read and checked
+ * ({@link AuditFileReader}), its events summed as read and copied into the union of the audit schema and the inputs'
+ * extra columns ({@link AuditUnion}), sorted by time (rewrite); the output is read back with the same checks and its
+ * rows must be the events read plus one (verify);
  * it is published unnamed and {@code manifest.<N+1>.json} commits it create-only (commit); GC collects the day like
  * a partition, after the grace. The steps are the partitions' own: a day's compaction is a {@link RewritePlan} run
  * through the {@link RewriteProtocol}, so no failure in one day escapes it.
@@ -177,16 +168,26 @@ public final class AuditCompactor {
             try {
                 Files.createDirectories(scratchRoot);
                 tmp = Files.createTempFile(scratchRoot, "audit-", ".parquet");
-                SimpleGroupFactory factory = new SimpleGroupFactory(AuditLog.SCHEMA);
-                List<Group> rows = new ArrayList<>();
+                // Every input is read whole and checked, and summed as read, before any is copied into the union.
+                List<AuditFile> files = new ArrayList<>();
+                Sum in = new Sum();
                 for (ObjectInfo f : inputs) {
                     Files.write(tmp, store.readAllBytes(f.key()));
-                    for (Group g : read(tmp)) {
-                        rows.add(copy(g, factory));
+                    AuditFile file = AuditFileReader.read(tmp, store.describe(f.key()), day.tenantId());
+                    file.rows().forEach(in::add);
+                    files.add(file);
+                }
+                MessageType schema = AuditUnion.of(files);
+                SimpleGroupFactory factory = new SimpleGroupFactory(schema);
+                List<Group> rows = new ArrayList<>();
+                for (AuditFile file : files) {
+                    for (Group g : file.rows()) {
+                        Group copy = factory.newGroup();
+                        AuditUnion.copy(g, copy);
+                        rows.add(copy);
                     }
                 }
-                Sum in = new Sum();
-                rows.forEach(in::add);
+                files.clear();
                 rows.sort(Comparator.comparingLong((Group g) -> g.getLong("timestamp", 0))
                         .thenComparing(Group::toString));
                 String outputName = uuids.next() + FileNames.COMPACTED;
@@ -203,9 +204,9 @@ public final class AuditCompactor {
                         .append("compaction_rows", (long) rows.size());
                 rows.add(event);
                 in.add(event);
-                write(tmp, rows);
+                write(tmp, schema, rows);
                 Sum out = new Sum();
-                read(tmp).forEach(out::add);
+                AuditFileReader.read(tmp, day + " output " + outputName, day.tenantId()).rows().forEach(out::add);
                 byte[] bytes = Files.readAllBytes(tmp);
                 long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
                 CommitRecord record = new CommitRecord(at, inputs.stream().map(ObjectInfo::name).toList(),
@@ -261,26 +262,9 @@ public final class AuditCompactor {
         }
     }
 
-    /** Every row of a local audit file, whatever version of the audit schema it was written with. */
-    static List<Group> read(Path file) throws IOException {
-        List<Group> rows = new ArrayList<>();
-        try (ParquetFileReader r = ParquetFileReader.open(new LocalInputFile(file))) {
-            MessageType schema = r.getFooter().getFileMetaData().getSchema();
-            PageReadStore pages;
-            while ((pages = r.readNextRowGroup()) != null) {
-                RecordReader<Group> rr = new ColumnIOFactory().getColumnIO(schema)
-                        .getRecordReader(pages, new GroupRecordConverter(schema));
-                for (long i = 0; i < pages.getRowCount(); i++) {
-                    rows.add(rr.read());
-                }
-            }
-        }
-        return rows;
-    }
-
-    private static void write(Path file, List<Group> rows) throws IOException {
+    private static void write(Path file, MessageType schema, List<Group> rows) throws IOException {
         try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(file))
-                .withConf(new PlainParquetConfiguration()).withType(AuditLog.SCHEMA)
+                .withConf(new PlainParquetConfiguration()).withType(schema)
                 .withWriteMode(ParquetFileWriter.Mode.OVERWRITE)
                 .withCompressionCodec(CompressionCodecName.ZSTD).build()) {
             for (Group g : rows) {
@@ -289,45 +273,17 @@ public final class AuditCompactor {
         }
     }
 
-    /** {@code src} in the current audit schema: its fields by name; a field it lacks stays null. */
-    static Group copy(Group src, SimpleGroupFactory factory) {
-        Group out = factory.newGroup();
-        GroupType st = src.getType();
-        for (Type f : AuditLog.SCHEMA.getFields()) {
-            String n = f.getName();
-            if (!st.containsField(n) || src.getFieldRepetitionCount(n) == 0) {
-                continue;
-            }
-            if (f.isPrimitive()) {
-                switch (f.asPrimitiveType().getPrimitiveTypeName()) {
-                    case INT64 -> out.append(n, src.getLong(n, 0));
-                    case INT32 -> out.append(n, src.getInteger(n, 0));
-                    default -> out.append(n, src.getBinary(n, 0));
-                }
-            } else {
-                Group list = out.addGroup(n);
-                Group from = src.getGroup(n, 0);
-                for (int i = 0; i < from.getFieldRepetitionCount("list"); i++) {
-                    list.addGroup("list").append("element", from.getGroup("list", i).getBinary("element", 0));
-                }
-            }
-        }
-        return out;
-    }
-
-    /** An order-independent checksum of rows: their count and the sum of a SHA-256 of each row's fields. */
+    /**
+     * An order-independent checksum of rows: their count and the sum of each row's {@link EventDigest}, which does
+     * not depend on the schema a row was read with (the inputs' own, the output's union).
+     */
     private static final class Sum {
         private long rows;
         private long a;
         private long b;
 
         void add(Group g) {
-            byte[] h;
-            try {
-                h = MessageDigest.getInstance("SHA-256").digest(g.toString().getBytes(StandardCharsets.UTF_8));
-            } catch (NoSuchAlgorithmException e) {
-                throw new IllegalStateException("SHA-256 is always available", e);
-            }
+            byte[] h = EventDigest.of(g);
             ByteBuffer bb = ByteBuffer.wrap(h);
             rows++;
             a += bb.getLong();
