@@ -43,7 +43,7 @@ public final class IngestCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        TenantArg.require("--tenant", tenant);
+        TenantArg.requireWritable("--tenant", tenant);
         long budget;
         try {
             budget = Units.parseSize("--batch-bytes", batchBytes);

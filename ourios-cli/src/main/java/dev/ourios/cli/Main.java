@@ -24,7 +24,7 @@ public final class Main implements Runnable {
             IngestCommand.class, InspectCommand.class, CompactCommand.class, GcCommand.class, QueryCommand.class,
             DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
             dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class,
-            dev.ourios.cli.keys.KeysCommand.class);
+            dev.ourios.cli.keys.KeysCommand.class, dev.ourios.cli.wal.WalCommand.class);
 
     @Option(names = "--verbose", scope = CommandLine.ScopeType.INHERIT,
             description = "Print stack traces with errors")

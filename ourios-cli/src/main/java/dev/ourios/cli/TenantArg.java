@@ -15,4 +15,16 @@ final class TenantArg {
             throw new UsageException(option + ": " + e.getMessage());
         }
     }
+
+    /**
+     * As {@link #require}, for a tenant records are written for: also within {@link TenantCodec#MAX_TENANT_BYTES}
+     * (a query may still name a longer id that an older version stored).
+     */
+    static String requireWritable(String option, String tenant) {
+        try {
+            return TenantCodec.requireAcceptable(tenant);
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(option + ": " + e.getMessage());
+        }
+    }
 }

@@ -224,9 +224,22 @@ class SemconvRegistryTest {
         }
     }
 
-    /** An OTLP export through the receiver, one record refused, then a drain that flushes the WAL. */
+    /**
+     * An OTLP export through the receiver, one record refused, then a drain that flushes the WAL; before it, a WAL
+     * segment left by an earlier process that cannot be flushed (a file where its tenant's directory must be) is
+     * quarantined.
+     */
     private void ingestWithOneRejection(LocalObjectStore store, SdkMeterProvider meters) throws Exception {
         IngestSettings settings = IngestSettings.defaults(new InetSocketAddress("127.0.0.1", 0), dir.resolve("wal"));
+        var earlier = dev.ourios.ingest.wal.WriteAheadLog.open(settings.walDir(), 1L << 20,
+                java.time.Duration.ofHours(1), dev.ourios.core.Uuid7.system(), s -> { },
+                dev.ourios.ingest.wal.WalListener.NONE);
+        earlier.append(new dev.ourios.ingest.wal.WalEntry("blocked", ExportLogsServiceRequest.newBuilder()
+                .addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(ScopeLogs.newBuilder().addLogRecords(
+                        io.opentelemetry.proto.logs.v1.LogRecord.newBuilder().setTimeUnixNano(1L))))
+                .build().toByteArray())).get(30, java.util.concurrent.TimeUnit.SECONDS);
+        earlier.close();
+        Files.writeString(store.root().resolve("data/tenant_id=blocked"), "in the way");
         Ingester ingester = Ingester.open(settings, store, new IngestMetrics(meters));
         OtlpHttpReceiver receiver = new OtlpHttpReceiver(ingester);
         InetSocketAddress at = receiver.start();

@@ -13,6 +13,12 @@ import java.util.Optional;
  */
 public final class TenantCodec {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
+    /**
+     * The longest tenant id, in bytes of UTF-8, that is accepted (STORAGE.md §1). Chosen so that every encoded
+     * path component fits a file name of 255 bytes: {@code tenant_id=} (10 bytes) plus at most three bytes per
+     * byte of the id (a percent escape) is at most 10 + 3 x 81 = 253.
+     */
+    public static final int MAX_TENANT_BYTES = 81;
 
     private TenantCodec() {
     }
@@ -36,6 +42,27 @@ public final class TenantCodec {
             }
         }
         return sb.toString();
+    }
+
+    /**
+     * Checks a tenant id that is about to be accepted (a request's, a command line's): non-empty, valid Unicode and
+     * at most {@link #MAX_TENANT_BYTES} bytes of UTF-8. The message is bounded: it never repeats the id.
+     *
+     * @throws IllegalArgumentException the id cannot be accepted, saying why
+     */
+    public static String requireAcceptable(String tenantId) {
+        if (tenantId == null || tenantId.isEmpty()) {
+            throw new IllegalArgumentException("tenant id must not be empty");
+        }
+        byte[] utf8 = tenantId.getBytes(StandardCharsets.UTF_8);
+        if (!new String(utf8, StandardCharsets.UTF_8).equals(tenantId)) {
+            throw new IllegalArgumentException("tenant id is not valid Unicode");
+        }
+        if (utf8.length > MAX_TENANT_BYTES) {
+            throw new IllegalArgumentException("tenant id is " + utf8.length + " bytes of UTF-8; the limit is "
+                    + MAX_TENANT_BYTES + " bytes");
+        }
+        return tenantId;
     }
 
     /** Decodes a canonical encoding; empty when the input is not exactly what {@link #encode} produces. */

@@ -31,6 +31,31 @@ class TenantCodecPropertyTest {
     }
 
     @Test
+    void everyAcceptableTenantsPathComponentFitsAFileNameAndLongerIdsAreRefused() {
+        long seed = System.nanoTime();
+        Random r = new Random(seed);
+        for (int i = 0; i < CASES; i++) {
+            StringBuilder sb = new StringBuilder();
+            int targetBytes = 1 + r.nextInt(2 * TenantCodec.MAX_TENANT_BYTES);
+            while (sb.toString().getBytes(StandardCharsets.UTF_8).length < targetBytes) {
+                sb.append(randomUnicode(r));
+            }
+            String s = sb.toString();
+            int bytes = s.getBytes(StandardCharsets.UTF_8).length;
+            String ctx = "seed=" + seed + " case=" + i + " bytes=" + bytes;
+            if (bytes <= TenantCodec.MAX_TENANT_BYTES) {
+                TenantCodec.requireAcceptable(s);
+                String component = "tenant_id=" + TenantCodec.encode(s);
+                assertTrue(component.getBytes(StandardCharsets.US_ASCII).length <= 255, ctx);
+            } else {
+                IllegalArgumentException e = assertThrows(IllegalArgumentException.class,
+                        () -> TenantCodec.requireAcceptable(s), ctx);
+                assertEquals("tenant id is " + bytes + " bytes of UTF-8; the limit is 81 bytes", e.getMessage(), ctx);
+            }
+        }
+    }
+
+    @Test
     void randomByteStringsDecodeExactlyWhenValidUtf8() {
         long seed = System.nanoTime();
         Random r = new Random(seed);

@@ -29,6 +29,7 @@ public final class IngestMetrics implements WalListener, FlushListener {
     private final LongCounter flushes;
     private final DoubleHistogram flushDuration;
     private final LongCounter files;
+    private final LongCounter quarantined;
     private final Meter meter;
 
     public IngestMetrics(MeterProvider provider) {
@@ -49,6 +50,9 @@ public final class IngestMetrics implements WalListener, FlushListener {
                 .setDescription("Wall time of flushing one write-ahead-log segment").build();
         files = meter.counterBuilder("ourios.ingest.files").setUnit("{file}")
                 .setDescription("Ingest files published by flushes").build();
+        quarantined = meter.counterBuilder("ourios.ingest.quarantined").setUnit("{segment}")
+                .setDescription("Write-ahead-log segments moved to the quarantine: their flush cannot succeed")
+                .build();
     }
 
     /** The WAL size gauge, read from the live log. */
@@ -60,6 +64,11 @@ public final class IngestMetrics implements WalListener, FlushListener {
 
     public void accepted(long n) {
         records.add(n);
+    }
+
+    /** One WAL segment moved to the quarantine. */
+    public void quarantined() {
+        quarantined.add(1);
     }
 
     public void received(long bodyBytes) {

@@ -1,10 +1,12 @@
 package dev.ourios.ingest;
 
 import dev.ourios.core.Retention;
+import dev.ourios.core.TenantCodec;
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.FlushLoop;
 import dev.ourios.ingest.flush.SegmentFlusher;
 import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.ingest.quarantine.SegmentQuarantine;
 import dev.ourios.ingest.otlp.Rejection;
 import dev.ourios.ingest.otlp.RetentionScreen;
 import dev.ourios.ingest.otlp.Screened;
@@ -79,6 +81,7 @@ public final class Ingester implements AutoCloseable {
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
                 new TableReader(store, new ManifestCodec()), decoder, metrics, changes);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
+        SegmentQuarantine quarantine = new SegmentQuarantine(settings.walDir());
         FlushLoop loop = new FlushLoop(flusher, s -> {
             try {
                 walRef[0].delete(s);
@@ -87,6 +90,10 @@ public final class Ingester implements AutoCloseable {
                 LOG.warn("could not delete flushed WAL segment {}: {}", s.segment().path(), e.toString());
             }
             walRef[0].released(s);
+        }, (s, why) -> {
+            quarantine.moveIn(s.segment(), why);
+            walRef[0].released(s);
+            metrics.quarantined();
         }, metrics);
         WriteAheadLog wal = WriteAheadLog.open(settings.walDir(), settings.flushBytes(), settings.flushInterval(),
                 Uuid7.system(), loop::submit, metrics);
@@ -128,10 +135,28 @@ public final class Ingester implements AutoCloseable {
     }
 
     /**
+     * Why records cannot be accepted for {@code tenant} (status 400: an invalid argument, which no retry fixes), or
+     * null when they can. Checked before a request's body is read, and again by {@link #ingest}: a tenant id over
+     * {@link TenantCodec#MAX_TENANT_BYTES} would be durable in the WAL and then never fit a partition path.
+     */
+    public IngestResult tenantRefusal(String tenant) {
+        try {
+            TenantCodec.requireAcceptable(tenant);
+            return null;
+        } catch (IllegalArgumentException e) {
+            return IngestResult.refused(400, e.getMessage(), 0);
+        }
+    }
+
+    /**
      * Decodes and stores one request for one tenant; returns when its accepted records are durable (200, with the
      * rejections for partial success) or refused as a whole.
      */
     public IngestResult ingest(String tenant, ExportLogsServiceRequest request) throws InterruptedException {
+        IngestResult badTenant = tenantRefusal(tenant);
+        if (badTenant != null) {
+            return badTenant;
+        }
         Screened decoded = decoder.screen(request, RetentionScreen.of(tenant, retention, clock.instant()));
         for (Rejection r : decoded.rejections()) {
             metrics.rejected(r.reason(), 1);

@@ -1,6 +1,8 @@
 package dev.ourios.ingest.flush;
 
 import dev.ourios.ingest.wal.SealedSegment;
+import dev.ourios.ingest.quarantine.SegmentQuarantine;
+import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
@@ -13,6 +15,10 @@ import org.slf4j.LoggerFactory;
  * deletes it). A failure (the store is down) keeps the segment and retries it with a growing pause, so segments
  * pile up in the WAL, whose size bound then turns new requests away with 503 until the store is back.
  *
+ * <p>A failure a retry will not fix ({@link FlushFailures#permanent}) is not retried: the segment goes whole to
+ * {@code onPoison} (the quarantine), which is logged once, and the loop carries on with the next segment, so one
+ * poison segment never holds back the others. Should the quarantine itself fail, the segment is retried as above.
+ *
  * <p>The queue holds segment descriptors only (a few per flush interval); their bytes are on disk and bounded by
  * the WAL size limit.
  */
@@ -22,13 +28,28 @@ public final class FlushLoop implements AutoCloseable {
 
     private final SegmentFlusher flusher;
     private final Consumer<SealedSegment> onFlushed;
+    private final Quarantiner onPoison;
     private final FlushListener listener;
     private final LinkedBlockingQueue<SealedSegment> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
     private volatile boolean stopping;
     private volatile long drainDeadline = Long.MAX_VALUE;
 
+    /** Moves a segment that can never be flushed out of the way; it must not lose it. */
+    @FunctionalInterface
+    public interface Quarantiner {
+        void quarantine(SealedSegment segment, Throwable why) throws IOException;
+    }
+
     public FlushLoop(SegmentFlusher flusher, Consumer<SealedSegment> onFlushed, FlushListener listener) {
+        this(flusher, onFlushed, (s, why) -> {
+            throw new IOException("no quarantine for " + s.segment().path(), why);
+        }, listener);
+    }
+
+    public FlushLoop(SegmentFlusher flusher, Consumer<SealedSegment> onFlushed, Quarantiner onPoison,
+            FlushListener listener) {
+        this.onPoison = onPoison;
         this.flusher = flusher;
         this.onFlushed = onFlushed;
         this.listener = listener;
@@ -78,6 +99,9 @@ public final class FlushLoop implements AutoCloseable {
                 } catch (Exception e) {
                     attempted = true;
                     listener.segment(System.nanoTime() - start, e);
+                    if (FlushFailures.permanent(e) && quarantined(s, e)) {
+                        break;
+                    }
                     if (System.nanoTime() > drainDeadline) {
                         LOG.warn("flush of {} failed while stopping; it stays in the WAL for the next start: {}",
                                 s.segment().path(), e.toString());
@@ -92,6 +116,20 @@ public final class FlushLoop implements AutoCloseable {
                     backoff = backoff.multipliedBy(2).compareTo(MAX_BACKOFF) > 0 ? MAX_BACKOFF : backoff.multipliedBy(2);
                 }
             }
+        }
+    }
+
+    private boolean quarantined(SealedSegment s, Exception why) {
+        try {
+            onPoison.quarantine(s, why);
+            LOG.error("WAL segment {} cannot be flushed ({}); quarantined whole for an operator to replay "
+                    + "('ourios wal quarantine'), the other segments carry on", s.segment().path().getFileName(),
+                    SegmentQuarantine.reason(why));
+            return true;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("WAL segment {} cannot be flushed ({}) nor quarantined ({}); retrying",
+                    s.segment().path().getFileName(), why.toString(), e.toString());
+            return false;
         }
     }
 

@@ -65,7 +65,7 @@ public final class SegmentFlusher {
         WalFrames.Contents contents = WalFrames.read(sealed.segment().path());
         if (contents.validLength() < sealed.bytes()) {
             // A sealed segment was fsynced whole; a shorter valid prefix now means the disk lost data.
-            throw new IOException("WAL segment " + sealed.segment().path() + " reads " + contents.validLength()
+            throw new PoisonSegmentException("WAL segment " + sealed.segment().path() + " reads " + contents.validLength()
                     + " valid bytes of " + sealed.bytes() + " sealed");
         }
         Map<PartitionKey, List<LogRecord>> byPartition = new TreeMap<>();

@@ -115,7 +115,10 @@ public final class OtlpHttpReceiver {
             throw new HttpRefusal(415, "Content-Encoding", "Content-Encoding '" + encoding
                     + "' is not supported (gzip or none)");
         }
-        IngestResult early = ingester.admission();
+        IngestResult early = ingester.tenantRefusal(ex.tenant());
+        if (early == null) {
+            early = ingester.admission();
+        }
         if (early != null) {
             throw new HttpRefusal(early.status(), null, early.errorMessage(), early.retryAfterSeconds());
         }

@@ -221,6 +221,27 @@ class OtlpHttpReceiverTest {
         }
     }
 
+    @Test
+    void a_tenant_id_over_the_byte_limit_is_400_and_other_tenants_keep_flowing() throws Exception {
+        try (var f = IngestFixtureAccess.open(dir)) {
+            byte[] body = request(List.of(record(8))).toByteArray();
+            // 28 three-byte characters: 84 bytes of UTF-8, over the 81-byte limit (252 bytes once percent-encoded).
+            String longTenant = "\u20ac".repeat(28);
+            String encoded = java.net.URLEncoder.encode(longTenant, StandardCharsets.UTF_8);
+            HttpResponse<byte[]> r = post(f.endpoint(), "application/x-protobuf", body, "X-Ourios-Tenant", encoded);
+            assertEquals(400, r.statusCode());
+            // A google.rpc.Status in protobuf: its message is UTF-8 in the body, bounded (it never repeats the id).
+            String answer = new String(r.body(), StandardCharsets.UTF_8);
+            assertTrue(answer.contains("84 bytes of UTF-8; the limit is 81 bytes"), answer);
+            assertTrue(r.body().length < 200, answer);
+            // 27 of them (81 bytes) is within the limit and lands.
+            String atLimit = "\u20ac".repeat(27);
+            assertEquals(200, post(f.endpoint(), "application/x-protobuf", body, "X-Ourios-Tenant",
+                    java.net.URLEncoder.encode(atLimit, StandardCharsets.UTF_8)).statusCode());
+            Await.until("the tenant at the limit's row", Duration.ofSeconds(30), () -> f.count(atLimit) == 1);
+        }
+    }
+
     /** Posts with the tenant header's bytes as given (the JDK client refuses non-ASCII header values). */
     private static String rawPost(InetSocketAddress a, byte[] tenantHeader, byte[] body) throws IOException {
         try (Socket sock = new Socket(a.getHostString(), a.getPort())) {
