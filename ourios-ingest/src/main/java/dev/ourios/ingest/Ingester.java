@@ -3,6 +3,7 @@ package dev.ourios.ingest;
 import dev.ourios.core.Retention;
 import dev.ourios.core.TenantCodec;
 import dev.ourios.core.Uuid7;
+import dev.ourios.ingest.flush.FlushFailures;
 import dev.ourios.ingest.flush.FlushLoop;
 import dev.ourios.ingest.flush.SegmentFlusher;
 import dev.ourios.ingest.otlp.OtlpLogsDecoder;
@@ -21,6 +22,7 @@ import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -120,11 +122,9 @@ public final class Ingester implements AutoCloseable {
         if (stopping) {
             return IngestResult.refused(503, "the receiver is shutting down", RETRY_AFTER_BEHIND);
         }
-        if (wal.failure().isPresent()) {
-            // The cause names WAL files: it is in the log (where the failure is reported), not in the answer.
-            return IngestResult.refused(503, "the write-ahead log failed ("
-                    + wal.failure().get().getClass().getSimpleName() + "); the server log has the cause",
-                    RETRY_AFTER_BEHIND);
+        Optional<String> walDown = walUnwritable();
+        if (walDown.isPresent()) {
+            return IngestResult.refused(503, walDown.get(), RETRY_AFTER_BEHIND);
         }
         if (wal.pendingBytes() >= settings.walMaxBytes()) {
             return IngestResult.refused(503, "the write-ahead log holds " + wal.pendingBytes()
@@ -181,6 +181,23 @@ public final class Ingester implements AutoCloseable {
         }
         metrics.accepted(decoded.accepted());
         return IngestResult.durable(decoded.accepted(), decoded.rejections(), decoded.errorMessage());
+    }
+
+    /**
+     * Why the ingest path cannot take records now, for readiness: the WAL cannot be written, or the flusher cannot
+     * reach the store. Empty when it can. Never names a server path (the log has it).
+     */
+    public Optional<String> notReady() {
+        Optional<String> walDown = walUnwritable();
+        if (walDown.isPresent()) {
+            return walDown;
+        }
+        return flushLoop.blocked();
+    }
+
+    private Optional<String> walUnwritable() {
+        return wal.failure().map(e -> "the write-ahead log cannot be written (" + FlushFailures.describe(e)
+                + "); appends are retried every second");
     }
 
     /** Refuses new requests from now on (503); what was accepted is still made durable and flushed. */

@@ -43,6 +43,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * The service of {@code ourios serve}: the compaction daemon, the query API and the OTLP/HTTP logs receiver in one
@@ -90,18 +91,20 @@ public final class Server {
             // Every /v1/* request of both ports passes this one gate before its body is read: where an
             // authorizer checks the request's headers and answers 400/401/403.
             RequestGate gate = new AuthorizingGate(auth.authorizer());
-            StoreProbe probe = new StoreProbe(s, drain::stopRequested);
             // Every component below that changes a partition's live set reports it here, for the Iceberg view.
             PendingPartitions changed = new PendingPartitions(IcebergSyncLoop.MAX_PENDING_PARTITIONS);
             LiveSetChanges changes = iceberg.enabled() ? changed : LiveSetChanges.NONE;
+            // The receiver's ingester first: opening it replays the WAL, so what was acknowledged before a crash is
+            // flushed; readiness then also reports whether it can take records.
+            Ingester ingester = settings.otlp().isPresent()
+                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes) : null;
+            StoreProbe probe = new StoreProbe(s, drain::stopRequested,
+                    ingester == null ? Optional::empty : ingester::notReady);
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
             DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, clock, changes),
                     probe, events);
             HttpApi api = new HttpApi(settings.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
                     new LiveFiles(s, layout, tables), probe, events, gate, deletes);
-            // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
-            Ingester ingester = settings.otlp().isPresent()
-                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes) : null;
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester,
                     settings.http().listener(), gate, settings.otlp().get().listenSetting());
             InetSocketAddress otlp = receiver == null ? null : receiver.start();

@@ -31,4 +31,17 @@ public final class FlushFailures {
         Throwable cause = e.getCause();
         return cause != null && cause != e && permanent(cause);
     }
+
+    /**
+     * A short description for answers and readiness, never naming a path: a file-system failure's reason (e.g.
+     * "No space left on device"), an I/O error's own message when it names no path, else the failure's kind.
+     */
+    public static String describe(Throwable e) {
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        String m = e.getMessage();
+        return m != null && !m.contains("/") && !m.contains("\\") && m.length() < 120
+                ? m : e.getClass().getSimpleName();
+    }
 }

@@ -34,6 +34,8 @@ public final class FlushLoop implements AutoCloseable {
     private final Thread thread;
     private volatile boolean stopping;
     private volatile long drainDeadline = Long.MAX_VALUE;
+    /** Why the last flush attempt failed, while its segment waits for a retry; null once a flush succeeds. */
+    private volatile String blockedBy;
 
     /** Moves a segment that can never be flushed out of the way; it must not lose it. */
     @FunctionalInterface
@@ -66,6 +68,11 @@ public final class FlushLoop implements AutoCloseable {
         queue.add(s);
     }
 
+    /** Why flushing is stuck (a retried failure), or empty while it flows. */
+    public java.util.Optional<String> blocked() {
+        return java.util.Optional.ofNullable(blockedBy);
+    }
+
     /** Segments sealed and not yet flushed. */
     public int backlog() {
         return queue.size();
@@ -93,6 +100,7 @@ public final class FlushLoop implements AutoCloseable {
                     // A failed attempt may have published some files before it failed: the retry checks.
                     flusher.flush(s, s.recovered() || attempted);
                     onFlushed.accept(s);
+                    blockedBy = null;
                     listener.segment(System.nanoTime() - start, null);
                     backoff = Duration.ofMillis(200);
                     break;
@@ -102,6 +110,7 @@ public final class FlushLoop implements AutoCloseable {
                     if (FlushFailures.permanent(e) && quarantined(s, e)) {
                         break;
                     }
+                    blockedBy = "flushing to the store fails (" + FlushFailures.describe(e) + "); retrying";
                     if (System.nanoTime() > drainDeadline) {
                         LOG.warn("flush of {} failed while stopping; it stays in the WAL for the next start: {}",
                                 s.segment().path(), e.toString());

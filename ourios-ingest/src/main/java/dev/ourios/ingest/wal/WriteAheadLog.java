@@ -38,6 +38,8 @@ public final class WriteAheadLog implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(WriteAheadLog.class);
     /** Frames waiting for the writer; the ingester's byte budget keeps it far from full. */
     private static final int QUEUE = 65_536;
+    /** How often a failed log tries whether it can write again (a full disk that got space back). */
+    static final long RETRY_NANOS = TimeUnit.SECONDS.toNanos(1);
 
     private final Path dir;
     private final long sealBytes;
@@ -51,6 +53,7 @@ public final class WriteAheadLog implements AutoCloseable {
     private final Thread writer;
     private volatile boolean stopping;
     private volatile IOException failed;
+    private long failedAtNanos;
     private long nextSequence;
     private Open active;
     private FileChannel lockChannel;
@@ -68,12 +71,15 @@ public final class WriteAheadLog implements AutoCloseable {
         final FileChannel channel;
         final long openedNanos;
         long size;
+        /** Bytes made durable by the last successful fsync: what survives a failed write. */
+        long syncedSize;
 
         Open(Segment segment, FileChannel channel, long openedNanos, long size) {
             this.segment = segment;
             this.channel = channel;
             this.openedNanos = openedNanos;
             this.size = size;
+            this.syncedSize = size;
         }
     }
 
@@ -206,6 +212,9 @@ public final class WriteAheadLog implements AutoCloseable {
         List<Pending> batch = new ArrayList<>();
         try {
             while (true) {
+                if (failed != null && !stopping && System.nanoTime() - failedAtNanos >= RETRY_NANOS) {
+                    retry();
+                }
                 Pending first = queue.poll(pollNanos(), TimeUnit.NANOSECONDS);
                 if (first == null) {
                     if (active != null && age() >= sealAfterNanos) {
@@ -236,9 +245,9 @@ public final class WriteAheadLog implements AutoCloseable {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         } catch (IOException e) {
-            fail(e);
+            failForGood(e);
         } catch (RuntimeException e) {
-            fail(new IOException("write-ahead log writer failed: " + e, e));
+            failForGood(new IOException("write-ahead log writer failed: " + e, e));
         } finally {
             // Whatever is still queued can no longer be made durable.
             List<Pending> rest = new ArrayList<>();
@@ -251,6 +260,9 @@ public final class WriteAheadLog implements AutoCloseable {
     private long pollNanos() {
         if (stopping) {
             return TimeUnit.MILLISECONDS.toNanos(10);
+        }
+        if (failed != null) {
+            return Math.max(0, RETRY_NANOS - (System.nanoTime() - failedAtNanos));
         }
         return active == null ? sealAfterNanos : Math.max(0, sealAfterNanos - age());
     }
@@ -271,6 +283,9 @@ public final class WriteAheadLog implements AutoCloseable {
                 if (active != null && active.size >= sealBytes) {
                     seal();
                 }
+                if (failed != null) {
+                    throw failed;
+                }
                 if (active == null) {
                     openSegment();
                 }
@@ -280,11 +295,13 @@ public final class WriteAheadLog implements AutoCloseable {
                 bytes += p.frame().length;
             }
             active.channel.force(false);
+            active.syncedSize = active.size;
             syncs.incrementAndGet();
         } catch (IOException | RuntimeException e) {
             IOException io = e instanceof IOException x ? x : new IOException(e);
             fail(io);
             batch.forEach(p -> p.done().completeExceptionally(io));
+            abandonActive();
             return;
         }
         listener.synced(batch.size(), bytes, System.nanoTime() - start);
@@ -296,8 +313,15 @@ public final class WriteAheadLog implements AutoCloseable {
         Segment s = new Segment(dir.resolve(Segment.name(nextSequence, id)), nextSequence, id);
         nextSequence++;
         FileChannel ch = FileChannel.open(s.path(), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-        writeFully(ch, WalFrames.MAGIC);
-        ch.force(true);
+        try {
+            writeFully(ch, WalFrames.MAGIC);
+            ch.force(true);
+        } catch (IOException | RuntimeException e) {
+            // A disk full already at the header: leave no headless file behind.
+            ch.close();
+            Files.deleteIfExists(s.path());
+            throw e;
+        }
         fsyncDirectory(dir); // the new name must survive a crash as much as its frames
         active = new Open(s, ch, System.nanoTime(), WalFrames.MAGIC.length);
         pendingBytes.addAndGet(WalFrames.MAGIC.length);
@@ -305,20 +329,79 @@ public final class WriteAheadLog implements AutoCloseable {
 
     private void seal() throws IOException {
         Open o = active;
+        try {
+            o.channel.force(true);
+        } catch (IOException e) {
+            fail(e);
+            abandonActive();
+            return;
+        }
         active = null;
-        o.channel.force(true);
-        o.channel.close();
+        try {
+            o.channel.close();
+        } catch (IOException e) {
+            LOG.warn("could not close WAL segment {}: {}", o.segment.path(), e.toString());
+        }
         onSealed.accept(new SealedSegment(o.segment, o.size, false));
     }
 
     /**
-     * A write or fsync failed: the segment's tail is unknown, so nothing more is appended to it (a later frame
-     * behind a torn one would be lost on replay). The log refuses appends from here on; the process must restart.
+     * A write or fsync failed: the open segment's tail is unknown, so nothing more is appended to it (a later frame
+     * behind a torn one would be lost on replay). It is cut back to what its last fsync made durable and sealed
+     * (the flusher takes it as any other), and the log refuses appends until a retry ({@link #RETRY_NANOS} apart)
+     * can open a fresh segment: once the disk has space again, appends resume without a restart.
      */
     private void fail(IOException e) {
         if (failed == null) {
-            LOG.error("write-ahead log failed; refusing appends until restart: {}", e.toString());
-            failed = e;
+            LOG.error("write-ahead log cannot be written; refusing appends, retrying every {} ms: {}",
+                    TimeUnit.NANOSECONDS.toMillis(RETRY_NANOS), e.toString());
+        }
+        failed = e;
+        failedAtNanos = System.nanoTime();
+    }
+
+    /** The writer thread itself failed: nothing retries any more. */
+    private void failForGood(IOException e) {
+        LOG.error("write-ahead log writer stopped: {}", e.toString());
+        failed = e;
+        failedAtNanos = System.nanoTime();
+    }
+
+    /** Cuts the open segment back to its durable prefix and seals it; frames after it were never acknowledged. */
+    private void abandonActive() {
+        Open o = active;
+        if (o == null) {
+            return;
+        }
+        active = null;
+        pendingBytes.addAndGet(-(o.size - o.syncedSize));
+        try {
+            o.channel.truncate(o.syncedSize);
+            o.channel.force(true);
+        } catch (IOException | RuntimeException e) {
+            // The unacknowledged tail stays: a replay reads whole frames only, so at worst it lands records whose
+            // requests were answered 503 (and retried by their clients): a duplicate, never a loss.
+            LOG.warn("could not cut WAL segment {} back to {} bytes: {}", o.segment.path(), o.syncedSize,
+                    e.toString());
+        }
+        try {
+            o.channel.close();
+        } catch (IOException e) {
+            LOG.warn("could not close WAL segment {}: {}", o.segment.path(), e.toString());
+        }
+        onSealed.accept(new SealedSegment(o.segment, o.syncedSize, false));
+    }
+
+    /** A failed log tries a fresh segment; success clears the failure. */
+    private void retry() {
+        try {
+            if (active == null) {
+                openSegment();
+            }
+            LOG.info("write-ahead log writable again; accepting appends");
+            failed = null;
+        } catch (IOException | RuntimeException e) {
+            failedAtNanos = System.nanoTime();
         }
     }
 
@@ -337,7 +420,7 @@ public final class WriteAheadLog implements AutoCloseable {
         }
     }
 
-    /** True once appends are refused for good. */
+    /** Present while appends are refused (a write failed and no retry has succeeded yet). */
     public Optional<IOException> failure() {
         return Optional.ofNullable(failed);
     }
