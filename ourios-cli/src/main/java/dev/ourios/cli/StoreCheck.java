@@ -3,6 +3,7 @@ package dev.ourios.cli;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreException;
+import dev.ourios.store.StoreMarker;
 import dev.ourios.store.s3.NoSuchBucketException;
 import dev.ourios.store.s3.S3ObjectStore;
 import java.io.IOException;
@@ -52,10 +53,52 @@ public final class StoreCheck {
         }
     }
 
+    /**
+     * For {@code serve}, the ingester: an existing store is taken as it is; a missing local directory whose parent
+     * exists is created (a first start), one under a missing parent is refused naming that parent (usually a
+     * volume that is not mounted). Then the store's identity marker is written if it has none.
+     *
+     * @return the directory created, if one was
+     */
+    public static java.util.Optional<Path> requireServable(ObjectStore store, String label) {
+        java.util.Optional<Path> created = java.util.Optional.empty();
+        if (store instanceof LocalObjectStore local) {
+            Path root = local.root();
+            if (!Files.exists(root) && !Files.isSymbolicLink(root)) {
+                Path parent = root.toAbsolutePath().normalize().getParent();
+                if (parent == null || !Files.isDirectory(parent)) {
+                    throw new UsageException(label + ": cannot create the store: its parent directory " + parent
+                            + " does not exist (is the volume mounted?)");
+                }
+                try {
+                    Files.createDirectory(root);
+                    created = java.util.Optional.of(root);
+                } catch (IOException e) {
+                    throw new UsageException(label + ": cannot create the store directory: " + e.getMessage(), e);
+                }
+            }
+            requireDirectory(root, label);
+        } else if (store instanceof S3ObjectStore s3) {
+            requireBucket(s3, label);
+        }
+        requireMarker(store, label);
+        return created;
+    }
+
+    /** Writes the store's identity marker when it has none (a new store, or one made before markers: adopted). */
+    public static void requireMarker(ObjectStore store, String label) {
+        try {
+            StoreMarker.ensure(store);
+        } catch (IOException e) {
+            throw new JobFailedException(label + ": cannot write the store marker " + StoreMarker.KEY + ": "
+                    + e.getMessage(), e);
+        }
+    }
+
     private static void requireDirectory(Path root, String label) {
         if (!Files.exists(root)) {
             throw new UsageException(label + ": no such directory (is the volume mounted? a store is created by "
-                    + "'ourios ingest' or 'ourios generate')");
+                    + "'ourios serve', 'ourios ingest' or 'ourios generate')");
         }
         if (!Files.isDirectory(root)) {
             throw new UsageException(label + ": not a directory (a store is a directory, file:///... or "

@@ -42,6 +42,7 @@ public final class StoreOptions {
         try {
             if (create) {
                 StoreCheck.requireWritable(s, label());
+                StoreCheck.requireMarker(s, label());
             } else {
                 StoreCheck.requireExisting(s, label());
             }

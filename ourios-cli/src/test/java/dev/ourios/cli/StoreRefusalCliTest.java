@@ -111,14 +111,15 @@ class StoreRefusalCliTest {
     }
 
     @Test
-    void serve_refuses_a_missing_store_at_start() throws Exception {
-        String missing = dir.resolve("not-mounted").toString();
+    void serve_refuses_a_store_under_a_missing_parent_at_start() throws Exception {
+        Path parent = dir.resolve("not-mounted");
+        String missing = parent.resolve("logs").toString();
         CliProcess.Result r = CliProcess.run(dir, Map.of("OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString()),
                 "serve", "--store", missing, "--http", "127.0.0.1:0", "--otlp-http", "127.0.0.1:0");
         assertEquals(2, r.exit(), r.err());
-        assertTrue(r.errLines().stream().anyMatch(l -> l.contains("store.uri " + missing + ": no such directory")),
-                r.err());
-        assertFalse(Files.exists(Path.of(missing)));
+        assertTrue(r.errLines().stream().anyMatch(l -> l.contains("store.uri " + missing
+                + ": cannot create the store: its parent directory " + parent + " does not exist")), r.err());
+        assertFalse(Files.exists(parent));
     }
 
     @Test

@@ -14,6 +14,7 @@ import dev.ourios.ingest.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreMarker;
 import dev.ourios.table.LiveSetChanges;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.TableReader;
@@ -62,7 +63,10 @@ public final class Ingester implements AutoCloseable {
         this.budget = new ByteBudget(settings.maxBufferBytes());
     }
 
-    /** Opens the WAL (replaying what an earlier process left: those segments are flushed first) and starts. */
+    /**
+     * Opens the WAL (replaying what an earlier process left: those segments are flushed first) and starts. Writes
+     * the store's identity marker when it has none ({@link StoreMarker#ensure}); flushes wait while it is missing.
+     */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics) throws IOException {
         return open(settings, store, metrics, Retention.NONE, Clock.systemUTC());
     }
@@ -79,6 +83,9 @@ public final class Ingester implements AutoCloseable {
     /** As above, telling {@code changes} of every partition a flush lands an ingest file in. */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
             Retention retention, Clock clock, LiveSetChanges changes) throws IOException {
+        // The ingester writes into this store from now on: a store without a marker (new, or made before markers)
+        // is claimed here, and every flush then checks that the marker is still there.
+        StoreMarker.ensure(store);
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
                 new TableReader(store, new ManifestCodec()), decoder, metrics, changes);
@@ -96,6 +103,11 @@ public final class Ingester implements AutoCloseable {
             quarantine.moveIn(s.segment(), why);
             walRef[0].released(s);
             metrics.quarantined();
+        }, () -> {
+            if (!StoreMarker.present(store)) {
+                throw new IOException("the store's identity marker " + StoreMarker.KEY + " is missing (a volume not "
+                        + "mounted, a bucket or prefix deleted?); nothing is written until it is back");
+            }
         }, metrics);
         WriteAheadLog wal = WriteAheadLog.open(settings.walDir(), settings.flushBytes(), settings.flushInterval(),
                 Uuid7.system(), loop::submit, metrics);

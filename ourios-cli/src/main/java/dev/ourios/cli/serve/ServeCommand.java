@@ -112,8 +112,13 @@ public final class ServeCommand implements Callable<Integer> {
         ServerSettings settings = settings(cfg, iceberg, compaction, env);
         ObjectStore store = cfg.store().open();
         try {
-            // A missing or unreadable store is refused at start; /readyz watches for one that goes away later.
-            StoreCheck.requireExisting(store, ConfigKeys.STORE_URI + " " + cfg.store().uri());
+            // A first start creates a local store whose parent exists; an unreadable store, or one under a missing
+            // parent, is refused; /readyz and the flusher watch for one that goes away later (its marker).
+            java.util.Optional<java.nio.file.Path> created = StoreCheck.requireServable(store,
+                    ConfigKeys.STORE_URI + " " + cfg.store().uri());
+            created.ifPresent(dir -> new dev.ourios.server.events.EventLog(System.err, java.time.Clock.systemUTC())
+                    .info("ourios.store.created", "created the store directory " + dir + " ("
+                            + ConfigKeys.STORE_URI + ")", Map.of("ourios.store", cfg.store().uri())));
         } catch (RuntimeException e) {
             store.close();
             throw e;

@@ -29,6 +29,7 @@ public final class FlushLoop implements AutoCloseable {
     private final SegmentFlusher flusher;
     private final Consumer<SealedSegment> onFlushed;
     private final Quarantiner onPoison;
+    private final StoreGuard guard;
     private final FlushListener listener;
     private final LinkedBlockingQueue<SealedSegment> queue = new LinkedBlockingQueue<>();
     private final Thread thread;
@@ -49,8 +50,26 @@ public final class FlushLoop implements AutoCloseable {
         }, listener);
     }
 
+    /** Checked before every flush attempt: throws (a failure to retry) when the store must not be written now. */
+    @FunctionalInterface
+    public interface StoreGuard {
+        void check() throws IOException;
+
+        StoreGuard NONE = () -> { };
+    }
+
     public FlushLoop(SegmentFlusher flusher, Consumer<SealedSegment> onFlushed, Quarantiner onPoison,
             FlushListener listener) {
+        this(flusher, onFlushed, onPoison, StoreGuard.NONE, listener);
+    }
+
+    /**
+     * @param guard checked before each flush attempt; when it throws, nothing of the segment is written and the
+     *              segment is retried like any failed flush (the store's marker is gone: an unmounted volume)
+     */
+    public FlushLoop(SegmentFlusher flusher, Consumer<SealedSegment> onFlushed, Quarantiner onPoison,
+            StoreGuard guard, FlushListener listener) {
+        this.guard = guard;
         this.onPoison = onPoison;
         this.flusher = flusher;
         this.onFlushed = onFlushed;
@@ -97,6 +116,7 @@ public final class FlushLoop implements AutoCloseable {
             while (true) {
                 long start = System.nanoTime();
                 try {
+                    guard.check();
                     // A failed attempt may have published some files before it failed: the retry checks.
                     flusher.flush(s, s.recovered() || attempted);
                     onFlushed.accept(s);

@@ -2,13 +2,15 @@ package dev.ourios.server.query;
 
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreMarker;
 import java.nio.file.Files;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import java.util.function.Supplier;
 
 /**
- * The readiness check of {@code GET /readyz}: one cheap listing of {@code data/} (one LIST request on S3). A local
+ * The readiness check of {@code GET /readyz}: one cheap listing of {@code data/} (one LIST request on S3) and a
+ * stat of the store's identity marker (written at start, so its absence means the store went away). A local
  * store also needs its root directory: listing a missing directory succeeds with nothing, but a missing root almost
  * always means a volume that is not mounted, and serving "no rows" from it would be wrong, so the query endpoints
  * refuse with 503 too ({@link #unreadable()}). Not ready while draining, so a load balancer stops sending queries
@@ -44,6 +46,12 @@ public final class StoreProbe {
         }
         try {
             store.listDirectories("data/");
+            if (!StoreMarker.present(store)) {
+                // Written at start: gone now means another volume (or none) under the mount point, or a bucket
+                // or prefix emptied. Nothing is flushed there until it is back.
+                return Optional.of("the store's identity marker " + StoreMarker.KEY
+                        + " is missing (a volume not mounted? a bucket or prefix deleted?)");
+            }
         } catch (Exception e) {
             return Optional.of("store unreachable (" + e.getClass().getSimpleName() + ")");
         }
