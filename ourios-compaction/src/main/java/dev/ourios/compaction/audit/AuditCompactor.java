@@ -55,13 +55,16 @@ import org.slf4j.LoggerFactory;
  * the day (or any other) a candidate again: only event files written into the day after its plan (a late or
  * re-emitted event) make it one, and each such compaction again leaves one file.
  *
- * <p>Sealed: the day ended more than {@link #SEAL} ago. Events are written in the day of their commit time, and a
- * sweep re-emits a lost event for a day after the commit; by then no event of the day is re-emitted any more, so a
- * re-emission never re-creates an event the compacted file already holds.
+ * <p>Sealed: the day ended more than {@link #SEAL} ago. Events are written in the day of their commit time; a
+ * sweep may re-emit a lost event at any later time, and {@link AuditLog#emitOnce} never re-creates one the day's
+ * manifest retired (merged into the compacted file), so a re-emission adds only an event the day lacked.
  */
 public final class AuditCompactor {
     private static final Logger LOG = LoggerFactory.getLogger(AuditCompactor.class);
-    /** How long after its end a day is compacted: the audit repair window (one day) plus an hour of margin. */
+    /**
+     * How long after its end a day is compacted: a day and an hour, by which the events of its commits have almost
+     * always landed; one re-emitted later lands as a new live file and the day is compacted again.
+     */
     public static final Duration SEAL = Duration.ofHours(25);
     public static final int EVENT_KIND_AUDIT_COMPACTION = 6;
     public static final String EVENT_TYPE_AUDIT_COMPACTION = "audit_compaction";

@@ -4,6 +4,8 @@ import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitKind;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -66,6 +68,29 @@ public final class AuditLog {
         return PartitionKey.AUDIT_ROOT + PartitionKey.tenantSegment(e.partition().tenantId())
                 + String.format("/year=%04d/month=%02d/day=%02d/", t.getYear(), t.getMonthValue(), t.getDayOfMonth())
                 + eventId(e) + ".parquet";
+    }
+
+    /**
+     * Writes the event unless it is recorded already: its file is there, or its day's manifest retired the name
+     * (an audit-day compaction merged it, and GC may have collected the file since). So a commit's event can be
+     * re-emitted however long after the commit, into a day compacted meanwhile, and is still recorded once: a
+     * re-emitted event that was never written becomes a live file of that day, which the next audit sweep compacts.
+     *
+     * @param days reads a day's manifest (its retired names)
+     * @return true if this call wrote it
+     */
+    public boolean emitOnce(AuditEvent e, TableReader days) throws IOException {
+        String key = keyOf(e);
+        if (store.stat(key).isPresent()) {
+            return false;
+        }
+        AuditDay day = new AuditDay(e.partition().tenantId(), e.timestamp().atZone(ZoneOffset.UTC).toLocalDate());
+        String name = key.substring(key.lastIndexOf('/') + 1);
+        PartitionSnapshot snapshot = days.snapshot(day.label(), day.prefix());
+        if (snapshot.manifest().map(m -> m.retiredNames().contains(name)).orElse(false)) {
+            return false;
+        }
+        return store.putIfAbsent(key, encode(e));
     }
 
     /** True if the event is already in the store. */

@@ -52,8 +52,13 @@ import org.slf4j.LoggerFactory;
  */
 public final class SweepRunner {
     private static final Logger LOG = LoggerFactory.getLogger(SweepRunner.class);
-    /** How far back a sweep looks for commits whose audit event may have been lost in a crash. */
-    static final Duration AUDIT_REPAIR_WINDOW = Duration.ofDays(1);
+    /**
+     * Partitions whose latest commit's audit event this runner has found recorded, by generation: a later sweep
+     * checks a partition again only once it has committed again, so the repair costs one check per commit, however
+     * old. Bounded: cleared when it reaches this many partitions (the next sweep checks each once more).
+     */
+    static final int AUDITED_MEMO_LIMIT = 1_000_000;
+    private final Map<PartitionKey, Long> audited = new java.util.concurrent.ConcurrentHashMap<>();
 
     private final TableLayout layout;
     private final TableReader reader;
@@ -243,7 +248,7 @@ public final class SweepRunner {
         for (PartitionKey p : partitions) {
             try {
                 PartitionSnapshot s = reader.snapshot(p);
-                repairAudit(s, wallClock.instant());
+                repairAudit(s);
                 if (retention.isExpired(p, now)) {
                     // The whole hour is past the tenant's retention: expired (again, if late files landed since),
                     // never compacted, since compacting rows about to be expired only costs a rewrite.
@@ -354,22 +359,27 @@ public final class SweepRunner {
     }
 
     /**
-     * Re-emits the audit event of a recent commit whose process died before auditing it (idempotent). Only a
+     * Re-emits the audit event of the partition's latest commit when its process died before auditing it, however
+     * long ago that was (idempotent: {@link AuditLog#emitOnce}). Only a
      * complete commit record can be one of ours; a record missing fields was written by another tool or by hand, and
      * there is no compaction of ours to audit.
      */
-    private void repairAudit(PartitionSnapshot s, Instant now) {
+    private void repairAudit(PartitionSnapshot s) {
         s.manifest().flatMap(m -> m.commitRecord().flatMap(RecordedCommit::complete)
                 .map(c -> Map.entry(m.generation(), c))).ifPresent(e -> {
             CommitRecord c = e.getValue();
-            if (c.at().isBefore(now.minus(AUDIT_REPAIR_WINDOW))) {
+            if (e.getKey().equals(audited.get(s.partition()))) {
                 return;
             }
             AuditEvent ev = AuditEvent.of(s.partition(), e.getKey(), c);
             try {
-                if (audit.emit(ev)) {
+                if (audit.emitOnce(ev, reader)) {
                     LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());
                 }
+                if (audited.size() >= AUDITED_MEMO_LIMIT) {
+                    audited.clear();
+                }
+                audited.put(s.partition(), e.getKey());
             } catch (Throwable t) {
                 LOG.warn("{}: audit re-emission failed: {}", s.partition(),
                         Containment.describe(Containment.contain(t)));
