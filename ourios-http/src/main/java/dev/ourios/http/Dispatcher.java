@@ -112,7 +112,10 @@ final class Dispatcher extends Handler.Abstract {
             Runnable releaseOnce = release;
             release = () -> { };
             CompletableFuture<byte[]> body = new CompletableFuture<>();
-            Content.Source.asByteArrayAsync(request, route.maxBodyBytes(), new Promise.Invocable<byte[]>() {
+            // A metered admission pays for the body as it arrives, chunk by chunk.
+            Content.Source source = releaseOnce instanceof Route.BodyMeter meter
+                    ? new MeteredSource(request, meter) : request;
+            Content.Source.asByteArrayAsync(source, route.maxBodyBytes(), new Promise.Invocable<byte[]>() {
                 @Override
                 public void succeeded(byte[] bytes) {
                     body.complete(bytes);
@@ -150,6 +153,10 @@ final class Dispatcher extends Handler.Abstract {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
                 refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(408, null,
                         "request body not received within " + bodyTimeout.toSeconds() + "s (the body timeout)"));
+            } else if (cause instanceof HttpRefusal refused) {
+                // The body's memory was refused part way: the rest of it is not read.
+                ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
+                refuse(ex.request(), ex.response(), callback, ex.requestId(), refused);
             } else if (tooLarge(cause)) {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
                 refuse(ex.request(), ex.response(), callback, ex.requestId(), tooLarge(route));

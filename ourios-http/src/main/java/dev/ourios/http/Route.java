@@ -16,6 +16,15 @@ public record Route(String method, String path, int maxBodyBytes, boolean gated,
     }
 
     /**
+     * What an {@link Admission} may return instead of a plain release: the body is then charged to it chunk by
+     * chunk as it arrives ({@link #charge}); {@link Runnable#run} releases everything charged and reserved.
+     */
+    public interface BodyMeter extends Runnable {
+        /** Charges {@code bytes} more of the body; null when granted, else the refusal that ends the request. */
+        HttpRefusal charge(long bytes);
+    }
+
+    /**
      * Runs after the gate and before the body is read: refuses by throwing {@link HttpRefusal} (e.g. 503 while
      * shutting down, 415 for a wrong media type, 429 when the memory the body would take is not available), else
      * returns what to run once the request is answered (e.g. giving the reserved memory back).

@@ -60,7 +60,7 @@ public final class Ingester implements AutoCloseable {
         this.metrics = metrics;
         this.wal = wal;
         this.flushLoop = flushLoop;
-        this.budget = new ByteBudget(settings.maxBufferBytes());
+        this.budget = new ByteBudget(settings.maxBufferBytes(), settings.maxTenantBufferShare());
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.ingest.IngestSettings;
 import dev.ourios.cli.Units;
 import dev.ourios.cli.config.ConfigKey.Kind;
 import dev.ourios.cli.config.ConfigKey.Range;
@@ -70,6 +71,7 @@ public final class ConfigKeys {
     public static final String INGEST_FLUSH_BYTES = "ingest.flush_bytes";
     public static final String INGEST_FLUSH_INTERVAL = "ingest.flush_interval";
     public static final String INGEST_MAX_BUFFER_BYTES = "ingest.max_buffer_bytes";
+    public static final String INGEST_MAX_TENANT_BUFFER_SHARE = "ingest.max_tenant_buffer_share";
     public static final String INGEST_WAL_MAX_BYTES = "ingest.wal_max_bytes";
     public static final String INGEST_MAX_BODY_BYTES = "ingest.max_body_bytes";
     public static final String INGEST_THREADS = "ingest.threads";
@@ -172,6 +174,9 @@ public final class ConfigKeys {
                 "... or once it is this old: records are queryable within about this long"));
         k.add(key(INGEST_MAX_BUFFER_BYTES, "OURIOS_INGEST_MAX_BUFFER_BYTES", null, "256MiB", Kind.SIZE, false,
                 "Heap for requests in flight; beyond it 429").withRange(Range.atLeast(1 << 20), "bytes"));
+        k.add(key(INGEST_MAX_TENANT_BUFFER_SHARE, "OURIOS_INGEST_MAX_TENANT_BUFFER_SHARE", null,
+                String.valueOf(IngestSettings.DEFAULT_MAX_TENANT_BUFFER_SHARE), Kind.FRACTION, false,
+                "Largest fraction of ingest.max_buffer_bytes one tenant's requests hold; beyond it 429 for that tenant"));
         k.add(key(INGEST_WAL_MAX_BYTES, "OURIOS_INGEST_WAL_MAX_BYTES", null, "1GiB", Kind.SIZE, false,
                 "WAL bytes not yet flushed; beyond it 503").withRange(Range.atLeast(1 << 20), "bytes"));
         k.add(key(INGEST_MAX_BODY_BYTES, "OURIOS_INGEST_MAX_BODY_BYTES", null, "16MiB", Kind.SIZE, false,

@@ -44,7 +44,12 @@ public record IngestConfig(Optional<IngestSettings> settings) {
                     + Units.formatSize(bodyLimit) + " (got " + maxBody + ")");
         }
         int threads = v.integer(ConfigKeys.INGEST_THREADS);
+        double share = v.fraction(ConfigKeys.INGEST_MAX_TENANT_BUFFER_SHARE);
+        if (!(share > 0)) {
+            throw new ConfigException(v.label(ConfigKeys.INGEST_MAX_TENANT_BUFFER_SHARE)
+                    + ": must be above 0 (at most 1: the whole buffer)");
+        }
         return new IngestConfig(Optional.of(new IngestSettings(listen, wal, flushBytes, flushInterval, maxBuffer,
-                walMax, (int) maxBody, threads)));
+                walMax, (int) maxBody, threads, share)));
     }
 }

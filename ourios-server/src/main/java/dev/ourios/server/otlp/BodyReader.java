@@ -10,16 +10,18 @@ import java.util.zip.ZipException;
 /**
  * Reads a request body, and inflates a gzip body, within two limits: the size limit (413 once exceeded, so a
  * small compressed body cannot expand into a huge one) and the shared heap budget (429 when other requests hold
- * it). Each chunk is charged to the budget before it is kept; {@link #charged()} is what the caller must release.
+ * it; or the tenant's share of it). Each chunk is charged to the tenant before it is kept; {@link #charged()} is what the caller must release.
  */
 final class BodyReader {
     private static final int CHUNK = 64 << 10;
     private final ByteBudget budget;
+    private final String tenant;
     private final int maxBytes;
     private long charged;
 
-    BodyReader(ByteBudget budget, int maxBytes) {
+    BodyReader(ByteBudget budget, String tenant, int maxBytes) {
         this.budget = budget;
+        this.tenant = tenant;
         this.maxBytes = maxBytes;
     }
 
@@ -29,8 +31,8 @@ final class BodyReader {
 
     /** Charges {@code n} more bytes (for decoded objects), or refuses with 429. */
     void charge(long n) throws Refusal {
-        if (!budget.tryAcquire(n)) {
-            throw busy();
+        if (!budget.tryAcquire(tenant, n)) {
+            throw new Refusal(429, TenantBodyMeter.refusal(budget, tenant, n), 1);
         }
         charged += n;
     }
@@ -62,9 +64,5 @@ final class BodyReader {
         } catch (ZipException | java.io.EOFException e) {
             throw new Refusal(400, "Content-Encoding gzip, but the body is not valid gzip: " + e.getMessage());
         }
-    }
-
-    private static Refusal busy() {
-        return new Refusal(429, "the receiver's request buffer is full (ingest.max_buffer_bytes)", 1);
     }
 }

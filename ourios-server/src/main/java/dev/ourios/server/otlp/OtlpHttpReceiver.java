@@ -100,8 +100,9 @@ public final class OtlpHttpReceiver {
     }
 
     /**
-     * Before the body is read (and after the gate decided the tenant): media type and encoding are checked, the WAL asked whether it takes more,
-     * and the body's bytes (declared, or the limit for a chunked body) reserved from the heap budget.
+     * Before the body is read (and after the gate decided the tenant): media type, encoding and tenant are checked and
+     * the WAL asked whether it takes more; the body is then charged to the tenant's part of the heap budget as it
+     * arrives ({@link TenantBodyMeter}).
      */
     private Runnable admit(Exchange ex, long declared) {
         String type = mediaType(ex.header("Content-Type"));
@@ -122,11 +123,8 @@ public final class OtlpHttpReceiver {
         if (early != null) {
             throw new HttpRefusal(early.status(), null, early.errorMessage(), early.retryAfterSeconds());
         }
-        long reserve = declared >= 0 ? declared : ingester.settings().maxBodyBytes();
-        if (!ingester.budget().tryAcquire(reserve)) {
-            throw new HttpRefusal(429, null, "the receiver's request buffer is full (ingest.max_buffer_bytes)", 1);
-        }
-        return () -> ingester.budget().release(reserve);
+        // Nothing is reserved for an announced length: the body is charged to its tenant as it arrives.
+        return new TenantBodyMeter(ingester.budget(), ex.tenant());
     }
 
     private void export(Exchange ex) throws IOException, InterruptedException {
@@ -134,7 +132,7 @@ public final class OtlpHttpReceiver {
         String tenant = ex.tenant();
         String encoding = ex.header("Content-Encoding");
         boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
-        BodyReader reader = new BodyReader(ingester.budget(), ingester.settings().maxBodyBytes());
+        BodyReader reader = new BodyReader(ingester.budget(), tenant, ingester.settings().maxBodyBytes());
         try {
             byte[] body = ex.body();
             ingester.metrics().received(body.length);
@@ -165,7 +163,7 @@ public final class OtlpHttpReceiver {
         } catch (Refusal r) {
             throw new HttpRefusal(r.status, null, r.getMessage(), r.retryAfterSeconds);
         } finally {
-            ingester.budget().release(reader.charged());
+            ingester.budget().release(tenant, reader.charged());
         }
     }
 
