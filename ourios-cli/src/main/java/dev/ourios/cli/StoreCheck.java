@@ -54,14 +54,14 @@ public final class StoreCheck {
     }
 
     /**
-     * For {@code serve}, the ingester: an existing store is taken as it is; a missing local directory whose parent
-     * exists is created (a first start), one under a missing parent is refused naming that parent (usually a
-     * volume that is not mounted). Then the store's identity marker is written if it has none.
+     * For {@code serve}, the ingester, before it writes anything: an existing store is taken as it is; a missing
+     * local directory whose parent exists is to be created (a first start), one under a missing parent is refused
+     * naming that parent (usually a volume that is not mounted). Nothing is written here: {@link #prepareServable}
+     * does that once every other setting has been checked.
      *
-     * @return the directory created, if one was
+     * @return the directory to create, if one is missing
      */
     public static java.util.Optional<Path> requireServable(ObjectStore store, String label) {
-        java.util.Optional<Path> created = java.util.Optional.empty();
         if (store instanceof LocalObjectStore local) {
             Path root = local.root();
             if (!Files.exists(root) && !Files.isSymbolicLink(root)) {
@@ -70,19 +70,25 @@ public final class StoreCheck {
                     throw new UsageException(label + ": cannot create the store: its parent directory " + parent
                             + " does not exist (is the volume mounted?)");
                 }
-                try {
-                    Files.createDirectory(root);
-                    created = java.util.Optional.of(root);
-                } catch (IOException e) {
-                    throw new UsageException(label + ": cannot create the store directory: " + e.getMessage(), e);
-                }
+                return java.util.Optional.of(root);
             }
             requireDirectory(root, label);
         } else if (store instanceof S3ObjectStore s3) {
             requireBucket(s3, label);
         }
+        return java.util.Optional.empty();
+    }
+
+    /** Creates the directory {@link #requireServable} found missing, if any, and writes the marker if missing. */
+    public static void prepareServable(ObjectStore store, String label, java.util.Optional<Path> create) {
+        if (create.isPresent()) {
+            try {
+                Files.createDirectory(create.get());
+            } catch (IOException e) {
+                throw new UsageException(label + ": cannot create the store directory: " + e.getMessage(), e);
+            }
+        }
         requireMarker(store, label);
-        return created;
     }
 
     /** Writes the store's identity marker when it has none (a new store, or one made before markers: adopted). */

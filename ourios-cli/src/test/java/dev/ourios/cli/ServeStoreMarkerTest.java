@@ -105,7 +105,8 @@ class ServeStoreMarkerTest {
             Await.until("the first record flushed", Duration.ofSeconds(30),
                     () -> Files.exists(volume.resolve("data/tenant_id=acme")));
 
-            assertEquals(0, run("umount", mountPoint.toString()), "unmount");
+            // Lazy, as a volume that goes away under open files does: a flush in progress may hold one open.
+            assertEquals(0, run("umount", "-l", mountPoint.toString()), "unmount");
             mounted = null;
             for (int i = 0; i < 5; i++) {
                 assertEquals(200, export(otlp, acknowledged++), "the WAL still takes records");

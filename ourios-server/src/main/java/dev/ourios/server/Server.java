@@ -70,10 +70,18 @@ public final class Server {
      * @throws StartupException a setting the service cannot start with (nothing is left listening)
      */
     public static void run(ServerSettings settings, ObjectStore store) throws Exception {
-        new Server(settings).serve(store);
+        run(settings, store, () -> { });
     }
 
-    private void serve(ObjectStore store) throws Exception {
+    /**
+     * As above; {@code prepareStore} runs once every setting is checked and before anything listens or is written
+     * (it creates a new store and writes its marker), so a refused start leaves nothing behind.
+     */
+    public static void run(ServerSettings settings, ObjectStore store, Runnable prepareStore) throws Exception {
+        new Server(settings).serve(store, prepareStore);
+    }
+
+    private void serve(ObjectStore store, Runnable prepareStore) throws Exception {
         CompactionOptions compaction = settings.compaction().options();
         IcebergSettings iceberg = settings.iceberg();
         // Opened first, closed last: the SIGTERM hook halts with 0 only after everything below is closed/flushed.
@@ -86,6 +94,7 @@ public final class Server {
             ServeAuth auth = ServeAuth.start(settings.auth(), listeners(), telemetry.meterProvider(), clock,
                     msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
                     msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
+            prepareStore.run();
             TableLayout layout = new TableLayout(s);
             TableReader tables = new TableReader(s, new ManifestCodec());
             // Every /v1/* request of both ports passes this one gate before its body is read: where an

@@ -111,19 +111,23 @@ public final class ServeCommand implements Callable<Integer> {
                 .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
         ServerSettings settings = settings(cfg, iceberg, compaction, env);
         ObjectStore store = cfg.store().open();
+        String label = ConfigKeys.STORE_URI + " " + cfg.store().uri();
+        java.util.Optional<java.nio.file.Path> create;
         try {
             // A first start creates a local store whose parent exists; an unreadable store, or one under a missing
             // parent, is refused; /readyz and the flusher watch for one that goes away later (its marker).
-            java.util.Optional<java.nio.file.Path> created = StoreCheck.requireServable(store,
-                    ConfigKeys.STORE_URI + " " + cfg.store().uri());
-            created.ifPresent(dir -> new dev.ourios.server.events.EventLog(System.err, java.time.Clock.systemUTC())
-                    .info("ourios.store.created", "created the store directory " + dir + " ("
-                            + ConfigKeys.STORE_URI + ")", Map.of("ourios.store", cfg.store().uri())));
+            create = StoreCheck.requireServable(store, label);
         } catch (RuntimeException e) {
             store.close();
             throw e;
         }
-        Server.run(settings, store);
+        // Written once every setting (addresses, keys) is checked, just before anything listens.
+        Server.run(settings, store, () -> {
+            StoreCheck.prepareServable(store, label, create);
+            create.ifPresent(d -> new dev.ourios.server.events.EventLog(System.err, java.time.Clock.systemUTC())
+                    .info("ourios.store.created", "created the store directory " + d + " ("
+                            + ConfigKeys.STORE_URI + ")", Map.of("ourios.store", cfg.store().uri())));
+        });
         return 0;
     }
 
