@@ -128,6 +128,7 @@ public final class FlushLoop implements AutoCloseable {
                     attempted = true;
                     listener.segment(System.nanoTime() - start, e);
                     if (FlushFailures.permanent(e) && quarantined(s, e)) {
+                        blockedBy = null;
                         break;
                     }
                     blockedBy = "flushing to the store fails (" + FlushFailures.describe(e) + "); retrying";
