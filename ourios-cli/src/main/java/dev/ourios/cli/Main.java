@@ -1,10 +1,12 @@
 package dev.ourios.cli;
 
+import dev.ourios.store.ObjectStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Command;
@@ -55,11 +57,20 @@ public final class Main implements Runnable {
     }
 
     /**
+     * As {@link #run(String...)}, every store the command opens ({@code --store}) wrapped by {@code storeDecorator}:
+     * how a harness runs a real command on a store of its own making (the chaos harness's, which halts the process
+     * at a protocol step).
+     */
+    public static int run(UnaryOperator<ObjectStore> storeDecorator, String... args) {
+        return commandLineFor(storeDecorator, args).execute(args);
+    }
+
+    /**
      * The command tree with its error handling: every command and subcommand answers {@code --help}/{@code -h}
      * (usage on stdout, exit 0, before any required option is checked) and {@code --version}.
      */
     public static CommandLine commandLine() {
-        return buildTree(COMMANDS, type -> type);
+        return buildTree(COMMANDS, type -> type, CommandLine.defaultFactory());
     }
 
     /**
@@ -68,8 +79,24 @@ public final class Main implements Runnable {
      * "did you mean" need); otherwise summaries only.
      */
     public static CommandLine commandLineFor(String... args) {
+        return commandLineFor(UnaryOperator.identity(), args);
+    }
+
+    private static CommandLine commandLineFor(UnaryOperator<ObjectStore> storeDecorator, String... args) {
         Optional<Class<?>> named = namedCommand(args);
-        return buildTree(COMMANDS, type -> named.isPresent() && named.get() == type ? type : summaryOf(type));
+        return buildTree(COMMANDS, type -> named.isPresent() && named.get() == type ? type : summaryOf(type),
+                new DecoratingFactory(storeDecorator));
+    }
+
+    /** Builds every command's {@link StoreOptions} with the store decorator, everything else as picocli does. */
+    private record DecoratingFactory(UnaryOperator<ObjectStore> storeDecorator) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            if (type == StoreOptions.class) {
+                return type.cast(new StoreOptions(storeDecorator));
+            }
+            return CommandLine.defaultFactory().create(type);
+        }
     }
 
     private static Optional<Class<?>> namedCommand(String[] args) {
@@ -97,8 +124,9 @@ public final class Main implements Runnable {
         return spec;
     }
 
-    private static CommandLine buildTree(List<Class<?>> commands, Function<Class<?>, Object> model) {
-        CommandLine cl = new CommandLine(new Main());
+    private static CommandLine buildTree(List<Class<?>> commands, Function<Class<?>, Object> model,
+            CommandLine.IFactory factory) {
+        CommandLine cl = new CommandLine(new Main(), factory);
         for (Class<?> type : commands) {
             cl.addSubcommand(model.apply(type));
         }

@@ -49,7 +49,6 @@ public final class CompactionWiring {
     /** As above, planning only the partitions {@code shard} owns (GC still covers every partition in scope). */
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard) {
-        // Crash tests arm a crash point in a child process through a system property; unset, this is FaultSeam.NONE.
         return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FileRetention.NONE);
     }
 
@@ -69,14 +68,13 @@ public final class CompactionWiring {
     public static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock,
             Clock clock, MeterProvider meters, boolean gcDryRun, Shard shard, FileRetention retention,
             LiveSetChanges changes) {
-        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, FaultSeam.fromSystemProperty(),
-                retention, changes);
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, null, retention, changes);
     }
 
     /**
      * The deletion of {@code ourios delete} (and of a deletion endpoint): the compaction's rewriter, committer and
      * audit on {@code store}, sized by {@code options} (sort budget, fan-in, row groups, GC grace for the output-age
-     * guard, scratch). Crash tests arm its crash points by the same system property as a sweep's.
+     * guard, scratch).
      */
     public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock) {
         return deletion(store, options, clock, LiveSetChanges.NONE);
@@ -85,12 +83,11 @@ public final class CompactionWiring {
     /** As above, telling {@code changes} of every partition a deletion commits. */
     public static Deletion deletion(ObjectStore store, CompactionOptions options, Clock clock,
             LiveSetChanges changes) {
-        FaultSeam faults = FaultSeam.fromSystemProperty();
         ManifestCodec codec = new ManifestCodec();
         PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
-                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), faults, true),
+                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), null, true),
                 ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace(), changes),
-                new AuditLog(store, options.scratchDir()), options, clock, faults);
+                new AuditLog(store, options.scratchDir()), options, clock);
         return new Deletion(new TableLayout(store), deleter);
     }
 
@@ -99,20 +96,20 @@ public final class CompactionWiring {
         return sweepRunner(store, options, planClock, Clock.systemUTC(), meters, false);
     }
 
-    /** The wiring itself, with the fault-injection seam explicit (tests in this package hand it row faults). */
+    /** The wiring itself, with the rewrite's row fault explicit (tests in this package hand it one). */
     static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
-            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults) {
-        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, faults, FileRetention.NONE,
+            MeterProvider meters, boolean gcDryRun, Shard shard, RowFault rowFault) {
+        return sweepRunner(store, options, planClock, clock, meters, gcDryRun, shard, rowFault, FileRetention.NONE,
                 LiveSetChanges.NONE);
     }
 
     private static SweepRunner sweepRunner(ObjectStore store, CompactionOptions options, Clock planClock, Clock clock,
-            MeterProvider meters, boolean gcDryRun, Shard shard, FaultSeam faults, FileRetention retention,
+            MeterProvider meters, boolean gcDryRun, Shard shard, RowFault rowFault, FileRetention retention,
             LiveSetChanges changes) {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
-        GarbageCollector gc = new GarbageCollector(faults.gcStore(store), layout, reader,
+        GarbageCollector gc = new GarbageCollector(store, layout, reader,
                 new GcOptions(options.gcGrace(), gcDryRun), clock, retention);
         CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
         AuditLog audit = new AuditLog(store, options.scratchDir());
@@ -121,15 +118,15 @@ public final class CompactionWiring {
         // paced by the throttle all compactions of this runner share.
         PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
             ObjectStore view = throttle.view(counted);
-            return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), faults, true),
+            return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), rowFault, true),
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace(), changes),
                     new AuditLog(view, options.scratchDir()));
-        }, clock, faults);
+        }, clock);
         DebrisCollector debris = new DebrisCollector(store, layout, options.scratchDir(), options.gcGrace(),
                 options.scratchDebrisAge(), clock,
                 gcDryRun);
         PartitionExpirer expirer = new PartitionExpirer(store, ManifestCommitter.forGcGrace(store, codec, clock,
-                options.gcGrace(), changes), audit, clock, faults);
+                options.gcGrace(), changes), audit, clock);
         SweepRunner runner = new SweepRunner(layout, reader, gc, policy, compactor, audit,
                 new CompactionMetrics(meters), planClock, clock, options.concurrency(), shard, debris,
                 options.retention(), expirer);

@@ -29,7 +29,6 @@ public final class PartitionCompactor {
     private final Optional<ObjectStore> store;
     private final Function<ObjectStore, CompactionSteps> steps;
     private final Clock clock;
-    private final FaultSeam faults;
 
     /** Fixed steps: results carry no request counts. */
     public PartitionCompactor(PartitionRewriter rewriter, ManifestCommitter committer, AuditLog audit, Clock clock) {
@@ -37,7 +36,6 @@ public final class PartitionCompactor {
         CompactionSteps fixed = new CompactionSteps(rewriter, committer, audit);
         this.steps = s -> fixed;
         this.clock = clock;
-        this.faults = FaultSeam.NONE;
     }
 
     /**
@@ -45,16 +43,9 @@ public final class PartitionCompactor {
      * requests its own rewrite, commit and audit made, even with other partitions compacting at the same time.
      */
     public PartitionCompactor(ObjectStore store, Function<ObjectStore, CompactionSteps> steps, Clock clock) {
-        this(store, steps, clock, FaultSeam.NONE);
-    }
-
-    /** As above, reaching the seam's crash points between the steps. */
-    PartitionCompactor(ObjectStore store, Function<ObjectStore, CompactionSteps> steps, Clock clock,
-            FaultSeam faults) {
         this.store = Optional.of(store);
         this.steps = steps;
         this.clock = clock;
-        this.faults = faults;
     }
 
     public PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan) {
@@ -72,7 +63,6 @@ public final class PartitionCompactor {
             if (!rw.checksumsMatch()) {
                 throw new ChecksumMismatchException(plan.partition(), rw.inputChecksum(), rw.outputChecksum());
             }
-            faults.reach(FaultSeam.CrashPoint.AFTER_OUTPUT_PUBLISHED);
             CommitRecord record = new CommitRecord(clock.instant(), plan.inputNames(), rw.outputName(), rw.rowsOut(),
                     rw.bytesIn(), rw.bytesOut(), rw.outputChecksum());
             Manifest next = NextManifest.from(snapshot, record);
@@ -80,7 +70,6 @@ public final class PartitionCompactor {
             double secs = (System.nanoTime() - started) / 1e9;
             return switch (cr.status()) {
                 case COMMITTED -> {
-                    faults.reach(FaultSeam.CrashPoint.AFTER_COMMIT);
                     emitAudit(steps.audit(), plan, record, cr.generation());
                     yield new PartitionResult(plan.partition(), PartitionResult.Result.COMMITTED, plan.inputs().size(),
                             rw.rowsOut(), rw.bytesIn(), rw.bytesOut(), cr.generation(), rw.outputName(),

@@ -48,10 +48,9 @@ public final class PartitionDeleter {
     private final AuditLog audit;
     private final CompactionOptions options;
     private final Clock clock;
-    private final FaultSeam faults;
 
     PartitionDeleter(ObjectStore store, TableReader reader, SortedRewriter rewriter, ManifestCommitter committer,
-            AuditLog audit, CompactionOptions options, Clock clock, FaultSeam faults) {
+            AuditLog audit, CompactionOptions options, Clock clock) {
         this.store = store;
         this.reader = reader;
         this.rewriter = rewriter;
@@ -59,7 +58,6 @@ public final class PartitionDeleter {
         this.audit = audit;
         this.options = options;
         this.clock = clock;
-        this.faults = faults;
     }
 
     /** Counts the live rows and those the request matches; changes nothing (the dry run). */
@@ -119,7 +117,6 @@ public final class PartitionDeleter {
                 if (!rw.checksumsMatch()) {
                     throw new ChecksumMismatchException(p, rw.inputChecksum(), rw.outputChecksum());
                 }
-                faults.reach(FaultSeam.CrashPoint.AFTER_OUTPUT_PUBLISHED);
                 boolean kept = rw.outputName() != null;
                 CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(),
                         rw.outputName(), rw.rowsOut(), rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0,
@@ -127,7 +124,6 @@ public final class PartitionDeleter {
                 CommitResult cr = committer.commit(p, generation, NextManifest.from(s, record));
                 switch (cr.status()) {
                     case COMMITTED -> {
-                        faults.reach(FaultSeam.CrashPoint.AFTER_COMMIT);
                         try {
                             audit.emit(AuditEvent.of(p, cr.generation(), record));
                         } catch (Exception e) {

@@ -36,18 +36,12 @@ public final class PartitionExpirer {
     private final ManifestCommitter committer;
     private final AuditLog audit;
     private final Clock clock;
-    private final FaultSeam faults;
 
     public PartitionExpirer(ObjectStore store, ManifestCommitter committer, AuditLog audit, Clock clock) {
-        this(store, committer, audit, clock, FaultSeam.NONE);
-    }
-
-    PartitionExpirer(ObjectStore store, ManifestCommitter committer, AuditLog audit, Clock clock, FaultSeam faults) {
         this.store = store;
         this.committer = committer;
         this.audit = audit;
         this.clock = clock;
-        this.faults = faults;
     }
 
     /**
@@ -71,7 +65,6 @@ public final class PartitionExpirer {
             double secs = (System.nanoTime() - started) / 1e9;
             return switch (cr.status()) {
                 case COMMITTED -> {
-                    faults.reach(FaultSeam.CrashPoint.AFTER_COMMIT);
                     try {
                         audit.emit(AuditEvent.of(snapshot.partition(), cr.generation(), record));
                     } catch (Exception e) {

@@ -36,23 +36,26 @@ public final class SortedRewriter implements PartitionRewriter {
     private final ObjectStore store;
     private final Path scratchRoot;
     private final Uuid7 uuids;
-    private final FaultSeam faults;
+    private final RowFault rowFault;
     private final boolean checksums;
 
     public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids) {
-        this(store, scratchRoot, uuids, FaultSeam.NONE, true);
+        this(store, scratchRoot, uuids, null, true);
     }
 
     public SortedRewriter(ObjectStore store, Path scratchRoot) {
         this(store, scratchRoot, Uuid7.system());
     }
 
-    /** {@code checksums = false}: rows are counted, not hashed (see {@link #withoutChecksums}). */
-    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, FaultSeam faults, boolean checksums) {
+    /**
+     * {@code rowFault}: the test point output rows pass through (null: none, what every product path runs with);
+     * {@code checksums = false}: rows are counted, not hashed (see {@link #withoutChecksums}).
+     */
+    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault, boolean checksums) {
         this.store = store;
         this.scratchRoot = scratchRoot;
         this.uuids = uuids;
-        this.faults = faults;
+        this.rowFault = rowFault;
         this.checksums = checksums;
     }
 
@@ -63,7 +66,7 @@ public final class SortedRewriter implements PartitionRewriter {
      * commits an unverified rewrite.
      */
     public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {
-        return new SortedRewriter(store, scratchRoot, Uuid7.system(), FaultSeam.NONE, false);
+        return new SortedRewriter(store, scratchRoot, Uuid7.system(), null, false);
     }
 
     @Override
@@ -109,8 +112,7 @@ public final class SortedRewriter implements PartitionRewriter {
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
-                long half = Math.max(1, in.rows() / 2);
-                FaultSeam.RowFault fault = faults.rowFault().orElse(null);
+                RowFault fault = rowFault;
                 sorter.drainTo((buf, offset, length, strings) -> {
                     if (fault == null) {
                         // The product path: the checksum and the writer read the same bytes.
@@ -122,9 +124,6 @@ public final class SortedRewriter implements PartitionRewriter {
                             out.add(w, decodedWeight(length));
                             writer.write(w);
                         }
-                    }
-                    if (ordinal[0] == half) {
-                        faults.reach(FaultSeam.CrashPoint.MID_REWRITE); // a no-op unless a crash test armed it
                     }
                 });
                 String inSum = in.value();

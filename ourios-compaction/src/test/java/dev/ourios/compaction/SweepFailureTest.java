@@ -61,7 +61,7 @@ class SweepFailureTest {
 
     @Test
     void output_fault_dropped_duplicated_or_flipped_row_is_refused_and_the_partition_unchanged() throws Exception {
-        List<FaultSeam.RowFault> faults = List.of(
+        List<RowFault> faults = List.of(
                 (i, r) -> i == 5 ? List.of() : List.of(r),
                 (i, r) -> i == 5 ? List.of(r, r) : List.of(r),
                 (i, r) -> {
@@ -74,7 +74,7 @@ class SweepFailureTest {
                     return List.of(b.build());
                 });
         int n = 0;
-        for (FaultSeam.RowFault fault : faults) {
+        for (RowFault fault : faults) {
             Path root = dir.resolve("f" + n++);
             LocalObjectStore store = new LocalObjectStore(root.resolve("store"));
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
@@ -82,7 +82,7 @@ class SweepFailureTest {
             PartitionSnapshot before = TestStores.snapshot(store, p);
             SweepReport report = CompactionWiring.sweepRunner(store,
                     CompactionOptions.defaults(root.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), false, Shard.ALL, FaultSeam.altering(fault))
+                    MeterProvider.noop(), false, Shard.ALL, fault)
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();
