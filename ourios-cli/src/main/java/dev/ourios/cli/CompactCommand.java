@@ -1,6 +1,7 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.PlanDecision;
@@ -86,9 +87,9 @@ public final class CompactCommand implements Callable<Integer> {
         try (Shutdown drain = once || dryRun ? Shutdown.none()
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
                 ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
-            SweepRunner runner = CompactionWiring.sweepRunner(s, options, planClock, Clock.systemUTC(),
-                    telemetry.meterProvider(), dryRun, slice,
-                    IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
+            SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, options).withPlanClock(planClock)
+                    .withMeters(telemetry.meterProvider()).withGcDryRun(dryRun).withShard(slice)
+                    .withFileRetention(IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC())));
             if (dryRun) {
                 return dryRun(runner, filter, out);
             }

@@ -29,7 +29,6 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -222,8 +221,8 @@ class BothBackendsCompactionTest {
         Set<PartitionKey> compacted = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             Shard shard = new Shard(i, n);
-            SweepReport r = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, shard)
+            SweepReport r = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER).withShard(shard))
                     .sweep(PartitionFilter.all(), x -> { });
             assertFalse(r.hasErrors(), r.toString());
             for (PartitionResult pr : r.partitions()) {

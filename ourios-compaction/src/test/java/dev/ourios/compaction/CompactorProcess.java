@@ -11,11 +11,9 @@ import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
@@ -66,8 +64,7 @@ public final class CompactorProcess {
             warmUp(local, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
         }
         ObjectStore store = haltAt.<ObjectStore>map(step -> HaltingObjectStore.haltingAt(local, step)).orElse(local);
-        SweepRunner runner = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false);
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER));
         System.out.println("SWEEP");
         System.out.flush();
         long started = System.nanoTime();
@@ -90,8 +87,8 @@ public final class CompactorProcess {
             for (ObjectInfo o : TestStores.snapshot(store, partitions.get(0)).live()) {
                 copy.put(o.key(), store.readAllBytes(o.key()));
             }
-            CompactionWiring.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+            CompactionWiring.sweepRunner(SweepSettings.of(copy, opts.withConcurrency(1))
+                    .withPlanClock(TestStores.LATER)).sweep(PartitionFilter.all(), r -> { });
         }
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {

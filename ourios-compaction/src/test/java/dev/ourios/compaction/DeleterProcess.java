@@ -5,7 +5,6 @@ import dev.ourios.query.Query;
 import dev.ourios.store.HaltingObjectStore;
 import dev.ourios.store.LocalObjectStore;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Instant;
 import java.util.List;
 
@@ -28,9 +27,9 @@ public final class DeleterProcess {
         }
         HaltingObjectStore.Step step = HaltingObjectStore.Step.of(args[6]); // a typo fails before anything is touched
         DeletionRequest request = request(args[2], args[3], args[4], Integer.parseInt(args[5]));
-        Deletion deletion = CompactionWiring.deletion(
+        Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(
                 HaltingObjectStore.haltingAt(new LocalObjectStore(Path.of(args[0])), step),
-                CompactionOptions.defaults(Path.of(args[1])), Clock.systemUTC());
+                CompactionOptions.defaults(Path.of(args[1]))));
         List<DeletionResult> results = deletion.run(request, false, r -> {
             System.out.println("RESULT " + r.partition() + " " + r.status().label());
             System.out.flush();

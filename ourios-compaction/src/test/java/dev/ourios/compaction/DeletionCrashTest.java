@@ -17,9 +17,7 @@ import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.testkit.ChildJvm;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
@@ -100,15 +98,14 @@ class DeletionCrashTest {
 
         // Recovery: the same request again, then one sweep (audit repair) with a zero GC grace, twice (the second
         // collects what the first sweep's commits retired).
-        List<DeletionResult> rerun = CompactionWiring.deletion(store, CompactionOptions.defaults(dir.resolve("s2")),
-                Clock.systemUTC()).run(request, false, r -> { });
+        List<DeletionResult> rerun = CompactionWiring.deletion(DeletionSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("s2")))).run(request, false, r -> { });
         assertTrue(rerun.stream().noneMatch(r -> r.status() == DeletionResult.Status.ERROR), rerun.toString());
         assertEquals(after1, TestStores.identities(TestStores.liveRows(store, first)), ctx);
         assertEquals(after2, TestStores.identities(TestStores.liveRows(store, second)), ctx);
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("s3")).withGcGrace(Duration.ZERO)
                 .withMinFiles(1000).withSmallFileBytes(0);
-        var runner = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false);
+        var runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER));
         runner.sweep(PartitionFilter.all(), r -> { });
         for (PartitionKey p : List.of(first, second)) {
             PartitionSnapshot s = TestStores.snapshot(store, p);

@@ -17,9 +17,7 @@ import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -104,7 +102,7 @@ class RetentionCrashTest {
     private SweepReport sweep(LocalObjectStore store, Duration gcGrace) {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMinFiles(1)
                 .withGcGrace(gcGrace).withRetention(Retention.of(RETENTION));
-        return CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(),
-                false).sweep(PartitionFilter.all(), r -> { });
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER))
+                .sweep(PartitionFilter.all(), r -> { });
     }
 }

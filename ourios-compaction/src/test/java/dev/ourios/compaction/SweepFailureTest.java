@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
@@ -12,10 +11,8 @@ import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -80,9 +77,8 @@ class SweepFailureTest {
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
             PartitionKey p = PartitionKey.ofHour("a", TestStores.HOUR);
             PartitionSnapshot before = TestStores.snapshot(store, p);
-            SweepReport report = CompactionWiring.sweepRunner(store,
-                    CompactionOptions.defaults(root.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), false, Shard.ALL, fault)
+            SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(root.resolve("scratch"))).withPlanClock(TestStores.LATER), fault)
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();

@@ -51,7 +51,7 @@ public final class TestStores {
     }
 
     public static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters) {
-        return CompactionWiring.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, false);
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(LATER).withMeters(meters));
     }
 
     public static SweepRunner runner(ObjectStore store, Path scratch) {

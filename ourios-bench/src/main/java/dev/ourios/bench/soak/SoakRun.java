@@ -2,6 +2,7 @@ package dev.ourios.bench.soak;
 
 import dev.ourios.bench.Machine;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -16,7 +17,6 @@ import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -64,8 +64,7 @@ public final class SoakRun {
                 defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
-        SweepRunner runner = CompactionWiring.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),
-                false);
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, copts).withPlanClock(clock));
         SoakDaemon daemon = new SoakDaemon(runner, o.sweepEvery());
         SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());
         QueryProbe probe = new QueryProbe(new QueryEngine(store, layout, tables, MeterProvider.noop()), generator,

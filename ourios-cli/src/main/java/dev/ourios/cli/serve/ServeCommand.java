@@ -13,9 +13,10 @@ import dev.ourios.cli.config.IcebergConfig;
 import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.DeletionSettings;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.core.Retention;
-import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.iceberg.PendingPartitions;
@@ -157,8 +158,8 @@ public final class ServeCommand implements Callable<Integer> {
             PendingPartitions changed = new PendingPartitions(IcebergSyncLoop.MAX_PENDING_PARTITIONS);
             LiveSetChanges changes = iceberg.enabled() ? changed : LiveSetChanges.NONE;
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
-            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, Clock.systemUTC(),
-                    changes), probe, events);
+            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(DeletionSettings.of(s, compaction)
+                    .withLiveSetChanges(changes)), probe, events);
             HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
                     new LiveFiles(s, layout, tables), probe, events, gate, deletes);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
@@ -187,9 +188,10 @@ public final class ServeCommand implements Callable<Integer> {
             }
             try {
                 if (cfg.compaction().enabled()) {
-                    SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, Clock.systemUTC(),
-                            Clock.systemUTC(), telemetry.meterProvider(), false, Shard.ALL,
-                            IcebergWiring.retention(view, Clock.systemUTC()), changes);
+                    SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, compaction)
+                            .withMeters(telemetry.meterProvider())
+                            .withFileRetention(IcebergWiring.retention(view, Clock.systemUTC()))
+                            .withLiveSetChanges(changes));
                     new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
                             .run(new SweepEvents(events));
                 } else {
