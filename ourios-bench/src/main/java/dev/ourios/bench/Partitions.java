@@ -3,6 +3,7 @@ package dev.ourios.bench;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
@@ -36,7 +37,8 @@ final class Partitions {
     static Compacted compacted(Fixtures fixtures, Fixture f, String name) throws IOException {
         Fixture copy = copy(fixtures, f, name);
         Path scratch = fixtures.scratch(name + "-scratch");
-        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(java.time.Duration.ofDays(3650));
+        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(java.time.Duration.ofDays(3650))
+                .withRowGroupBytes(RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)));
         long t0 = System.nanoTime();
         SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(copy.store(), opts).withPlanClock(LATER))
                 .sweep(PartitionFilter.all(), r -> { });

@@ -104,6 +104,15 @@ public final class CompactionFlags {
         if (rowGroupBytes != null) {
             return OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes));
         }
+        return envRowGroupBytes(env);
+    }
+
+    /**
+     * {@code OURIOS_COMPACTED_RG_BYTES} ({@code env}, its raw value) as the row-group setting of a command without the
+     * flag ({@code delete}, {@code demo}): empty when unset; a value that is not a byte count of at least 1 KiB is
+     * bad usage, naming the variable.
+     */
+    static OptionalLong envRowGroupBytes(String env) {
         try {
             return RowGroupSizing.parseEnv(env);
         } catch (IllegalArgumentException e) {

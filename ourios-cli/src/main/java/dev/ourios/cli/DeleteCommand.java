@@ -6,6 +6,7 @@ import dev.ourios.compaction.Deletion;
 import dev.ourios.compaction.DeletionRequest;
 import dev.ourios.compaction.DeletionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.ObjectStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -50,7 +51,9 @@ public final class DeleteCommand implements Callable<Integer> {
         Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
-            Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(s, CompactionOptions.defaults(scratchDir)));
+            CompactionOptions options = CompactionOptions.defaults(scratchDir)
+                    .withRowGroupBytes(CompactionFlags.envRowGroupBytes(System.getenv(RowGroupSizing.ENV)));
+            Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(s, options));
             List<DeletionResult> results;
             try {
                 results = deletion.run(request, dryRun, r -> print(out, r));

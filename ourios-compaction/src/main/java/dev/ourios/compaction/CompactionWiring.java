@@ -4,7 +4,6 @@ import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPolicy;
-import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.CompactionMetrics;
 import dev.ourios.compaction.sweep.DebrisCollector;
 import dev.ourios.compaction.sweep.Shard;
@@ -75,7 +74,7 @@ public final class CompactionWiring {
         TableReader reader = new TableReader(store, codec);
         GarbageCollector gc = new GarbageCollector(store, layout, reader,
                 new GcOptions(options.gcGrace(), gcDryRun), clock, settings.fileRetention());
-        CompactionPolicy policy = new CompactionPolicy(options, System.getenv(RowGroupSizing.ENV));
+        CompactionPolicy policy = new CompactionPolicy(options);
         AuditLog audit = new AuditLog(store, options.scratchDir());
         IoThrottle throttle = IoThrottle.of(options.ioRates());
         // Each compaction gets its steps on its own counting view of the store, for per-partition request counts,

@@ -106,8 +106,7 @@ public final class PartitionDeleter {
                 List<ObjectInfo> inputs = s.live().stream().sorted(Comparator.comparing(ObjectInfo::name)).toList();
                 long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
                 CompactionPlan plan = new CompactionPlan(p, generation, inputs,
-                        RowGroupSizing.resolve(options.rowGroupBytes(),
-                                RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)), bytesIn),
+                        RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn),
                         options.sortBudgetBytes(), options.fanIn());
                 RewriteResult rw = rewriter.rewrite(plan, request.matches());
                 if (rw.rowsRemoved() == 0) {

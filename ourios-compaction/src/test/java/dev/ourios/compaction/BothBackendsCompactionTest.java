@@ -242,7 +242,7 @@ class BothBackendsCompactionTest {
     }
 
     private static CompactionPlan plan(PartitionSnapshot s) {
-        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(Path.of("unused")), null);
+        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(Path.of("unused")));
         return policy.decide(s.partition(), s.generation(), s.live(), TestStores.LATER.instant()).plan()
                 .orElseThrow(() -> new AssertionError("not a candidate: " + s.partition()));
     }

@@ -3,6 +3,7 @@ package dev.ourios.bench.ingest;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
@@ -21,7 +22,8 @@ public final class BackgroundCompaction {
     private volatile double seconds;
 
     private BackgroundCompaction(ObjectStore store, Path scratch) {
-        CompactionOptions options = CompactionOptions.defaults(scratch);
+        CompactionOptions options = CompactionOptions.defaults(scratch)
+                .withRowGroupBytes(RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)));
         thread = new Thread(() -> {
             long t0 = System.nanoTime();
             try {

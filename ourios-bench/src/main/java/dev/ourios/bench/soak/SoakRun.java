@@ -4,6 +4,7 @@ import dev.ourios.bench.Machine;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.gen.GeneratorSpec;
 import dev.ourios.core.gen.LogGenerator;
@@ -60,8 +61,8 @@ public final class SoakRun {
         TableReader tables = new TableReader(store, new ManifestCodec());
         CompactionOptions defaults = CompactionOptions.defaults(root.resolve("scratch"));
         CompactionOptions copts = new CompactionOptions(o.grace(), defaults.minFiles(), defaults.smallFileBytes(),
-                defaults.sortBudgetBytes(), defaults.fanIn(), defaults.rowGroupBytes(), 1, o.gcGrace(),
-                defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
+                defaults.sortBudgetBytes(), defaults.fanIn(), RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)),
+                1, o.gcGrace(), defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
         SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, copts).withPlanClock(clock));
