@@ -55,7 +55,7 @@ public final class CompactionWiring {
         Clock clock = settings.clock();
         ManifestCodec codec = new ManifestCodec();
         PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
-                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), null, true),
+                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), null, RowVerification.CHECKSUMS),
                 ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace(), settings.liveSetChanges()),
                 new AuditLog(store, options.scratchDir()), options, clock);
         return new Deletion(new TableLayout(store), deleter);
@@ -81,7 +81,8 @@ public final class CompactionWiring {
         // paced by the throttle all compactions of this runner share.
         PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
             ObjectStore view = throttle.view(counted);
-            return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), rowFault, true),
+            return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), rowFault,
+                    RowVerification.CHECKSUMS),
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace(), changes),
                     new AuditLog(view, options.scratchDir()));
         }, clock);

@@ -40,33 +40,26 @@ public final class SortedRewriter implements PartitionRewriter {
     private final boolean checksums;
 
     public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids) {
-        this(store, scratchRoot, uuids, null, true);
+        this(store, scratchRoot, uuids, RowVerification.CHECKSUMS);
     }
 
     public SortedRewriter(ObjectStore store, Path scratchRoot) {
         this(store, scratchRoot, Uuid7.system());
     }
 
-    /**
-     * {@code rowFault}: the test point output rows pass through (null: none, what every product path runs with);
-     * {@code checksums = false}: rows are counted, not hashed (see {@link #withoutChecksums}).
-     */
-    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault, boolean checksums) {
+    /** A rewriter that compares the rows written with the rows read as {@code verification} says. */
+    public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowVerification verification) {
+        this(store, scratchRoot, uuids, null, verification);
+    }
+
+    /** {@code rowFault}: the test point output rows pass through (null: none, what every product path runs with). */
+    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault,
+            RowVerification verification) {
         this.store = store;
         this.scratchRoot = scratchRoot;
         this.uuids = uuids;
         this.rowFault = rowFault;
-        this.checksums = checksums;
-    }
-
-    /**
-     * The same rewrite with row hashing replaced by row counting, so only the row counts are compared: it exists to
-     * measure what the checksum verification costs (the benchmark's checksum suite sets the two side by side), and
-     * is public because that benchmark is a separate module. {@link CompactionWiring} never builds one, so no sweep
-     * commits an unverified rewrite.
-     */
-    public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {
-        return new SortedRewriter(store, scratchRoot, Uuid7.system(), null, false);
+        this.checksums = verification == RowVerification.CHECKSUMS;
     }
 
     @Override

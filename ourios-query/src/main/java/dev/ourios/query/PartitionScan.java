@@ -56,14 +56,13 @@ final class PartitionScan {
     private final Query query;
     private final RowMatcher matcher;
     private final ScanCounters counters;
-    private final PlanHook hook;
     private final int threads;
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
-            PlanHook hook, ScanThreads scanThreads) {
+            ScanThreads scanThreads) {
         this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
@@ -72,7 +71,6 @@ final class PartitionScan {
         this.query = query;
         this.matcher = new RowMatcher(query);
         this.counters = counters;
-        this.hook = hook;
         this.predicate = Pushdown.of(query, true);
         this.predicateWithoutService = Pushdown.of(query, false);
     }
@@ -102,7 +100,6 @@ final class PartitionScan {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
             PartitionSnapshot snapshot = tables.snapshot(partition);
-            hook.planned(snapshot, attempt);
             try {
                 return read.read(snapshot);
             } catch (IOException e) {
