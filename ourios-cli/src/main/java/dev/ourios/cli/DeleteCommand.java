@@ -1,10 +1,10 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.CompactionWiring;
-import dev.ourios.compaction.DeletionSettings;
 import dev.ourios.compaction.Deletion;
 import dev.ourios.compaction.DeletionRequest;
 import dev.ourios.compaction.DeletionResult;
+import dev.ourios.compaction.DeletionSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.ObjectStore;

@@ -1,8 +1,8 @@
 package dev.ourios.cli;
 
 import dev.ourios.compaction.CompactionWiring;
-import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;

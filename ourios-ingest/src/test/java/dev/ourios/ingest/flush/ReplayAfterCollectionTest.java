@@ -5,8 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.CompactionWiring;
-import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
