@@ -105,15 +105,14 @@ public final class SortedRewriter implements PartitionRewriter {
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
-                RowFault fault = rowFault;
                 sorter.drainTo((buf, offset, length, strings) -> {
-                    if (fault == null) {
+                    if (rowFault == null) {
                         // The product path: the checksum and the writer read the same bytes.
                         out.add(buf, offset, length, strings);
                         writer.write(buf, offset, length, strings);
                         ordinal[0]++;
                     } else {
-                        for (LogRecord w : fault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
+                        for (LogRecord w : rowFault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
                             out.add(w, decodedWeight(length));
                             writer.write(w);
                         }
