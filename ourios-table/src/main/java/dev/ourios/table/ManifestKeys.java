@@ -5,7 +5,16 @@ import dev.ourios.core.PartitionKey;
 
 /** Store keys of manifests. */
 public final class ManifestKeys {
+    /** The reference implementation's one mutable manifest of a partition (STORAGE.md §3.6). */
+    public static final String REFERENCE_NAME = "manifest.json";
+
     private ManifestKeys() {
+    }
+
+    /** True if the last component of {@code key} is the reference implementation's manifest name. */
+    public static boolean isReference(String key) {
+        int slash = key.lastIndexOf('/');
+        return (slash < 0 ? key : key.substring(slash + 1)).equals(REFERENCE_NAME);
     }
 
     /** {@code data/tenant_id=…/hour=HH/manifest.<20 digits>.json}. */

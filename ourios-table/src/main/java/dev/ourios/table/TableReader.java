@@ -12,6 +12,7 @@ import java.util.Optional;
 public final class TableReader {
     private final ObjectStore store;
     private final ManifestCodec codec;
+    private final ReferenceManifestCodec referenceCodec = new ReferenceManifestCodec();
 
     public TableReader(ObjectStore store, ManifestCodec codec) {
         this.store = Objects.requireNonNull(store, "store is null");
@@ -19,7 +20,9 @@ public final class TableReader {
     }
 
     /**
-     * @throws ManifestException if the current manifest is malformed or invalid, or names a missing file
+     * @throws ManifestException if the current manifest (ours, or the reference implementation's
+     *                           {@code manifest.json} where none of ours is present) is malformed or invalid, or
+     *                           names a missing file
      */
     public PartitionSnapshot snapshot(PartitionKey partition) throws IOException {
         return snapshot(partition, partition.dataPrefix());
@@ -32,11 +35,15 @@ public final class TableReader {
     public PartitionSnapshot snapshot(PartitionKey label, String prefix) throws IOException {
         PartitionKey partition = label;
         List<ObjectInfo> listing = store.listObjects(prefix);
-        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {
             // Manifests are create-only and the highest one is never collected, so this read sees what was listed.
-            manifest = Optional.of(codec.decode(current.get().key(), store.readAllBytes(current.get().key())));
+            // manifest.json is the reference implementation's and mutable: what this read sees is what rules.
+            String key = current.get().key();
+            byte[] bytes = store.readAllBytes(key);
+            manifest = Optional.of(ManifestKeys.isReference(key) ? referenceCodec.decode(key, bytes).asManifest()
+                    : codec.decode(key, bytes));
         }
         return LiveSetResolver.resolve(partition, listing, manifest);
     }
