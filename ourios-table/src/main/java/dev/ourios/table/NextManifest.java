@@ -67,10 +67,37 @@ public final class NextManifest {
         Instant at = commit.at();
         commit.inputs().forEach(in -> retired.add(new Retired(in, at)));
         if (snapshot.ruledByReference()) {
-            snapshot.orphans().stream().map(o -> o.name()).filter(n -> !FileNames.isCompactedFile(n))
-                    .filter(n -> !n.equals(commit.output())).forEach(n -> retired.add(new Retired(n, at)));
+            referenceOrphans(snapshot).forEach(n -> retired.add(new Retired(n, at)));
         }
         retired.sort(Comparator.comparing(Retired::file));
         return Manifest.of(snapshot.generation() + 1, files, retired, commit);
+    }
+
+    /**
+     * The manifest that takes a partition ruled by the reference implementation's {@code manifest.json} over without
+     * changing its live set (STORAGE.md §3.6): generation {@code snapshot.generation() + 1}, {@code files} = the
+     * reference files, {@code retired} = the reference orphans (except unnamed compacted files) at {@code at}, and
+     * no commit record, since no row moves.
+     *
+     * @throws IllegalArgumentException if the snapshot is not ruled by {@code manifest.json}
+     */
+    public static Manifest takeover(PartitionSnapshot snapshot, Instant at) {
+        if (!snapshot.ruledByReference()) {
+            throw new IllegalArgumentException(snapshot.partition() + " is not ruled by the reference manifest");
+        }
+        List<String> files = new ArrayList<>(snapshot.manifest().orElseThrow().files());
+        files.sort(null);
+        List<Retired> retired = new ArrayList<>();
+        referenceOrphans(snapshot).forEach(n -> retired.add(new Retired(n, at)));
+        retired.sort(Comparator.comparing(Retired::file));
+        return Manifest.of(snapshot.generation() + 1, files, retired, null);
+    }
+
+    /**
+     * The orphans of a reference-ruled snapshot that a takeover retires: every one but unnamed
+     * {@code <uuidv7>.compacted.parquet} files, which stay orphans under our rules too.
+     */
+    private static List<String> referenceOrphans(PartitionSnapshot snapshot) {
+        return snapshot.orphans().stream().map(o -> o.name()).filter(n -> !FileNames.isCompactedFile(n)).toList();
     }
 }
