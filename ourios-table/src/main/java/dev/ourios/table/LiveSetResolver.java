@@ -33,28 +33,44 @@ public final class LiveSetResolver {
     }
 
     /**
-     * The manifest that rules a listing: the highest canonical one, else the reference implementation's
-     * {@code manifest.json}, else none (generation 0).
+     * The manifest that rules a data partition's listing: the highest canonical one, else the reference
+     * implementation's {@code manifest.json}, else none (generation 0).
      */
     public static Optional<ObjectInfo> currentManifest(List<ObjectInfo> listing) {
+        return currentManifest(listing, true);
+    }
+
+    /**
+     * As above; {@code referenceRules} false (an audit day, which the reference manifest does not govern) considers
+     * only canonical manifests.
+     */
+    public static Optional<ObjectInfo> currentManifest(List<ObjectInfo> listing, boolean referenceRules) {
         Optional<ObjectInfo> ours = highestManifest(listing);
-        if (ours.isPresent()) {
+        if (ours.isPresent() || !referenceRules) {
             return ours;
         }
         return listing.stream().filter(o -> o.name().equals(ManifestKeys.REFERENCE_NAME)).findFirst();
     }
 
+    /** Resolves a data partition's listing, where the reference implementation's {@code manifest.json} counts. */
+    public static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
+            Optional<Manifest> manifest) throws MissingFileException {
+        return resolve(partition, listing, manifest, true);
+    }
+
     /**
-     * @param listing  one listing of the partition directory
-     * @param manifest the decoded content of {@link #currentManifest(List)} (for {@code manifest.json}, its
-     *                 {@link ReferenceManifest#asManifest()}); must be present iff that is
+     * @param listing        one listing of the partition directory
+     * @param manifest       the decoded content of {@link #currentManifest(List, boolean)} (for {@code manifest.json},
+     *                       its {@link ReferenceManifest#asManifest()}); must be present iff that is
+     * @param referenceRules whether the reference implementation's {@code manifest.json} governs this directory (a
+     *                       data partition); where it does not (an audit day) it is an ignored object
      * @throws MissingFileException if the manifest names a file the listing does not hold
      */
     public static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
-            Optional<Manifest> manifest) throws MissingFileException {
+            Optional<Manifest> manifest, boolean referenceRules) throws MissingFileException {
         List<ObjectInfo> sorted = new ArrayList<>(listing);
         sorted.sort(Comparator.comparing(ObjectInfo::key));
-        Optional<ObjectInfo> current = currentManifest(sorted);
+        Optional<ObjectInfo> current = currentManifest(sorted, referenceRules);
         if (current.isPresent() != manifest.isPresent()) {
             throw new IllegalArgumentException("BUG: manifest " + (manifest.isPresent() ? "given" : "missing")
                     + " but the listing of " + partition + " has " + (current.isPresent() ? "one" : "none"));
@@ -88,7 +104,7 @@ public final class LiveSetResolver {
                 if (gen < generation) {
                     superseded.add(o);
                 }
-            } else if (name.equals(ManifestKeys.REFERENCE_NAME)) {
+            } else if (referenceRules && name.equals(ManifestKeys.REFERENCE_NAME)) {
                 if (!reference) {
                     superseded.add(o); // a manifest of ours took the partition over
                 }

@@ -30,12 +30,15 @@ public final class TableReader {
 
     /**
      * The snapshot of the directory {@code prefix} that keeps files and manifests as a partition does (an audit
-     * day); {@code label} names it in the snapshot and in messages.
+     * day); {@code label} names it in the snapshot and in messages. The reference implementation's
+     * {@code manifest.json} governs data partitions only (STORAGE.md §3.6): in any other directory it is ignored,
+     * so an event file of ours landed there is never taken for its orphan.
      */
     public PartitionSnapshot snapshot(PartitionKey label, String prefix) throws IOException {
         PartitionKey partition = label;
+        boolean referenceRules = prefix.equals(label.dataPrefix());
         List<ObjectInfo> listing = store.listObjects(prefix);
-        Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing);
+        Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing, referenceRules);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {
             // Manifests are create-only and the highest one is never collected, so this read sees what was listed.
@@ -45,7 +48,7 @@ public final class TableReader {
             manifest = Optional.of(ManifestKeys.isReference(key) ? referenceCodec.decode(key, bytes).asManifest()
                     : codec.decode(key, bytes));
         }
-        return LiveSetResolver.resolve(partition, listing, manifest);
+        return LiveSetResolver.resolve(partition, listing, manifest, referenceRules);
     }
 
     /** Reads and validates one generation's manifest. */

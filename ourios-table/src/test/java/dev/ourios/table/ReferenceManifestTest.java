@@ -206,6 +206,36 @@ class ReferenceManifestTest {
     }
 
     @Test
+    void anExpiryTakesOverToo() throws Exception {
+        String a = t.ingestName();
+        String orphan = t.ingestName();
+        t.put(a);
+        t.put(orphan);
+        putReference(reference(3, List.of(a)), NOW);
+        PartitionSnapshot s = t.reader.snapshot(P);
+        Manifest next = NextManifest.from(s, CommitRecord.expiry(NOW, List.of(a), 10, 100, "retention 30d"));
+        assertEquals(4, next.generation());
+        assertEquals(List.of(), next.files());
+        assertEquals(new TreeSet<>(List.of(a, orphan)), next.retiredNames());
+        assertTrue(committer(NOW).commit(P, 3, next).committed());
+        assertEquals(List.of(), t.reader.snapshot(P).live());
+    }
+
+    @Test
+    void anAuditDayIsNotGovernedByAManifestJson() throws Exception {
+        String day = "audit/tenant_id=acme/year=2026/month=11/day=29/";
+        String event = t.ingestName();
+        t.store.put(day + event, "event".getBytes(StandardCharsets.UTF_8));
+        t.store.put(day + ManifestKeys.REFERENCE_NAME, "{\"generation\":1,\"files\":[]}"
+                .getBytes(StandardCharsets.UTF_8));
+        PartitionSnapshot s = t.reader.snapshot(P, day);
+        assertFalse(s.ruledByReference());
+        assertEquals(0, s.generation());
+        assertEquals(List.of(event), names(s.live()));
+        assertEquals(List.of(ManifestKeys.REFERENCE_NAME), names(s.ignored()));
+    }
+
+    @Test
     void aTakeoverRaceHasOneWinnerAtTheNextGeneration() throws Exception {
         String a = t.ingestName();
         String b = t.ingestName();
