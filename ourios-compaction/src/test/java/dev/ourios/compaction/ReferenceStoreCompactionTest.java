@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
@@ -105,6 +106,11 @@ class ReferenceStoreCompactionTest {
         assertEquals(named.stream().map(f -> p.dataPrefix() + f).toList(),
                 files(store).stream().map(LiveFiles.LiveFile::key).sorted().toList());
         assertEquals(TestStores.identities(namedRows), TestStores.identities(TestStores.liveRows(store, p)));
+        Verifier.PartitionVerdict before = verifier(store).verify(p);
+        assertEquals(List.of(), before.problems());
+        assertEquals(REFERENCE_GENERATION, before.generation());
+        assertEquals(namedRows.size(), before.rows());
+        assertTrue(before.checksumMissing(), "the reference manifest records no checksum");
 
         // Compaction: the inputs are exactly the named files, and the commit takes the partition over.
         SweepReport report = TestStores.runner(store, dir.resolve("scratch")).sweep(PartitionFilter.all(), r -> { });
@@ -124,6 +130,9 @@ class ReferenceStoreCompactionTest {
         assertEquals(new TreeSet<>(all), new TreeSet<>(after.manifest().orElseThrow().retiredNames()),
                 "the inputs and the reference orphans are retired");
         assertEquals(namedRows.size(), query(store).rows());
+        Verifier.PartitionVerdict verdict = verifier(store).verify(p);
+        assertEquals(List.of(), verdict.problems());
+        assertFalse(verdict.checksumMissing(), "our commit records the checksum verify checks");
         SweepReport again = TestStores.runner(store, dir.resolve("scratch")).sweep(PartitionFilter.all(), r -> { });
         assertEquals(0, again.count(PartitionResult.Result.COMMITTED), again.toString());
 
@@ -142,6 +151,10 @@ class ReferenceStoreCompactionTest {
         return new QueryEngine(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
                 MeterProvider.noop()).run(Query.tenant("acme").window(TestStores.HOUR,
                         TestStores.HOUR.plus(Duration.ofHours(1))), r -> { });
+    }
+
+    private static Verifier verifier(ObjectStore store) {
+        return new Verifier(store, new TableLayout(store), new TableReader(store, new ManifestCodec()));
     }
 
     private static List<LiveFiles.LiveFile> files(ObjectStore store) throws Exception {
