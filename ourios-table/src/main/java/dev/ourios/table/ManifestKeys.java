@@ -31,7 +31,7 @@ public final class ManifestKeys {
     /**
      * The generation of a manifest file name, or -1 if it is not canonical. Guards the length first because
      * {@link FileNames#manifestGeneration} throws on {@code manifest.json} (prefix and suffix overlap), the name
-     * the reference implementation uses, which must be ignored rather than crash a listing.
+     * the reference implementation uses ({@link #REFERENCE_NAME}), which is not one of our generations.
      */
     public static long generationOfName(String name) {
         int canonicalLength = FileNames.MANIFEST_PREFIX.length() + 20 + FileNames.MANIFEST_SUFFIX.length();
