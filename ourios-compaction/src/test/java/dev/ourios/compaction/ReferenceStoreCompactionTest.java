@@ -10,6 +10,8 @@ import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.core.gen.LogGenerator;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
@@ -24,6 +26,7 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -145,6 +148,38 @@ class ReferenceStoreCompactionTest {
                 store.listObjects(p.dataPrefix()).stream().map(ObjectInfo::name).sorted().toList());
         assertEquals(namedRows.size(), query(store).rows());
         assertEquals(TestStores.identities(namedRows), TestStores.identities(TestStores.liveRows(store, p)));
+    }
+
+    @ParameterizedTest(name = "{0}")
+    @MethodSource("backends")
+    void a_file_our_writer_lands_into_a_reference_partition_is_live_and_survives_gc(StoreBackend backend)
+            throws Exception {
+        ObjectStore store = backend.newStore();
+        GeneratorSpec spec = TestStores.spec(List.of("acme"), 1, 3, 200, 29);
+        TestStores.generate(store, spec);
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        List<String> all = store.listObjects(p.dataPrefix()).stream().map(ObjectInfo::name).sorted().toList();
+        List<String> named = List.of(all.get(0), all.get(2));
+        store.put(p.dataPrefix() + ManifestKeys.REFERENCE_NAME, ("{\"generation\":0,\"files\":[\"" + named.get(0)
+                + "\",\"" + named.get(1) + "\"]}").getBytes(StandardCharsets.UTF_8));
+        List<LogRecord> late = new LogGenerator(TestStores.spec(List.of("acme"), 1, 1, 50, 31)).file("acme", 0, 0);
+        String landed = new IngestWriter(store).writeFile(p, late).key();
+
+        PartitionSnapshot s = TestStores.snapshot(store, p);
+        assertFalse(s.ruledByReference());
+        assertEquals(1, s.generation(), "the takeover is the reference generation + 1");
+        List<String> live = new ArrayList<>(named);
+        live.add(landed.substring(p.dataPrefix().length()));
+        assertEquals(live.stream().sorted().toList(), s.liveNames().stream().sorted().toList());
+        long rows = 400 + late.size();
+        assertEquals(rows, query(store).rows());
+
+        GcReport gc = new GarbageCollector(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
+                new GcOptions(CompactionOptions.DEFAULT_GC_GRACE, false), GC_LATER).run(PartitionFilter.all());
+        assertEquals(List.of(), gc.errors());
+        assertEquals(List.of(p.dataPrefix() + all.get(1), p.dataPrefix() + ManifestKeys.REFERENCE_NAME),
+                gc.deletedKeys().stream().sorted().toList());
+        assertEquals(rows, query(store).rows());
     }
 
     private static dev.ourios.query.QueryStats query(ObjectStore store) throws Exception {
