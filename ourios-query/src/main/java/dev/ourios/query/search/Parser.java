@@ -162,7 +162,7 @@ final class Parser {
     private Expr value(Field field, boolean inGroup) throws QuerySyntaxException {
         int start = column();
         if (atEnd() || isWs(peek()) || peek() == ')') {
-            throw new QuerySyntaxException(start, "expected a value after '" + field.name() + ":'");
+            throw new QuerySyntaxException(start, "expected a value after " + Terms.shown(field.name() + ":"));
         }
         int c = peek();
         if (c == '(') {
@@ -183,7 +183,7 @@ final class Parser {
         if (!atEnd() && peek() == ':') {
             if (inGroup) {
                 throw new QuerySyntaxException(start, "a field group holds values only: a value of "
-                        + field.name() + " cannot name a field");
+                        + Terms.shown(field.name()) + " cannot name a field");
             }
             throw new QuerySyntaxException(column(), "a second ':' in a term; escape it as '\\:' or quote the value");
         }
@@ -205,8 +205,8 @@ final class Parser {
             throw new QuerySyntaxException(boundColumn, "expected a number after '" + op.spelling + "'");
         }
         if (!atEnd() && !isWs(peek()) && peek() != ')' && peek() != '(') {
-            throw new QuerySyntaxException(column(), "unexpected '" + Character.toString(peek()) + "' after '"
-                    + bound + "'");
+            throw new QuerySyntaxException(column(), "unexpected '" + Character.toString(peek()) + "' after "
+                    + Terms.shown(bound));
         }
         countTerm(opColumn);
         return new Expr.Term(field, terms.compare(field, op, bound, opColumn, boundColumn));
@@ -350,7 +350,7 @@ final class Parser {
                 return new Field(kind, key);
             }
         }
-        throw new QuerySyntaxException(column, "unknown field '" + name + "' (fields: " + FIELDS
+        throw new QuerySyntaxException(column, "unknown field " + Terms.shown(name) + " (fields: " + FIELDS
                 + "; to search for a ':' write '\\:' or quote the text)");
     }
 

@@ -29,6 +29,8 @@ final class Terms {
         }
     }
 
+    private static final int SHOWN = 40;
+
     private final SearchLimits limits;
 
     Terms(SearchLimits limits) {
@@ -95,7 +97,7 @@ final class Terms {
                 break;
             case RESOURCE, ATTRIBUTES:
                 n = number(bound, column).orElseThrow(() -> new QuerySyntaxException(column,
-                        "expected a number after '" + op.spelling + "', found '" + bound + "'"));
+                        "expected a number after '" + op.spelling + "', found " + shown(bound)));
                 break;
             default:
                 throw new QuerySyntaxException(opColumn, field.name() + " takes no range");
@@ -123,7 +125,7 @@ final class Terms {
     private Match tokens(String text, int column, boolean prefix, int starColumn) throws QuerySyntaxException {
         List<String> tokens = Tokenizer.tokens(text);
         if (tokens.isEmpty()) {
-            throw new QuerySyntaxException(column, "'" + text + "' has no letters or digits to search for");
+            throw new QuerySyntaxException(column, "the text " + shown(text) + " has no letters or digits to search for");
         }
         if (prefix && !Tokenizer.isTokenChar(text.codePointBefore(text.length()))) {
             throw new QuerySyntaxException(starColumn, "a prefix must end in a letter, digit or underscore");
@@ -143,20 +145,20 @@ final class Terms {
             }
         }
         if (!text.isEmpty() && Character.isLetter(text.codePointAt(0))) {
-            throw new QuerySyntaxException(column, "unknown severity '" + text
-                    + "' (names: trace, debug, info, warn, error, fatal)");
+            throw new QuerySyntaxException(column, "unknown severity " + shown(text)
+                    + " (names: trace, debug, info, warn, error, fatal)");
         }
         throw new QuerySyntaxException(column, "severity is a number 0..255 or a name (trace, debug, info, warn, "
-                + "error, fatal), found '" + text + "'");
+                + "error, fatal), found " + shown(text));
     }
 
     private static BigInteger templateId(String text, int column) throws QuerySyntaxException {
         if (text.isEmpty() || text.length() > 20 || !text.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            throw new QuerySyntaxException(column, "template_id is an unsigned 64-bit integer, found '" + text + "'");
+            throw new QuerySyntaxException(column, "template_id is an unsigned 64-bit integer, found " + shown(text));
         }
         BigInteger v = new BigInteger(text);
         if (v.compareTo(U64_MAX) > 0) {
-            throw new QuerySyntaxException(column, "template_id is an unsigned 64-bit integer, found '" + text + "'");
+            throw new QuerySyntaxException(column, "template_id is an unsigned 64-bit integer, found " + shown(text));
         }
         return v;
     }
@@ -165,10 +167,18 @@ final class Terms {
             throws QuerySyntaxException {
         boolean hex = HEX.matcher(text).matches();
         if (prefix ? !hex || text.length() > digits : !hex || text.length() != digits) {
-            throw new QuerySyntaxException(column, what + ", found '" + text + "'");
+            throw new QuerySyntaxException(column, what + ", found " + shown(text));
         }
         String lower = text.toLowerCase(Locale.ROOT);
         return prefix ? new Match.Prefix(lower) : new Match.Equals(lower, false);
+    }
+
+    /** {@code text} as an error message quotes it: at most {@value #SHOWN} code points, so a message stays short. */
+    static String shown(String text) {
+        if (text.codePointCount(0, text.length()) <= SHOWN) {
+            return "'" + text + "'";
+        }
+        return "'" + text.substring(0, text.offsetByCodePoints(0, SHOWN)) + "…'";
     }
 
     private static void noPrefix(Field field, boolean prefix, int column) throws QuerySyntaxException {
