@@ -5,6 +5,7 @@ import dev.ourios.query.Query;
 import java.math.BigInteger;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.OptionalLong;
@@ -103,7 +104,7 @@ public record SearchHints(Optional<String> service, OptionalInt severityMin, Opt
 
     @Override
     public int hashCode() {
-        return java.util.Objects.hash(service, severityMin, Arrays.hashCode(traceId.orElse(null)), templateId, exact);
+        return Objects.hash(service, severityMin, Arrays.hashCode(traceId.orElse(null)), templateId, exact);
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ourios.query.search;
 import dev.ourios.core.LogRecord;
 import dev.ourios.query.Query;
 import dev.ourios.query.RowFilter;
+import java.util.Arrays;
 import java.util.Objects;
 
 /**
@@ -107,7 +108,7 @@ public final class SearchQuery implements RowFilter {
                 && (hints.severityMin().isEmpty() || q.severityMin().getAsInt() == hints.severityMin().getAsInt()
                         || base.severityMin().isPresent() && base.severityMin().getAsInt() >= hints.severityMin()
                                 .getAsInt())
-                && hints.traceId().map(t -> java.util.Arrays.equals(q.traceId().get(), t)).orElse(true)
+                && hints.traceId().map(t -> Arrays.equals(q.traceId().get(), t)).orElse(true)
                 && (hints.templateId().isEmpty() || q.templateId().getAsLong() == hints.templateId().getAsLong());
     }
 

@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.math.BigInteger;
 import java.util.List;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
@@ -111,15 +112,15 @@ final class Terms {
     }
 
     /** A decimal number within the limits, or empty if {@code text} is not one. */
-    java.util.Optional<BigDecimal> number(String text, int column) throws QuerySyntaxException {
+    Optional<BigDecimal> number(String text, int column) throws QuerySyntaxException {
         if (!NUMBER.matcher(text).matches()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         if (text.length() > limits.maxNumberLength()) {
             throw new QuerySyntaxException(column, "a number longer than " + limits.maxNumberLength()
                     + " characters");
         }
-        return java.util.Optional.of(new BigDecimal(text));
+        return Optional.of(new BigDecimal(text));
     }
 
     private Match tokens(String text, int column, boolean prefix, int starColumn) throws QuerySyntaxException {
