@@ -1,5 +1,9 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.FlagDefaults;
+import dev.ourios.server.lifecycle.Shutdown;
+import dev.ourios.server.sweep.SweepLoop;
+import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.SweepSettings;
@@ -33,7 +37,7 @@ import picocli.CommandLine.Option;
  * {@code ourios compact}: one sweep with {@code --once}, otherwise a daemon that sweeps every {@code --interval}.
  * SIGTERM stops the daemon between partitions: nothing new starts, running compactions finish, exit 0.
  */
-@Command(name = "compact", mixinStandardHelpOptions = true,
+@Command(name = "compact", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Compaction.class,
         description = "Compact every sealed candidate partition (one sweep with --once, else a daemon)")
 public final class CompactCommand implements Callable<Integer> {
     private static final Logger LOG = LoggerFactory.getLogger(CompactCommand.class);
@@ -50,7 +54,7 @@ public final class CompactCommand implements Callable<Integer> {
     @Option(names = "--once", description = "Run one sweep and exit")
     boolean once;
 
-    @Option(names = "--interval", defaultValue = "5m", description = "Time between daemon sweeps (default ${DEFAULT-VALUE})")
+    @Option(names = "--interval", description = "Time between daemon sweeps (default ${DEFAULT-VALUE})")
     String interval;
 
     @Option(names = "--now", paramLabel = "TIME", description = "Plan as of this time (RFC 3339) instead of the clock")
@@ -86,7 +90,8 @@ public final class CompactCommand implements Callable<Integer> {
         // Opened first so it closes last: a SIGTERM halts with 0 only after telemetry below is flushed.
         try (Shutdown drain = once || dryRun ? Shutdown.none()
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
-                ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+                ObjectStore s = store.open();
+                Telemetry telemetry = Telemetry.open(TelemetryEnvironment.read(System.getenv()))) {
             SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, options).withPlanClock(planClock)
                     .withMeters(telemetry.meterProvider()).withGcDryRun(dryRun).withShard(slice)
                     .withFileRetention(IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC())));

@@ -1,5 +1,7 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.ConfigKeys;
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.IoRates;
@@ -12,42 +14,47 @@ import java.util.Optional;
 import java.util.OptionalLong;
 import picocli.CommandLine.Option;
 
-/** The compaction knobs of CLI.md, shared by {@code compact}, {@code demo} and {@code serve}. */
+/**
+ * The compaction knobs of CLI.md, shared by {@code compact} and {@code serve}. Their defaults are the registry's
+ * ({@link ConfigKeys}): a command that mixes these flags in names {@link FlagDefaults.Compaction} as its default
+ * provider.
+ */
 public final class CompactionFlags {
-    @Option(names = "--grace", defaultValue = "15m", description = "Sealing margin after the hour ends (default ${DEFAULT-VALUE})")
+    @Option(names = "--grace", description = "Sealing margin after the hour ends (default ${DEFAULT-VALUE})")
     String grace;
 
-    @Option(names = "--min-files", defaultValue = "4", description = "Candidate if more live files than this (default ${DEFAULT-VALUE})")
+    @Option(names = "--min-files", description = "Candidate if more live files than this (default ${DEFAULT-VALUE})")
     int minFiles;
 
-    @Option(names = "--small-file-bytes", defaultValue = "128MiB", description = "Candidate if any live file is smaller (default ${DEFAULT-VALUE})")
+    @Option(names = "--small-file-bytes", description = "Candidate if any live file is smaller (default ${DEFAULT-VALUE})")
     String smallFileBytes;
 
-    @Option(names = "--max-tail-ratio", defaultValue = "0.5", description = "Late files beside a partition's "
+    @Option(names = "--max-tail-ratio", description = "Late files beside a partition's "
             + "compacted file are merged among themselves while their bytes are at most this fraction of it; beyond "
             + "it the whole partition is merged again; 0 merges every late file into the hour at once (default "
             + "${DEFAULT-VALUE})")
     double maxTailRatio;
 
-    @Option(names = "--sort-budget", defaultValue = "64MiB", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
+    @Option(names = "--sort-budget", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
     String sortBudget;
 
-    @Option(names = "--fan-in", defaultValue = "64", description = "Runs merged at once (default ${DEFAULT-VALUE})")
+    @Option(names = "--fan-in", description = "Runs merged at once (default ${DEFAULT-VALUE})")
     int fanIn;
 
-    @Option(names = "--row-group-bytes", description = "Compacted row-group threshold (default: $OURIOS_COMPACTED_RG_BYTES or clamp(input/8, 1MiB, 32MiB))")
+    @Option(names = "--row-group-bytes", description = "Compacted row-group threshold (default: "
+            + "$OURIOS_COMPACTED_RG_BYTES or clamp(input/8, 1MiB, 32MiB))")
     String rowGroupBytes;
 
-    @Option(names = "--concurrency", defaultValue = "1", description = "Partitions compacted at once (default ${DEFAULT-VALUE})")
+    @Option(names = "--concurrency", description = "Partitions compacted at once (default ${DEFAULT-VALUE})")
     int concurrency;
 
-    @Option(names = "--gc-grace", defaultValue = "10m", description = "How long retired files, orphans and old manifests are kept (default ${DEFAULT-VALUE})")
+    @Option(names = "--gc-grace", description = "How long retired files, orphans and old manifests are kept (default ${DEFAULT-VALUE})")
     String gcGrace;
 
-    @Option(names = "--max-read-rate", defaultValue = "0", description = "Bytes per second all compactions together may read from the store, e.g. 64MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-read-rate", description = "Bytes per second all compactions together may read from the store, e.g. 64MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
     String maxReadRate;
 
-    @Option(names = "--max-write-rate", defaultValue = "0", description = "Bytes per second all compactions together may write to the store, e.g. 32MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
+    @Option(names = "--max-write-rate", description = "Bytes per second all compactions together may write to the store, e.g. 32MiB; 0 = unthrottled (default ${DEFAULT-VALUE})")
     String maxWriteRate;
 
     @Option(names = "--retention", paramLabel = "DURATION", description = "Expire every partition whose whole hour "
@@ -58,7 +65,8 @@ public final class CompactionFlags {
             + "overriding --retention (repeatable)")
     List<String> retentionTenants;
 
-    @Option(names = "--scratch", paramLabel = "DIR", description = "Scratch directory for spill runs (default: the system temp directory)")
+    @Option(names = "--scratch", paramLabel = "DIR", description = "Scratch directory for spill runs (default: the "
+            + "system temp directory)")
     Path scratch;
 
     /** The retention these flags give: {@code --retention} for every tenant, {@code --retention-tenant} overrides. */
@@ -91,7 +99,7 @@ public final class CompactionFlags {
         return d;
     }
 
-    @Option(names = "--scratch-debris-age", defaultValue = "10m", paramLabel = "DURATION",
+    @Option(names = "--scratch-debris-age", paramLabel = "DURATION",
             description = "Delete scratch left by a compaction process that is gone once this old; a running "
                     + "process's scratch is never deleted (default ${DEFAULT-VALUE})")
     String scratchDebrisAge;
@@ -108,11 +116,25 @@ public final class CompactionFlags {
     }
 
     /**
-     * {@code OURIOS_COMPACTED_RG_BYTES} ({@code env}, its raw value) as the row-group setting of a command without the
-     * flag ({@code delete}, {@code demo}): empty when unset; a value that is not a byte count of at least 1 KiB is
-     * bad usage, naming the variable.
+     * {@code OURIOS_COMPACTED_RG_BYTES} as the row-group setting of a command without the flag ({@code delete},
+     * {@code demo}): empty when unset; a value that is not a byte count of at least 1 KiB is bad usage, naming the
+     * variable.
      */
-    static OptionalLong envRowGroupBytes(String env) {
+    static OptionalLong envRowGroupBytes() {
+        return envRowGroupBytes(rowGroupEnv());
+    }
+
+    /**
+     * The raw value of the row-group variable, which the registry names ({@link ConfigKeys#ROW_GROUP_BYTES}): the
+     * command line's one read of it, for {@code compact}, {@code delete} and {@code demo} alike ({@code serve} reads
+     * it with the rest of its configuration).
+     */
+    private static String rowGroupEnv() {
+        return System.getenv(ConfigKeys.standard().get(ConfigKeys.ROW_GROUP_BYTES).env());
+    }
+
+    /** {@code env}, the variable's raw value, as a row-group setting; see {@link #envRowGroupBytes()}. */
+    private static OptionalLong envRowGroupBytes(String env) {
         try {
             return RowGroupSizing.parseEnv(env);
         } catch (IllegalArgumentException e) {
@@ -121,12 +143,11 @@ public final class CompactionFlags {
     }
 
     public CompactionOptions toOptions() {
-        Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
         try {
             return new CompactionOptions(Units.parseDuration("--grace", grace), minFiles,
                     Units.parseSize("--small-file-bytes", smallFileBytes), Units.parseSize("--sort-budget", sortBudget),
-                    fanIn, rowGroupBytes(System.getenv(RowGroupSizing.ENV)),
-                    concurrency, Units.parseDuration("--gc-grace", gcGrace), scratchDir,
+                    fanIn, rowGroupBytes(rowGroupEnv()),
+                    concurrency, Units.parseDuration("--gc-grace", gcGrace), scratch,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
                     Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio);

@@ -1,12 +1,12 @@
 package dev.ourios.cli;
 
+import dev.ourios.server.query.DeletionJson;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.Deletion;
 import dev.ourios.compaction.DeletionRequest;
 import dev.ourios.compaction.DeletionResult;
 import dev.ourios.compaction.DeletionSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.store.ObjectStore;
 import java.nio.file.Path;
 import java.util.List;
@@ -52,7 +52,7 @@ public final class DeleteCommand implements Callable<Integer> {
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
             CompactionOptions options = CompactionOptions.defaults(scratchDir)
-                    .withRowGroupBytes(CompactionFlags.envRowGroupBytes(System.getenv(RowGroupSizing.ENV)));
+                    .withRowGroupBytes(CompactionFlags.envRowGroupBytes());
             Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(s, options));
             List<DeletionResult> results;
             try {
@@ -67,7 +67,7 @@ public final class DeleteCommand implements Callable<Integer> {
 
     private void print(Output out, DeletionResult r) {
         if (json) {
-            out.jsonLine(json(r));
+            out.jsonLine(DeletionJson.of(r));
         } else if (r.status() == DeletionResult.Status.ERROR) {
             out.err().println("ourios: " + r.error());
         } else {
@@ -76,23 +76,6 @@ public final class DeleteCommand implements Callable<Integer> {
                     r.rowsRemoved(), r.rowsOut(), r.generation());
         }
         out.out().flush();
-    }
-
-    /** The per-partition JSON line (cli.md, {@code ourios delete}). */
-    public static Map<String, Object> json(DeletionResult r) {
-        var o = Output.obj();
-        o.put("tenant", r.partition().tenantId());
-        o.put("partition", r.partition().hourLabel());
-        o.put("result", r.status().label());
-        o.put("generation", r.generation());
-        o.put("files_in", r.filesIn());
-        o.put("rows_in", r.rowsIn());
-        o.put("rows_removed", r.rowsRemoved());
-        o.put("rows_out", r.rowsOut());
-        o.put("output", r.output());
-        o.put("error", r.error());
-        o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
-        return o;
     }
 
     private int summary(Output out, DeletionRequest request, List<DeletionResult> results) {

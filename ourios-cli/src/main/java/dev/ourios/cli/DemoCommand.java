@@ -4,7 +4,6 @@ import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.gen.GeneratorSpec;
@@ -89,7 +88,7 @@ public final class DemoCommand implements Callable<Integer> {
         Snapshot before = measure(store, layout, query, errors);
         CompactionOptions options = CompactionOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"),
                 "ourios-scratch"))
-                .withRowGroupBytes(CompactionFlags.envRowGroupBytes(System.getenv(RowGroupSizing.ENV)));
+                .withRowGroupBytes(CompactionFlags.envRowGroupBytes());
         SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store, options).withFileRetention(
                 IcebergWiring.retention(IcebergWiring.view(store, dir.toString()), Clock.systemUTC())))
                 .sweep(PartitionFilter.all(), r -> out.progress("compact", 1, 1));

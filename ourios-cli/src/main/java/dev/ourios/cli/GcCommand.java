@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.compaction.sweep.DebrisCollector;
 import dev.ourios.compaction.sweep.DebrisReport;
@@ -27,7 +28,7 @@ import picocli.CommandLine.Option;
  * It also collects the debris of killed compactions that lies outside the partitions, as every sweep does: audit
  * temp files in the store, and sort scratch of processes that are gone in {@code --scratch}.
  */
-@Command(name = "gc", mixinStandardHelpOptions = true,
+@Command(name = "gc", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Gc.class,
         description = "Reclaim retired files, orphans, temp files and superseded manifests older than the grace")
 public final class GcCommand implements Callable<Integer> {
     @Mixin
@@ -36,7 +37,7 @@ public final class GcCommand implements Callable<Integer> {
     @Mixin
     ScopeFlags scope;
 
-    @Option(names = "--grace", defaultValue = "10m", description = "Keep anything younger than this (default ${DEFAULT-VALUE})")
+    @Option(names = "--grace", description = "Keep anything younger than this (default ${DEFAULT-VALUE})")
     String grace;
 
     @Option(names = "--dry-run", description = "List what would be deleted; delete nothing")
@@ -49,7 +50,7 @@ public final class GcCommand implements Callable<Integer> {
             description = "Compaction scratch directory to collect debris from (default: the system temp directory)")
     Path scratch;
 
-    @Option(names = "--scratch-debris-age", defaultValue = "10m", paramLabel = "DURATION",
+    @Option(names = "--scratch-debris-age", paramLabel = "DURATION",
             description = "Delete scratch left by a compaction process that is gone once this old "
                     + "(default ${DEFAULT-VALUE})")
     String scratchDebrisAge;
@@ -58,7 +59,6 @@ public final class GcCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         GcOptions options = new GcOptions(Units.parseDuration("--grace", grace), dryRun);
         Duration debrisAge = Units.parseDuration("--scratch-debris-age", scratchDebrisAge);
-        Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
         PartitionFilter filter = scope.toFilter();
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
@@ -67,7 +67,7 @@ public final class GcCommand implements Callable<Integer> {
             GarbageCollector gc = new GarbageCollector(s, layout, new TableReader(s, new ManifestCodec()), options,
                     Clock.systemUTC(), IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
             GcReport report = gc.run(filter);
-            DebrisReport debris = new DebrisCollector(s, layout, scratchDir, options.grace(), debrisAge,
+            DebrisReport debris = new DebrisCollector(s, layout, scratch, options.grace(), debrisAge,
                     Clock.systemUTC(), dryRun).collect(filter);
             for (PartitionGcResult p : report.partitions()) {
                 if (p.deletedKeys().isEmpty() && p.errors().isEmpty() && p.abortedUploads().isEmpty()) {

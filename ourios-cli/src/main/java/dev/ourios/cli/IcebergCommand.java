@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.iceberg.IcebergView;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.iceberg.SyncResult;
@@ -31,7 +32,8 @@ public final class IcebergCommand implements Runnable {
      * {@code ourios iceberg sync}: brings the Iceberg view in line with the live set, in one new snapshot. Reads
      * manifests and the footers of files the view lacks; writes only under {@code iceberg/logs/metadata/}.
      */
-    @Command(name = "sync", mixinStandardHelpOptions = true, description = "Publish the live set as a new Iceberg snapshot (no data is copied)")
+    @Command(name = "sync", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.IcebergSync.class,
+            description = "Publish the live set as a new Iceberg snapshot (no data is copied)")
     public static final class Sync implements Callable<Integer> {
         @Mixin
         StoreOptions store;
@@ -39,7 +41,7 @@ public final class IcebergCommand implements Runnable {
         @Option(names = "--json", description = "One JSON object with what the sync did")
         boolean json;
 
-        @Option(names = "--time-type", paramLabel = "TYPE", defaultValue = "timestamp_ns",
+        @Option(names = "--time-type", paramLabel = "TYPE",
                 description = "Type of the view's time columns when the sync makes it: timestamp_ns (Iceberg v3; "
                         + "Iceberg's Java library, engines with nanosecond timestamps) or long (nanoseconds since the "
                         + "epoch; Spark). A view keeps its type: delete <store>/iceberg to change it "

@@ -93,6 +93,7 @@ public final class InspectCommand implements Callable<Integer> {
                 m.put("max_time", g.maxTime() == null ? null : time(g.maxTime()));
                 m.put("sorting_columns", g.sortingColumns());
                 m.put("bloom_filters", g.bloomFilterColumns());
+                m.put("codecs", g.codecs());
                 groups.add(m);
             }
             o.put("row_groups", groups);
@@ -109,9 +110,10 @@ public final class InspectCommand implements Callable<Integer> {
                     g.rows(), Units.formatBytes(g.compressedBytes()), Units.formatBytes(g.uncompressedBytes()),
                     g.minServiceName(), g.maxServiceName(), f.timeColumn(),
                     g.minTime() == null ? "-" : time(g.minTime()), g.maxTime() == null ? "-" : time(g.maxTime()));
-            w.printf("    sorting columns: %s; bloom filters: %s%n",
+            w.printf("    sorting columns: %s; bloom filters: %s; codecs: %s%n",
                     g.sortingColumns().isEmpty() ? "none" : String.join(", ", g.sortingColumns()),
-                    g.bloomFilterColumns().isEmpty() ? "none" : String.join(", ", g.bloomFilterColumns()));
+                    g.bloomFilterColumns().isEmpty() ? "none" : String.join(", ", g.bloomFilterColumns()),
+                    String.join(", ", g.codecs()));
         }
         w.println("  schema:");
         f.schema().lines().forEach(l -> w.println("    " + l));

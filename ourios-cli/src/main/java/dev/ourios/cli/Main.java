@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.server.StartupException;
 import dev.ourios.store.ObjectStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
@@ -51,9 +52,13 @@ public final class Main implements Runnable {
         System.exit(run(args));
     }
 
-    /** Runs the CLI and returns its exit status: 0 ok, 1 the job failed, 2 bad usage or bad input. */
+    /**
+     * Runs the CLI and returns its exit status: 0 ok, 1 the job failed, 2 bad usage or bad input. Picocli hands only
+     * exceptions to the error handler; an {@code Error} that reaches here (commands report a partition's errors as
+     * its result, so this is one outside any partition, or one that leaves the JVM unusable) is one line and 1 too.
+     */
     public static int run(String... args) {
-        return commandLineFor(args).execute(args);
+        return run(UnaryOperator.identity(), args);
     }
 
     /**
@@ -62,7 +67,36 @@ public final class Main implements Runnable {
      * at a protocol step).
      */
     public static int run(UnaryOperator<ObjectStore> storeDecorator, String... args) {
-        return commandLineFor(storeDecorator, args).execute(args);
+        CommandLine cl = commandLineFor(storeDecorator, args);
+        try {
+            return cl.execute(args);
+        } catch (Error e) {
+            PrintWriter err = cl.getErr();
+            // A stack overflow is one thread's, unwound by now: an error like any other, not the JVM's failure.
+            err.println("ourios: " + (e instanceof VirtualMachineError fatal && !(e instanceof StackOverflowError)
+                    ? fatalLine(fatal) : errorLine(e)));
+            if (cl.getCommand() instanceof Main m && m.verbose) {
+                e.printStackTrace(err);
+            }
+            err.flush();
+            return 1;
+        }
+    }
+
+    /** The one line for an error that leaves the JVM unusable: the process stops, whatever it was doing. */
+    static String fatalLine(VirtualMachineError e) {
+        String what = errorLine(e);
+        return e instanceof OutOfMemoryError
+                ? "out of memory (" + what + "); stopped, since nothing after this can be trusted; give the JVM "
+                        + "more heap (JAVA_OPTS=-Xmx...)"
+                : "the JVM failed (" + what + "); stopped, since nothing after this can be trusted";
+    }
+
+    /** An error's class and message: its message alone rarely says what it is (a missing class names the class). */
+    static String errorLine(Error e) {
+        String msg = e.getMessage();
+        return TableText.escape(e.getClass().getSimpleName()
+                + (msg == null || msg.isBlank() ? "" : ": " + msg.replace('\n', ' ')));
     }
 
     /**
@@ -171,7 +205,7 @@ public final class Main implements Runnable {
     }
 
     static int exitCodeOf(Throwable ex) {
-        if (ex instanceof UsageException) {
+        if (ex instanceof UsageException || ex instanceof StartupException) {
             return 2;
         }
         if (ex instanceof JobFailedException) {

@@ -1,5 +1,7 @@
 package dev.ourios.cli;
 
+import dev.ourios.server.telemetry.Telemetry;
+import dev.ourios.server.query.RecordJson;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
@@ -51,7 +53,8 @@ public final class QueryCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Query q = build();
         Output out = Output.system();
-        try (ObjectStore s = store.open(); Telemetry telemetry = Telemetry.fromEnvironment()) {
+        try (ObjectStore s = store.open();
+                Telemetry telemetry = Telemetry.open(TelemetryEnvironment.read(System.getenv()))) {
             QueryEngine engine = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
                     telemetry.meterProvider());
             QueryStats st;

@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.store.s3.S3Timeouts;
 import java.time.Duration;
 import java.util.Map;
@@ -10,10 +11,11 @@ import java.util.Map;
  * refused with one line naming the variable.
  */
 final class S3TimeoutSettings {
-    static final String CONNECT = "OURIOS_S3_CONNECT_TIMEOUT";
-    static final String READ = "OURIOS_S3_READ_TIMEOUT";
-    static final String ATTEMPT = "OURIOS_S3_ATTEMPT_TIMEOUT";
-    static final String CALL = "OURIOS_S3_CALL_TIMEOUT";
+    private static final ConfigKeys KEYS = ConfigKeys.standard();
+    static final String CONNECT = KEYS.get(ConfigKeys.S3_CONNECT_TIMEOUT).env();
+    static final String READ = KEYS.get(ConfigKeys.S3_READ_TIMEOUT).env();
+    static final String ATTEMPT = KEYS.get(ConfigKeys.S3_ATTEMPT_TIMEOUT).env();
+    static final String CALL = KEYS.get(ConfigKeys.S3_CALL_TIMEOUT).env();
 
     private S3TimeoutSettings() {
     }

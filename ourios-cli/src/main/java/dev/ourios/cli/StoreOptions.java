@@ -1,5 +1,7 @@
 package dev.ourios.cli;
 
+import dev.ourios.cli.config.ConfigKey;
+import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreUri;
 import dev.ourios.store.s3.S3StoreFactory;
@@ -37,8 +39,9 @@ public final class StoreOptions {
         if (store != null && !store.isBlank()) {
             return store;
         }
-        String env = System.getenv("OURIOS_STORE");
-        return env != null && !env.isBlank() ? env : "./ourios-data";
+        ConfigKey key = ConfigKeys.standard().get(ConfigKeys.STORE_URI);
+        String env = System.getenv(key.env());
+        return env != null && !env.isBlank() ? env : key.defaultValue().orElseThrow();
     }
 
     /** The store for a command that reads it: refused (exit 2) unless it exists and can be read. */
@@ -78,7 +81,8 @@ public final class StoreOptions {
     private ObjectStore unchecked() {
         String uri = uri();
         if (StoreUri.isS3(uri)) {
-            String endpoint = s3Endpoint != null ? s3Endpoint : System.getenv("OURIOS_S3_ENDPOINT");
+            String endpoint = s3Endpoint != null ? s3Endpoint
+                    : System.getenv(ConfigKeys.standard().get(ConfigKeys.S3_ENDPOINT).env());
             try {
                 return S3StoreFactory.open(uri, Optional.ofNullable(endpoint).filter(e -> !e.isBlank()),
                         S3TimeoutSettings.fromEnvironment(System.getenv()));

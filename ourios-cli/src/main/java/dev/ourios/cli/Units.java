@@ -87,6 +87,40 @@ public final class Units {
         }
     }
 
+    /**
+     * A size in the syntax {@link #parseSize} reads back to the same number: the largest binary unit that divides it
+     * ({@code 134217728} is {@code 128MiB}), else plain bytes.
+     */
+    public static String formatSize(long bytes) {
+        String[] units = {"TiB", "GiB", "MiB", "KiB"};
+        for (int i = 0; i < units.length; i++) {
+            long unit = 1L << (10 * (units.length - i));
+            if (bytes != 0 && bytes % unit == 0) {
+                return bytes / unit + units[i];
+            }
+        }
+        return Long.toString(bytes);
+    }
+
+    /**
+     * A duration in the syntax {@link #parseDuration} reads back to the same length: the largest unit that divides it
+     * ({@code PT15M} is {@code 15m}), down to milliseconds.
+     */
+    public static String formatDuration(Duration d) {
+        long ms = d.toMillis();
+        if (d.isNegative() || !Duration.ofMillis(ms).equals(d)) {
+            throw new IllegalArgumentException("BUG: " + d + " is not a whole, non-negative number of milliseconds");
+        }
+        long[] sizes = {86_400_000L, 3_600_000L, 60_000L, 1_000L};
+        String[] units = {"d", "h", "m", "s"};
+        for (int i = 0; i < sizes.length; i++) {
+            if (ms != 0 && ms % sizes[i] == 0) {
+                return ms / sizes[i] + units[i];
+            }
+        }
+        return ms + "ms";
+    }
+
     public static String formatBytes(long bytes) {
         if (bytes < 1024) {
             return bytes + " B";

@@ -3,15 +3,72 @@ package dev.ourios.cli;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.cli.config.ConfigKeys;
+import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.OuriosConfig;
+import dev.ourios.cli.config.ResolvedConfig;
+import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import picocli.CommandLine;
 
-/** A compaction flag out of range is one usage line naming the flag, exit 2, before the store is touched. */
+/**
+ * The compaction flags: their defaults are the registry's, the same as {@code serve}'s configuration defaults; a
+ * flag out of range is one usage line naming the flag, exit 2, before the store is touched.
+ */
 class CompactionFlagsTest {
     @TempDir
     Path dir;
+
+    @Test
+    void compact_without_flags_compacts_with_the_configuration_defaults() {
+        CompactCommand compact = new CompactCommand();
+        new CommandLine(compact).parseArgs();
+        ConfigKeys keys = ConfigKeys.standard();
+        ResolvedConfig resolved = new ConfigLoader(keys, Map.of()).load(Optional.empty(), Map.of());
+        OuriosConfig serve = OuriosConfig.from(resolved, keys);
+        // The variable of --row-group-bytes is read by compact only; with it unset both sides are adaptive.
+        assertTrue(System.getenv(keys.get(ConfigKeys.ROW_GROUP_BYTES).env()) == null, "the variable is unset here");
+        assertEquals(serve.compaction().options(), compact.flags.toOptions());
+        assertEquals(serve.compaction().interval(), Units.parseDuration("--interval", compact.interval));
+        CompactionOptions library = CompactionOptions.defaults(compact.flags.toOptions().scratchDir());
+        assertEquals(library.sortBudgetBytes(), compact.flags.toOptions().sortBudgetBytes());
+        assertEquals(library.grace(), compact.flags.toOptions().grace());
+        assertEquals(library.maxTailRatio(), compact.flags.toOptions().maxTailRatio());
+    }
+
+    @Test
+    void gc_without_flags_keeps_the_configuration_gc_grace_and_scratch() {
+        GcCommand gc = new GcCommand();
+        new CommandLine(gc).parseArgs();
+        CompactionOptions defaults = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(), Map.of())
+                .load(Optional.empty(), Map.of()), ConfigKeys.standard()).compaction().options();
+        assertEquals(defaults.gcGrace(), Units.parseDuration("--grace", gc.grace));
+        assertEquals(defaults.scratchDebrisAge(), Units.parseDuration("--scratch-debris-age", gc.scratchDebrisAge));
+        assertEquals(defaults.scratchDir(), gc.scratch);
+    }
+
+    @Test
+    void help_shows_the_registry_defaults() {
+        String compact = oneLine(InProcessCli.run("compact", "--help").out());
+        assertTrue(compact.contains("(default 64MiB)") && compact.contains("(default 15m)")
+                && compact.contains("(default 0.5)") && compact.contains("(default 5m)"), compact);
+        String gc = oneLine(InProcessCli.run("gc", "--help").out());
+        assertTrue(gc.contains("Keep anything younger than this (default 10m)"), gc);
+        String serve = oneLine(InProcessCli.run("serve", "--help").out());
+        assertTrue(serve.contains("the config file, or 5m)") && serve.contains("(default 64MiB)"), serve);
+        String sync = oneLine(InProcessCli.run("iceberg", "sync", "--help").out());
+        assertTrue(sync.contains("(default: timestamp_ns)"), sync);
+    }
+
+    /** Help text with its line wrapping undone. */
+    private static String oneLine(String help) {
+        return help.replaceAll("\\s+", " ");
+    }
 
     @Test
     void a_max_tail_ratio_that_is_not_a_fraction_is_refused_naming_the_flag() {

@@ -21,7 +21,8 @@ import org.junit.jupiter.api.Test;
  * environment, flags and files to settings, and hands the libraries settings objects. This scans the main sources
  * of every module of the build except the application ({@code ourios-cli}), the harness programs
  * ({@code ourios-bench}, {@code ourios-chaos}) and the test kit (test support, never on a product class path), and
- * fails naming each read it finds.
+ * fails naming each read it finds. The service ({@code ourios-server}) is a library in this sense: the command line
+ * reads its environment (telemetry's too) and starts it with settings records.
  */
 class LibrariesReadNoEnvironmentTest {
     /** Modules allowed to read the environment and system properties. */
@@ -54,7 +55,8 @@ class LibrariesReadNoEnvironmentTest {
             }
         }
         assertTrue(libraries.containsAll(List.of("ourios-core", "ourios-store", "ourios-compaction",
-                "ourios-query")) && files > 100, "the scan found the library sources: " + libraries + ", " + files);
+                "ourios-query", "ourios-server")) && files > 100,
+                "the scan found the library sources: " + libraries + ", " + files);
         assertEquals(List.of(), reads, "library main sources read the environment or system properties; the "
                 + "application (ourios-cli) reads them and passes settings in");
     }

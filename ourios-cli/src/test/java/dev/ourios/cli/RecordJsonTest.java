@@ -1,5 +1,6 @@
 package dev.ourios.cli;
 
+import dev.ourios.server.query.RecordJson;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 

@@ -31,7 +31,15 @@ public final class Deletion {
             throws IOException {
         List<DeletionResult> out = new ArrayList<>();
         for (PartitionKey p : layout.partitions(request.partitions())) {
-            DeletionResult r = dryRun ? deleter.count(p, request) : deleter.delete(p, request);
+            DeletionResult r;
+            try {
+                r = dryRun ? deleter.count(p, request) : deleter.delete(p, request);
+            } catch (Throwable t) {
+                // The deleter reports its partition's failures itself; this keeps anything around them the
+                // partition's too, so one partition never stops the request's others.
+                String msg = Containment.describeOrName(Containment.contain(t));
+                r = DeletionResult.error(p, -1, msg.contains(p.hourPath()) ? msg : p + ": " + msg, 0);
+            }
             out.add(r);
             onResult.accept(r);
         }

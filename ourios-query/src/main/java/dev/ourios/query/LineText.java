@@ -6,18 +6,18 @@ import java.io.ByteArrayOutputStream;
 import java.util.List;
 
 /**
- * The log line a {@code --contains} search looks in. A row that kept its body (string body, lossy rows) is matched
- * on the body bytes exactly. A clean templated row stores no body: its line is rebuilt as
+ * The log line a {@code --contains} search and the search language's words look in (docs/spec/query.md, section 4).
+ * A row that kept its body (string body, lossy rows) is matched on the body bytes exactly. A clean templated row stores no body: its line is rebuilt as
  * {@code sep0 + param0 + sep1 + … + sepN} (a null param value contributes nothing), the same reconstruction a reader
  * shows the user, so searching for text a user saw finds the row whichever way it was stored. A row with neither
  * body nor a consistent template (separators = params + 1, at least one separator) has no line and never matches.
  */
-final class LineText {
+public final class LineText {
     private LineText() {
     }
 
     /** The line's bytes, or null when the row has none. */
-    static byte[] of(LogRecord r) {
+    public static byte[] of(LogRecord r) {
         if (r.body() != null) {
             return r.body();
         }

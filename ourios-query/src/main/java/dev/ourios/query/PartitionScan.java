@@ -82,8 +82,8 @@ final class PartitionScan {
     }
 
     /**
-     * The number of the partition's matching rows. Without a body substring no row is decoded beyond the query's
-     * columns (each row is still checked for the tenant and the partition).
+     * The number of the partition's matching rows. Without a body substring or a row filter no row is decoded beyond
+     * the query's columns (each row is still checked for the tenant and the partition).
      */
     long count(PartitionKey partition) throws IOException {
         return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
@@ -278,12 +278,12 @@ final class PartitionScan {
             }
 
             private void drain(LogFileReader r, int fileOrdinal) throws IOException {
-                if (counting && query.bodyContains().isEmpty()) {
+                if (counting && matcher.decidedByColumns()) {
                     counted += r.countRest(); // the prefilter decides every row: nothing else is decoded
                     return;
                 }
                 for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
-                    if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
+                    if (matcher.matchesWholeRow(rec)) { // the prefilter decided all but the whole-row conditions
                         if (counting) {
                             counted++;
                         } else {

@@ -22,10 +22,11 @@ import java.util.OptionalLong;
  * @param bodyContains substring of the log line (see {@link RowMatcher} for what the line is)
  * @param limit        at most this many rows; empty = all
  * @param order        newest or oldest first, by effective time
+ * @param rowFilter    a condition on whole rows beyond the fixed filters (a compiled search), decided last
  */
 public record Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
         OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
-        OptionalLong limit, Order order) {
+        OptionalLong limit, Order order, Optional<RowFilter> rowFilter) {
 
     /** Result order by effective time. */
     public enum Order {
@@ -46,6 +47,7 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         Objects.requireNonNull(bodyContains, "bodyContains");
         Objects.requireNonNull(limit, "limit");
         Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(rowFilter, "rowFilter");
         if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
             throw new IllegalArgumentException("empty time window: from " + from.get() + " is not before to "
                     + to.get());
@@ -59,6 +61,14 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         }
     }
 
+    /** A query without a row filter. */
+    public Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
+            OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
+            OptionalLong limit, Order order) {
+        this(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, order,
+                Optional.empty());
+    }
+
     /** Every row of the tenant, newest first. */
     public static Query tenant(String tenant) {
         return new Query(tenant, Optional.empty(), Optional.empty(), Optional.empty(), OptionalLong.empty(),
@@ -67,51 +77,58 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
 
     public Query window(Instant fromInclusive, Instant toExclusive) {
         return new Query(tenant, Optional.of(fromInclusive), Optional.of(toExclusive), service, templateId,
-                severityMin, traceId, bodyContains, limit, order);
+                severityMin, traceId, bodyContains, limit, order, rowFilter);
     }
 
     public Query from(Instant fromInclusive) {
         return new Query(tenant, Optional.of(fromInclusive), to, service, templateId, severityMin, traceId,
-                bodyContains, limit, order);
+                bodyContains, limit, order, rowFilter);
     }
 
     public Query to(Instant toExclusive) {
         return new Query(tenant, from, Optional.of(toExclusive), service, templateId, severityMin, traceId,
-                bodyContains, limit, order);
+                bodyContains, limit, order, rowFilter);
     }
 
     public Query service(String name) {
         return new Query(tenant, from, to, Optional.of(name), templateId, severityMin, traceId, bodyContains, limit,
-                order);
+                order, rowFilter);
     }
 
     public Query templateId(long id) {
         return new Query(tenant, from, to, service, OptionalLong.of(id), severityMin, traceId, bodyContains, limit,
-                order);
+                order, rowFilter);
     }
 
     public Query severityMin(int n) {
         return new Query(tenant, from, to, service, templateId, OptionalInt.of(n), traceId, bodyContains, limit,
-                order);
+                order, rowFilter);
     }
 
     public Query traceId(byte[] id) {
         return new Query(tenant, from, to, service, templateId, severityMin, Optional.of(id), bodyContains, limit,
-                order);
+                order, rowFilter);
     }
 
     public Query bodyContains(String text) {
         return new Query(tenant, from, to, service, templateId, severityMin, traceId, Optional.of(text), limit,
-                order);
+                order, rowFilter);
     }
 
     public Query limit(long n) {
         return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains,
-                OptionalLong.of(n), order);
+                OptionalLong.of(n), order, rowFilter);
     }
 
     public Query order(Order o) {
-        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o);
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o,
+                rowFilter);
+    }
+
+    /** This query with {@code filter} deciding rows after its fixed filters (it replaces any earlier one). */
+    public Query rowFilter(RowFilter filter) {
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, order,
+                Optional.of(filter));
     }
 
     /** The window's lower bound in nanoseconds since the epoch (saturating), or Long.MIN_VALUE. */
@@ -126,7 +143,7 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
 
     /**
      * The exact row predicate of this query's conditions (window, service, severity, trace id, template id, body
-     * substring), the one every query decides rows with; {@code limit} and {@code order} do not apply, and the
+     * substring, row filter), the one every query decides rows with; {@code limit} and {@code order} do not apply, and the
      * tenant is structural (only its directory is read). Public for deletion requests, which remove exactly the rows
      * a query with the same filters returns.
      */
@@ -152,13 +169,14 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         return o instanceof Query q && tenant.equals(q.tenant) && from.equals(q.from) && to.equals(q.to)
                 && service.equals(q.service) && templateId.equals(q.templateId) && severityMin.equals(q.severityMin)
                 && Arrays.equals(traceId.orElse(null), q.traceId.orElse(null))
-                && bodyContains.equals(q.bodyContains) && limit.equals(q.limit) && order == q.order;
+                && bodyContains.equals(q.bodyContains) && limit.equals(q.limit) && order == q.order
+                && rowFilter.equals(q.rowFilter);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(tenant, from, to, service, templateId, severityMin, Arrays.hashCode(traceId.orElse(null)),
-                bodyContains, limit, order);
+                bodyContains, limit, order, rowFilter);
     }
 
     @Override
@@ -166,6 +184,6 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         return "Query[tenant=" + tenant + ", from=" + from + ", to=" + to + ", service=" + service + ", templateId="
                 + templateId + ", severityMin=" + severityMin + ", traceId="
                 + traceId.map(dev.ourios.core.Bytes::hex) + ", bodyContains=" + bodyContains + ", limit=" + limit
-                + ", order=" + order + "]";
+                + ", order=" + order + ", rowFilter=" + rowFilter.map(RowFilter::text) + "]";
     }
 }

@@ -12,7 +12,8 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * The exact row predicate. Parquet pruning only skips data that cannot match; every row that is decoded is still
+ * The exact row predicate: the fixed filters on their columns, then the body substring and the row filter (a compiled
+ * search) on the whole row. Parquet pruning only skips data that cannot match; every row that is decoded is still
  * decided here, so results never depend on which statistics, dictionaries or blooms a file happens to have.
  *
  * <p>Service: the promoted {@code resource.service.name} column; for rows from files older than that column the
@@ -34,16 +35,26 @@ final class RowMatcher {
     }
 
     boolean matches(LogRecord r) {
-        return matchesExceptText(r) && matchesText(r);
+        return matchesExceptText(r) && matchesWholeRow(r);
     }
 
-    /** The body substring condition alone (true without one): what is left once a prefilter has kept a row. */
-    boolean matchesText(LogRecord r) {
-        if (needle == null) {
-            return true;
+    /**
+     * The conditions on the whole row alone, the body substring and then the row filter (true without them): what is
+     * left once a prefilter has kept a row.
+     */
+    boolean matchesWholeRow(LogRecord r) {
+        if (needle != null) {
+            byte[] line = LineText.of(r);
+            if (line == null || !LineText.contains(line, needle)) {
+                return false;
+            }
         }
-        byte[] line = LineText.of(r);
-        return line != null && LineText.contains(line, needle);
+        return query.rowFilter().isEmpty() || query.rowFilter().get().test(r);
+    }
+
+    /** Whether {@link #matchesExceptText} decides every row: no condition needs the row decoded whole. */
+    boolean decidedByColumns() {
+        return needle == null && query.rowFilter().isEmpty();
     }
 
     /**

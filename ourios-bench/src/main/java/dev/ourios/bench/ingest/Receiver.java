@@ -3,7 +3,7 @@ package dev.ourios.bench.ingest;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
-import dev.ourios.ingest.http.OtlpHttpReceiver;
+import dev.ourios.server.otlp.OtlpHttpReceiver;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;

@@ -33,14 +33,14 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
             throw new ConfigException(ConfigKeys.COMPACTION_INTERVAL + ": must be positive");
         }
         OptionalLong rg = v.optional(ConfigKeys.ROW_GROUP_BYTES).isPresent()
-                ? OptionalLong.of(v.size(ConfigKeys.ROW_GROUP_BYTES, 0)) : OptionalLong.empty();
+                ? OptionalLong.of(v.size(ConfigKeys.ROW_GROUP_BYTES)) : OptionalLong.empty();
         CompactionOptions o;
         try {
-            o = new CompactionOptions(v.duration(ConfigKeys.GRACE), v.integer(ConfigKeys.MIN_FILES, 0, 1_000_000),
-                    v.size(ConfigKeys.SMALL_FILE_BYTES, 0), v.size(ConfigKeys.SORT_BUDGET, 0),
-                    v.integer(ConfigKeys.FAN_IN, 0, 1_000_000), rg, v.integer(ConfigKeys.CONCURRENCY, 0, 1024),
+            o = new CompactionOptions(v.duration(ConfigKeys.GRACE), v.integer(ConfigKeys.MIN_FILES),
+                    v.size(ConfigKeys.SMALL_FILE_BYTES), v.size(ConfigKeys.SORT_BUDGET),
+                    v.integer(ConfigKeys.FAN_IN), rg, v.integer(ConfigKeys.CONCURRENCY),
                     v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH),
-                    new IoRates(v.size(ConfigKeys.MAX_READ_RATE, 0), v.size(ConfigKeys.MAX_WRITE_RATE, 0)))
+                    new IoRates(v.size(ConfigKeys.MAX_READ_RATE), v.size(ConfigKeys.MAX_WRITE_RATE)))
                     .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE))
                     .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO));
         } catch (IllegalArgumentException e) {

@@ -1,6 +1,10 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.cli.Units;
 import dev.ourios.cli.config.ConfigKey.Kind;
+import dev.ourios.cli.config.ConfigKey.Range;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.store.s3.S3Timeouts;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -9,8 +13,11 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * Every setting of the configuration file, in the order {@code config check} prints them. The single table the
- * loader, the validation, the printed configuration and docs/operations.md are written from.
+ * Every setting of the configuration file, in the order {@code config check} prints them: the one registry of each
+ * setting's name, variable, flag, default, range and unit. The loader, the validation, the printed configuration, the
+ * defaults of the compaction flags ({@link FlagDefaults}) and the settings tables of docs/spec/cli.md and
+ * docs/operations.md (checked by a test) are written from it. A default the compaction library also needs is its
+ * constant ({@link CompactionOptions}, {@link S3Timeouts}), rendered here in the syntax a flag takes.
  */
 public final class ConfigKeys {
     public static final String STORE_URI = "store.uri";
@@ -86,7 +93,14 @@ public final class ConfigKeys {
 
     /** The keys with the defaults of this machine ({@code compaction.scratch} lives under java.io.tmpdir). */
     public static ConfigKeys standard() {
-        String scratch = Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch").toString();
+        return withTempDir(System.getProperty("java.io.tmpdir"));
+    }
+
+    /**
+     * The keys with {@code compaction.scratch} under {@code tempDir}; the docs write it as {@code <java.io.tmpdir>}.
+     */
+    public static ConfigKeys withTempDir(String tempDir) {
+        String scratch = Path.of(tempDir, "ourios-scratch").toString();
         List<ConfigKey> k = new ArrayList<>();
         k.add(key(STORE_URI, "OURIOS_STORE", "--store", "./ourios-data", Kind.STRING, false,
                 "Store: a directory, file:///... or s3://bucket/prefix"));
@@ -97,28 +111,35 @@ public final class ConfigKeys {
                 "Static S3 access key id (with the secret); unset = the AWS default credentials chain"));
         k.add(key(S3_SECRET_ACCESS_KEY, "OURIOS_S3_SECRET_ACCESS_KEY", null, null, Kind.STRING, true,
                 "Static S3 secret access key (with the key id); never printed"));
-        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null, "5s", Kind.DURATION, false,
+        k.add(key(S3_CONNECT_TIMEOUT, "OURIOS_S3_CONNECT_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_CONNECT), Kind.DURATION, false,
                 "Deadline for connecting to S3"));
-        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null, "10s", Kind.DURATION, false,
+        k.add(key(S3_READ_TIMEOUT, "OURIOS_S3_READ_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_READ), Kind.DURATION, false,
                 "Longest wait for the next bytes of an S3 response"));
-        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null, "20s", Kind.DURATION, false,
+        k.add(key(S3_ATTEMPT_TIMEOUT, "OURIOS_S3_ATTEMPT_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_ATTEMPT), Kind.DURATION, false,
                 "Deadline of one attempt of an S3 request (at most store.s3.call_timeout)"));
-        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null, "30s", Kind.DURATION, false,
+        k.add(key(S3_CALL_TIMEOUT, "OURIOS_S3_CALL_TIMEOUT", null,
+                Units.formatDuration(S3Timeouts.DEFAULT_CALL), Kind.DURATION, false,
                 "Deadline of one S3 request with all its retries"));
         k.add(key(HTTP_LISTEN, "OURIOS_HTTP", "--http", "127.0.0.1:4319", Kind.LISTEN, false,
                 "Address of the HTTP endpoint, host:port (port 0 = any free port)"));
         k.add(key(HTTP_MAX_BODY_BYTES, "OURIOS_HTTP_MAX_BODY_BYTES", null, "64KiB", Kind.SIZE, false,
-                "Largest accepted request body; larger ones get 413"));
+                "Largest accepted request body; larger ones get 413").withRange(Range.of(1, 64L << 20), "bytes"));
         k.add(key(HTTP_THREADS, "OURIOS_HTTP_THREADS", null, "4", Kind.INT, false,
-                "Requests served at once"));
+                "Requests served at once").withRange(Range.of(1, 256), "requests"));
         k.add(key(HTTP_QUEUE, "OURIOS_HTTP_QUEUE", null, "64", Kind.INT, false,
-                "Requests waiting for a thread; beyond it 503 with Retry-After"));
+                "Requests waiting for a thread; beyond it 503 with Retry-After")
+                .withRange(Range.of(0, 100_000), "requests"));
         k.add(key(HTTP_MAX_ROWS, "OURIOS_HTTP_MAX_ROWS", null, "10000", Kind.INT, false,
-                "Rows one /v1/query returns at most (its default limit); a response cut here says truncated"));
+                "Rows one /v1/query returns at most (its default limit); a response cut here says truncated")
+                .withRange(Range.of(1, 10_000_000), "rows"));
         k.add(key(HTTP_MAX_RESPONSE_BYTES, "OURIOS_HTTP_MAX_RESPONSE_BYTES", null, "16MiB", Kind.SIZE, false,
-                "Rows of one /v1/query response stop after this many bytes (truncated, with a cursor)"));
+                "Rows of one /v1/query response stop after this many bytes (truncated, with a cursor)")
+                .withRange(Range.atLeast(64 << 10), "bytes"));
         k.add(key(HTTP_MAX_CONCURRENT_QUERIES, "OURIOS_HTTP_MAX_CONCURRENT_QUERIES", null, "2", Kind.INT, false,
-                "Queries running at once; beyond it 429 with Retry-After"));
+                "Queries running at once; beyond it 429 with Retry-After").withRange(Range.of(1, 1024), "queries"));
         k.add(key(HTTP_QUERY_TIMEOUT, "OURIOS_HTTP_QUERY_TIMEOUT", null, "30s", Kind.DURATION, false,
                 "Deadline of one query: 504 before the first row, a truncated response after it"));
         k.add(key(HTTP_HEADER_TIMEOUT, "OURIOS_HTTP_HEADER_TIMEOUT", null, "10s", Kind.DURATION, false,
@@ -128,7 +149,8 @@ public final class ConfigKeys {
         k.add(key(HTTP_IDLE_TIMEOUT, "OURIOS_HTTP_IDLE_TIMEOUT", null, "30s", Kind.DURATION, false,
                 "Both ports: a connection with nothing sent or received for this long is closed"));
         k.add(key(HTTP_MAX_CONNECTIONS, "OURIOS_HTTP_MAX_CONNECTIONS", null, "1024", Kind.INT, false,
-                "Both ports, each: open connections; further ones wait in the accept backlog"));
+                "Both ports, each: open connections; further ones wait in the accept backlog")
+                .withRange(Range.of(1, 1_000_000), "connections"));
         k.add(key(TLS_CERT, "OURIOS_TLS_CERT", "--tls-cert", null, Kind.PATH, false,
                 "Both ports: PEM certificate chain; with tls.key the ports speak HTTPS only"));
         k.add(key(TLS_KEY, "OURIOS_TLS_KEY", "--tls-key", null, Kind.PATH, false,
@@ -144,46 +166,60 @@ public final class ConfigKeys {
         k.add(key(INGEST_WAL_DIR, "OURIOS_INGEST_WAL_DIR", "--wal-dir", null, Kind.PATH, false,
                 "Write-ahead-log directory (local disk); unset = <store>/../ourios-wal, required for S3"));
         k.add(key(INGEST_FLUSH_BYTES, "OURIOS_INGEST_FLUSH_BYTES", null, "16MiB", Kind.SIZE, false,
-                "A WAL segment is flushed to ingest files once it holds this much"));
+                "A WAL segment is flushed to ingest files once it holds this much")
+                .withRange(Range.atLeast(1024), "bytes"));
         k.add(key(INGEST_FLUSH_INTERVAL, "OURIOS_INGEST_FLUSH_INTERVAL", null, "2s", Kind.DURATION, false,
                 "... or once it is this old: records are queryable within about this long"));
         k.add(key(INGEST_MAX_BUFFER_BYTES, "OURIOS_INGEST_MAX_BUFFER_BYTES", null, "256MiB", Kind.SIZE, false,
-                "Heap for requests in flight; beyond it 429"));
+                "Heap for requests in flight; beyond it 429").withRange(Range.atLeast(1 << 20), "bytes"));
         k.add(key(INGEST_WAL_MAX_BYTES, "OURIOS_INGEST_WAL_MAX_BYTES", null, "1GiB", Kind.SIZE, false,
-                "WAL bytes not yet flushed; beyond it 503"));
+                "WAL bytes not yet flushed; beyond it 503").withRange(Range.atLeast(1 << 20), "bytes"));
         k.add(key(INGEST_MAX_BODY_BYTES, "OURIOS_INGEST_MAX_BODY_BYTES", null, "16MiB", Kind.SIZE, false,
-                "Largest request body, compressed or decompressed; larger ones get 413"));
+                "Largest request body, compressed or decompressed; larger ones get 413")
+                .withRange(Range.of(1024, 64L << 20), "bytes"));
         k.add(key(INGEST_THREADS, "OURIOS_INGEST_THREADS", null, "4", Kind.INT, false,
-                "OTLP requests decoded at once"));
+                "OTLP requests decoded at once").withRange(Range.of(1, 256), "requests"));
         k.add(key(COMPACTION_ENABLED, "OURIOS_COMPACTION_ENABLED", null, "true", Kind.BOOLEAN, false,
                 "Run the compaction daemon (false: serve queries only)"));
         k.add(key(COMPACTION_INTERVAL, "OURIOS_COMPACTION_INTERVAL", "--interval", "5m", Kind.DURATION, false,
                 "Time between sweeps"));
-        k.add(key(GRACE, "OURIOS_COMPACTION_GRACE", "--grace", "15m", Kind.DURATION, false,
+        k.add(key(GRACE, "OURIOS_COMPACTION_GRACE", "--grace", Units.formatDuration(CompactionOptions.DEFAULT_GRACE),
+                Kind.DURATION, false,
                 "Sealing margin after the hour ends"));
-        k.add(key(MIN_FILES, "OURIOS_COMPACTION_MIN_FILES", "--min-files", "4", Kind.INT, false,
-                "Candidate if more live files than this"));
-        k.add(key(MAX_TAIL_RATIO, "OURIOS_COMPACTION_MAX_TAIL_RATIO", "--max-tail-ratio", "0.5", Kind.FRACTION,
+        k.add(key(MIN_FILES, "OURIOS_COMPACTION_MIN_FILES", "--min-files",
+                String.valueOf(CompactionOptions.DEFAULT_MIN_FILES), Kind.INT, false,
+                "Candidate if more live files than this").withRange(Range.of(0, 1_000_000), "files"));
+        k.add(key(MAX_TAIL_RATIO, "OURIOS_COMPACTION_MAX_TAIL_RATIO", "--max-tail-ratio",
+                String.valueOf(CompactionOptions.DEFAULT_MAX_TAIL_RATIO), Kind.FRACTION,
                 false, "Late files beside a compacted hour merge among themselves up to this fraction of its bytes"));
-        k.add(key(SMALL_FILE_BYTES, "OURIOS_COMPACTION_SMALL_FILE_BYTES", "--small-file-bytes", "128MiB", Kind.SIZE,
-                false, "Candidate if any live file is smaller"));
-        k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget", "64MiB", Kind.SIZE, false,
-                "Decoded-row budget of the sort before spilling"));
-        k.add(key(FAN_IN, "OURIOS_COMPACTION_FAN_IN", "--fan-in", "64", Kind.INT, false, "Runs merged at once"));
+        k.add(key(SMALL_FILE_BYTES, "OURIOS_COMPACTION_SMALL_FILE_BYTES", "--small-file-bytes",
+                Units.formatSize(CompactionOptions.DEFAULT_SMALL_FILE_BYTES), Kind.SIZE,
+                false, "Candidate if any live file is smaller").withRange(Range.atLeast(0), "bytes"));
+        k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget",
+                Units.formatSize(CompactionOptions.DEFAULT_SORT_BUDGET_BYTES), Kind.SIZE, false,
+                "Decoded-row budget of the sort before spilling").withRange(Range.atLeast(0), "bytes"));
+        k.add(key(FAN_IN, "OURIOS_COMPACTION_FAN_IN", "--fan-in", String.valueOf(CompactionOptions.DEFAULT_FAN_IN),
+                Kind.INT, false, "Runs merged at once")
+                .withRange(Range.of(0, 1_000_000), "runs"));
         k.add(key(ROW_GROUP_BYTES, "OURIOS_COMPACTED_RG_BYTES", "--row-group-bytes", null, Kind.SIZE, false,
-                "Compacted row-group threshold; unset = clamp(input/8, 1MiB, 32MiB)"));
+                "Compacted row-group threshold; unset = clamp(input/8, 1MiB, 32MiB)")
+                .withRange(Range.atLeast(0), "bytes"));
         k.add(key(CONCURRENCY, "OURIOS_COMPACTION_CONCURRENCY", "--concurrency", "1", Kind.INT, false,
-                "Partitions compacted at once"));
-        k.add(key(GC_GRACE, "OURIOS_COMPACTION_GC_GRACE", "--gc-grace", "10m", Kind.DURATION, false,
+                "Partitions compacted at once").withRange(Range.of(0, 1024), "partitions"));
+        k.add(key(GC_GRACE, "OURIOS_COMPACTION_GC_GRACE", "--gc-grace",
+                Units.formatDuration(CompactionOptions.DEFAULT_GC_GRACE), Kind.DURATION, false,
                 "How long retired files, orphans and old manifests are kept"));
         k.add(key(SCRATCH, "OURIOS_COMPACTION_SCRATCH", "--scratch", scratch, Kind.PATH, false,
                 "Scratch directory for spill runs"));
-        k.add(key(SCRATCH_DEBRIS_AGE, "OURIOS_COMPACTION_SCRATCH_DEBRIS_AGE", "--scratch-debris-age", "10m",
+        k.add(key(SCRATCH_DEBRIS_AGE, "OURIOS_COMPACTION_SCRATCH_DEBRIS_AGE", "--scratch-debris-age",
+                Units.formatDuration(CompactionOptions.DEFAULT_SCRATCH_DEBRIS_AGE),
                 Kind.DURATION, false, "Scratch of a compaction process that is gone is deleted once this old"));
         k.add(key(MAX_READ_RATE, "OURIOS_COMPACTION_MAX_READ_RATE", "--max-read-rate", "0", Kind.SIZE, false,
-                "Bytes per second all compactions together may read from the store; 0 = unthrottled"));
+                "Bytes per second all compactions together may read from the store; 0 = unthrottled")
+                .withRange(Range.atLeast(0), "bytes per second"));
         k.add(key(MAX_WRITE_RATE, "OURIOS_COMPACTION_MAX_WRITE_RATE", "--max-write-rate", "0", Kind.SIZE, false,
-                "Bytes per second all compactions together may write to the store; 0 = unthrottled"));
+                "Bytes per second all compactions together may write to the store; 0 = unthrottled")
+                .withRange(Range.atLeast(0), "bytes per second"));
         k.add(key(ICEBERG_ENABLED, "OURIOS_ICEBERG_ENABLED", null, "false", Kind.BOOLEAN, false,
                 "Keep the store's Iceberg view (iceberg/logs) in step with every change serve makes; needs "
                 + "compaction.enabled"));
@@ -203,8 +239,8 @@ public final class ConfigKeys {
 
     private static ConfigKey key(String name, String env, String flag, String def, Kind kind, boolean secret,
             String description) {
-        return new ConfigKey(name, env, Optional.ofNullable(flag), Optional.ofNullable(def), kind, secret,
-                description);
+        return new ConfigKey(name, env, Optional.ofNullable(flag), Optional.ofNullable(def), kind, Range.ANY,
+                kind == Kind.SIZE ? "bytes" : "", secret, description);
     }
 
     public List<ConfigKey> all() {
@@ -213,6 +249,11 @@ public final class ConfigKeys {
 
     public Optional<ConfigKey> find(String name) {
         return Optional.ofNullable(byName.get(name));
+    }
+
+    /** The key a flag of {@code ourios serve} sets, e.g. {@code compaction.grace} for {@code --grace}. */
+    public Optional<ConfigKey> findByFlag(String flag) {
+        return byName.values().stream().filter(k -> k.flag().filter(flag::equals).isPresent()).findFirst();
     }
 
     public ConfigKey get(String name) {

@@ -1,5 +1,6 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.cli.Units;
 import dev.ourios.http.ServerOptions;
 import dev.ourios.http.TlsFiles;
 import java.net.InetSocketAddress;
@@ -32,22 +33,24 @@ public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads
     }
 
     static HttpConfig from(Values v) {
-        long body = v.size(ConfigKeys.HTTP_MAX_BODY_BYTES, 1);
-        if (body > 64L << 20) {
-            throw new ConfigException(ConfigKeys.HTTP_MAX_BODY_BYTES + ": at most 64MiB (got " + body + ")");
+        long body = v.size(ConfigKeys.HTTP_MAX_BODY_BYTES);
+        long maxBody = v.range(ConfigKeys.HTTP_MAX_BODY_BYTES).max();
+        if (body > maxBody) {
+            throw new ConfigException(ConfigKeys.HTTP_MAX_BODY_BYTES + ": at most " + Units.formatSize(maxBody)
+                    + " (got " + body + ")");
         }
         InetSocketAddress listen = v.listen(ConfigKeys.HTTP_LISTEN);
-        int threads = v.integer(ConfigKeys.HTTP_THREADS, 1, 256);
-        int queue = v.integer(ConfigKeys.HTTP_QUEUE, 0, 100_000);
+        int threads = v.integer(ConfigKeys.HTTP_THREADS);
+        int queue = v.integer(ConfigKeys.HTTP_QUEUE);
         ServerOptions server = ServerOptions.defaults("ourios-http", listen, threads, queue)
                 .withTimeouts(positive(v, ConfigKeys.HTTP_HEADER_TIMEOUT), positive(v, ConfigKeys.HTTP_BODY_TIMEOUT),
                         positive(v, ConfigKeys.HTTP_IDLE_TIMEOUT))
-                .withLimits(v.integer(ConfigKeys.HTTP_MAX_CONNECTIONS, 1, 1_000_000),
+                .withLimits(v.integer(ConfigKeys.HTTP_MAX_CONNECTIONS),
                         ServerOptions.DEFAULT_MAX_HEADER_BYTES)
                 .withTls(tls(v));
-        return new HttpConfig(listen, (int) body, threads, queue, v.integer(ConfigKeys.HTTP_MAX_ROWS, 1, 10_000_000),
-                v.size(ConfigKeys.HTTP_MAX_RESPONSE_BYTES, 64 << 10),
-                v.integer(ConfigKeys.HTTP_MAX_CONCURRENT_QUERIES, 1, 1024), positive(v, ConfigKeys.HTTP_QUERY_TIMEOUT),
+        return new HttpConfig(listen, (int) body, threads, queue, v.integer(ConfigKeys.HTTP_MAX_ROWS),
+                v.size(ConfigKeys.HTTP_MAX_RESPONSE_BYTES),
+                v.integer(ConfigKeys.HTTP_MAX_CONCURRENT_QUERIES), positive(v, ConfigKeys.HTTP_QUERY_TIMEOUT),
                 server);
     }
 

@@ -1,5 +1,6 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.cli.Units;
 import dev.ourios.ingest.IngestSettings;
 import java.net.InetSocketAddress;
 import java.nio.file.Path;
@@ -29,19 +30,20 @@ public record IngestConfig(Optional<IngestSettings> settings) {
             Path root = Path.of(uri.startsWith("file://") ? uri.substring("file://".length()) : uri);
             wal = root.toAbsolutePath().normalize().resolveSibling("ourios-wal");
         }
-        long flushBytes = v.size(ConfigKeys.INGEST_FLUSH_BYTES, 1024);
+        long flushBytes = v.size(ConfigKeys.INGEST_FLUSH_BYTES);
         Duration flushInterval = v.duration(ConfigKeys.INGEST_FLUSH_INTERVAL);
         if (flushInterval.isZero() || flushInterval.isNegative()) {
             throw new ConfigException(v.label(ConfigKeys.INGEST_FLUSH_INTERVAL) + ": must be positive");
         }
-        long maxBuffer = v.size(ConfigKeys.INGEST_MAX_BUFFER_BYTES, 1 << 20);
-        long walMax = v.size(ConfigKeys.INGEST_WAL_MAX_BYTES, 1 << 20);
-        long maxBody = v.size(ConfigKeys.INGEST_MAX_BODY_BYTES, 1024);
-        if (maxBody > 64L << 20) {
-            throw new ConfigException(v.label(ConfigKeys.INGEST_MAX_BODY_BYTES) + ": at most 64MiB (got " + maxBody
-                    + ")");
+        long maxBuffer = v.size(ConfigKeys.INGEST_MAX_BUFFER_BYTES);
+        long walMax = v.size(ConfigKeys.INGEST_WAL_MAX_BYTES);
+        long maxBody = v.size(ConfigKeys.INGEST_MAX_BODY_BYTES);
+        long bodyLimit = v.range(ConfigKeys.INGEST_MAX_BODY_BYTES).max();
+        if (maxBody > bodyLimit) {
+            throw new ConfigException(v.label(ConfigKeys.INGEST_MAX_BODY_BYTES) + ": at most "
+                    + Units.formatSize(bodyLimit) + " (got " + maxBody + ")");
         }
-        int threads = v.integer(ConfigKeys.INGEST_THREADS, 1, 256);
+        int threads = v.integer(ConfigKeys.INGEST_THREADS);
         return new IngestConfig(Optional.of(new IngestSettings(listen, wal, flushBytes, flushInterval, maxBuffer,
                 walMax, (int) maxBody, threads)));
     }

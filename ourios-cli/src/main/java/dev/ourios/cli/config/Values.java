@@ -35,17 +35,28 @@ final class Values {
         return rethrow(s, () -> Units.parseDuration(s.label(), string(name)));
     }
 
-    long size(String name, long min) {
+    /** The registry's bounds of the key (the largest value the callers that check it refuse themselves). */
+    ConfigKey.Range range(String name) {
+        return config.setting(name).key().range();
+    }
+
+    /** A size at least the key's minimum; the key's maximum, when it has one, is the caller's to check. */
+    long size(String name) {
         Setting s = config.setting(name);
+        long min = s.key().range().min();
         long v = rethrow(s, () -> Units.parseSize(s.label(), string(name)));
         if (v < min) {
-            throw new ConfigException(s.label() + ": must be at least " + min + " bytes (got " + v + ")");
+            throw new ConfigException(s.label() + ": must be at least " + min + " " + s.key().unit() + " (got " + v
+                    + ")");
         }
         return v;
     }
 
-    int integer(String name, int min, int max) {
+    /** An integer within the key's range. */
+    int integer(String name) {
         Setting s = config.setting(name);
+        long min = s.key().range().min();
+        long max = s.key().range().max();
         String v = string(name);
         int n;
         try {

@@ -1,49 +1,27 @@
 package dev.ourios.cli.serve;
 
 import dev.ourios.cli.CompactionFlags;
-import dev.ourios.cli.Shutdown;
 import dev.ourios.cli.StoreCheck;
-import dev.ourios.cli.SweepLoop;
-import dev.ourios.cli.Telemetry;
+import dev.ourios.cli.TelemetryEnvironment;
 import dev.ourios.cli.config.ConfigFileOption;
 import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
+import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.HttpConfig;
 import dev.ourios.cli.config.IcebergConfig;
-import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.cli.config.OuriosConfig;
-import dev.ourios.compaction.CompactionWiring;
-import dev.ourios.compaction.DeletionSettings;
-import dev.ourios.compaction.SweepSettings;
+import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.core.Retention;
-import dev.ourios.iceberg.IcebergView;
-import dev.ourios.iceberg.IcebergWiring;
-import dev.ourios.iceberg.PendingPartitions;
-import dev.ourios.compaction.sweep.SweepRunner;
-import dev.ourios.ingest.IngestMetrics;
-import dev.ourios.ingest.IngestSettings;
-import dev.ourios.ingest.Ingester;
-import dev.ourios.http.PemStores;
-import dev.ourios.http.AuthorizingGate;
-import dev.ourios.http.RequestGate;
-import dev.ourios.ingest.http.OtlpHttpReceiver;
-import dev.ourios.query.LiveFiles;
-import dev.ourios.query.QueryEngine;
+import dev.ourios.server.Server;
+import dev.ourios.server.ServerSettings;
+import dev.ourios.server.auth.AuthSettings;
+import dev.ourios.server.iceberg.IcebergSettings;
+import dev.ourios.server.otlp.OtlpSettings;
+import dev.ourios.server.query.QueryApiSettings;
+import dev.ourios.server.sweep.SweepSettings;
 import dev.ourios.store.ObjectStore;
-import dev.ourios.table.LiveSetChanges;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.PartitionFilter;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
-import dev.ourios.cli.UsageException;
-import dev.ourios.cli.auth.ServeAuth;
-import java.io.IOException;
-import java.net.InetSocketAddress;
-import java.time.Clock;
-import java.time.Duration;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
@@ -54,18 +32,14 @@ import picocli.CommandLine.ParseResult;
 import picocli.CommandLine.Spec;
 
 /**
- * {@code ourios serve}: the compaction daemon and the HTTP query endpoint in one long-lived process. Settings come
- * from flags, then {@code OURIOS_*} variables, then {@code --config FILE}, then defaults, all validated before
- * anything starts. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new partition starts,
- * running ones finish, accepted requests are answered, the server stops, telemetry is flushed, exit 0.
+ * {@code ourios serve}: resolves the service's settings from flags, then {@code OURIOS_*} variables, then
+ * {@code --config FILE}, then defaults, all validated before anything starts, checks the store exists, and runs
+ * the {@link Server} of {@code ourios-server} on them (which listens, sweeps, syncs and drains on SIGTERM).
  */
-@Command(name = "serve", mixinStandardHelpOptions = true,
+@Command(name = "serve", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Compaction.class,
         description = "Run the compaction daemon, the HTTP query endpoint "
         + "(POST /v1/query, GET /v1/files, POST /v1/delete, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
 public final class ServeCommand implements Callable<Integer> {
-    /** How long accepted HTTP requests may take to finish once the sweeps have drained. */
-    static final Duration HTTP_DRAIN = Duration.ofSeconds(10);
-
     @Mixin
     ConfigFileOption config;
 
@@ -115,7 +89,7 @@ public final class ServeCommand implements Callable<Integer> {
     boolean insecureNoAuth;
 
     @Option(names = "--interval", description = "Time between sweeps (default: $OURIOS_COMPACTION_INTERVAL, the "
-            + "config file, or 5m)")
+            + "config file, or ${DEFAULT-VALUE})")
     String interval;
 
     /** The same knobs as {@code ourios compact}; only the ones given on the command line override the config. */
@@ -135,87 +109,33 @@ public final class ServeCommand implements Callable<Integer> {
         // --retention-tenant entries override the file's retention.tenants, as every flag overrides the file.
         CompactionOptions compaction = cfg.compaction().options()
                 .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
-        EventLog events = new EventLog(System.err, Clock.systemUTC());
-        // Opened first, closed last: the SIGTERM hook halts with 0 only after everything below is closed/flushed.
-        try (Shutdown drain = Shutdown.onSignal(cfg.drainTimeout(),
-                        msg -> events.info("ourios.serve.draining", msg, Map.of()));
-                ObjectStore s = cfg.store().open();
-                Telemetry telemetry = Telemetry.fromEnvironment()) {
+        ServerSettings settings = settings(cfg, iceberg, compaction, env);
+        ObjectStore store = cfg.store().open();
+        try {
             // A missing or unreadable store is refused at start; /readyz watches for one that goes away later.
-            StoreCheck.requireExisting(s, ConfigKeys.STORE_URI + " " + cfg.store().uri());
-            // Before anything listens: the address rule, the keys file and its SIGHUP reload; auth.authorizer()
-            // decides requests (API key, scope, tenant).
-            ServeAuth auth = ServeAuth.start(cfg, insecureNoAuth, telemetry.meterProvider(), Clock.systemUTC(),
-                    msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
-                    msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
-            TableLayout layout = new TableLayout(s);
-            TableReader tables = new TableReader(s, new ManifestCodec());
-            // Every /v1/* request of both ports passes this one gate before its body is read: where an
-            // authorizer checks the request's headers and answers 400/401/403.
-            RequestGate gate = new AuthorizingGate(auth.authorizer());
-            StoreProbe probe = new StoreProbe(s, drain::stopRequested);
-            // Every component below that changes a partition's live set reports it here, for the Iceberg view.
-            PendingPartitions changed = new PendingPartitions(IcebergSyncLoop.MAX_PENDING_PARTITIONS);
-            LiveSetChanges changes = iceberg.enabled() ? changed : LiveSetChanges.NONE;
-            // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
-            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(DeletionSettings.of(s, compaction)
-                    .withLiveSetChanges(changes)), probe, events);
-            HttpApi api = new HttpApi(cfg.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), probe, events, gate, deletes);
-            // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
-            Ingester ingester = cfg.ingest().settings().isPresent()
-                    ? openIngester(cfg.ingest().settings().get(), s, telemetry, compaction.retention(), changes) : null;
-            OtlpHttpReceiver receiver = ingester == null ? null
-                    : new OtlpHttpReceiver(ingester, cfg.http().server(), gate);
-            InetSocketAddress otlp = receiver == null ? null : startReceiver(receiver, cfg.ingest().settings().get());
-            if (ingester != null) {
-                drain.whenStopping(ingester::stopAccepting);
-            }
-            InetSocketAddress bound = api.start();
-            JsonStderr.install(events);
-            String scheme = cfg.http().server().scheme();
-            events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
-                    + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
-                    + otlp.getHostString() + ":" + otlp.getPort())
-                    + " on " + cfg.store().uri(), started(cfg, bound, otlp));
-            // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
-            IcebergView view = IcebergWiring.view(s, cfg.store().uri());
-            IcebergSyncLoop viewSync = !iceberg.enabled() ? null
-                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, Clock.systemUTC(), iceberg.form()), changed, events,
-                            Clock.systemUTC(), iceberg.syncInterval(), iceberg.reconcileInterval());
-            if (viewSync != null) {
-                viewSync.start();
-            }
-            try {
-                if (cfg.compaction().enabled()) {
-                    SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, compaction)
-                            .withMeters(telemetry.meterProvider())
-                            .withFileRetention(IcebergWiring.retention(view, Clock.systemUTC()))
-                            .withLiveSetChanges(changes));
-                    new SweepLoop(runner, PartitionFilter.all(), cfg.compaction().interval(), drain)
-                            .run(new SweepEvents(events));
-                } else {
-                    while (!drain.stopRequested()) {
-                        drain.sleep(Duration.ofHours(1));
-                    }
-                }
-            } finally {
-                if (receiver != null) {
-                    // Stop accepting, answer what was accepted, then flush every record the WAL holds.
-                    receiver.stop(HTTP_DRAIN);
-                    boolean flushed = ingester.drain(cfg.drainTimeout());
-                    events.info("ourios.ingest.drained", flushed ? "ingest drained: every record flushed"
-                            : "ingest drain incomplete: the rest stays in the WAL for the next start", Map.of());
-                }
-                api.stop(HTTP_DRAIN);
-                if (viewSync != null) {
-                    // After the drain: the files its last flushes landed reach the view in one last sync.
-                    viewSync.stop(HTTP_DRAIN);
-                }
-            }
-            events.info("ourios.serve.stopped", "stopped: sweeps drained, HTTP server closed", Map.of());
+            StoreCheck.requireExisting(store, ConfigKeys.STORE_URI + " " + cfg.store().uri());
+        } catch (RuntimeException e) {
+            store.close();
+            throw e;
         }
+        Server.run(settings, store);
         return 0;
+    }
+
+    /** The service's settings, one record per concern, from the validated configuration. */
+    private ServerSettings settings(OuriosConfig cfg, IcebergConfig iceberg, CompactionOptions compaction,
+            Map<String, String> env) {
+        HttpConfig http = cfg.http();
+        QueryApiSettings api = new QueryApiSettings(http.server(), ConfigKeys.HTTP_LISTEN, http.maxBodyBytes(),
+                http.maxRows(), http.maxResponseBytes(), http.maxConcurrentQueries(), http.queryTimeout());
+        return new ServerSettings(cfg.store().uri(), api,
+                cfg.ingest().settings().map(s -> new OtlpSettings(s, ConfigKeys.INGEST_LISTEN,
+                        ConfigKeys.INGEST_WAL_DIR)),
+                new SweepSettings(cfg.compaction().enabled(), cfg.compaction().interval(), compaction),
+                new IcebergSettings(iceberg.enabled(), iceberg.syncInterval(), iceberg.reconcileInterval(),
+                        iceberg.form()),
+                new AuthSettings(cfg.auth().keysFile(), cfg.auth().label(), insecureNoAuth),
+                TelemetryEnvironment.read(env), cfg.drainTimeout());
     }
 
     /** Flags given on the command line, by key; picocli's defaults must not override the file or environment. */
@@ -231,41 +151,5 @@ public final class ServeCommand implements Callable<Integer> {
             }
         }
         return out;
-    }
-
-    private static Ingester openIngester(IngestSettings settings, ObjectStore store, Telemetry telemetry,
-            Retention retention, LiveSetChanges changes) {
-        try {
-            return Ingester.open(settings, store, new IngestMetrics(telemetry.meterProvider()), retention,
-                    Clock.systemUTC(), changes);
-        } catch (IOException e) {
-            throw new UsageException(ConfigKeys.INGEST_WAL_DIR + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static InetSocketAddress startReceiver(OtlpHttpReceiver receiver, IngestSettings settings) {
-        try {
-            return receiver.start();
-        } catch (PemStores.PemException e) {
-            throw new UsageException("tls: " + e.getMessage(), e);
-        } catch (IOException e) {
-            throw new UsageException(ConfigKeys.INGEST_LISTEN + ": cannot listen on "
-                    + settings.listen().getHostString() + ":" + settings.listen().getPort() + ": " + e.getMessage(), e);
-        }
-    }
-
-    private static Map<String, Object> started(OuriosConfig cfg, InetSocketAddress bound, InetSocketAddress otlp) {
-        Map<String, Object> a = new LinkedHashMap<>();
-        a.put("server.address", bound.getHostString());
-        a.put("server.port", bound.getPort());
-        a.put("url.scheme", cfg.http().server().scheme());
-        if (otlp != null) {
-            a.put("ourios.ingest.port", otlp.getPort());
-            a.put("ourios.ingest.wal_dir", cfg.ingest().settings().get().walDir().toString());
-        }
-        a.put("ourios.store", cfg.store().uri());
-        a.put("ourios.compaction.enabled", cfg.compaction().enabled());
-        a.put("ourios.compaction.interval", cfg.compaction().interval().toString());
-        return a;
     }
 }

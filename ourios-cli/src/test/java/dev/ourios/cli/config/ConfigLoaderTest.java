@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ourios.cli.CompactionFlags;
 import dev.ourios.store.IoRates;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import picocli.CommandLine.Model.CommandSpec;
 
 /** Resolution order, strict YAML, errors naming the key and its source, masked printing. */
 class ConfigLoaderTest {
@@ -196,37 +194,6 @@ class ConfigLoaderTest {
             if (!s.key().secret()) {
                 assertEquals(s.value(), again.value(s.key().name()), s.key().name());
             }
-        }
-    }
-
-    @Test
-    void defaults_and_flags_are_the_ones_of_ourios_compact() {
-        CommandSpec compact = CommandSpec.forAnnotatedObject(new CompactionFlags());
-        for (ConfigKey k : keys.all()) {
-            if (k.flag().isEmpty() || compact.findOption(k.flag().get()) == null) {
-                continue;
-            }
-            var option = compact.findOption(k.flag().get());
-            if (option.defaultValue() != null) {
-                assertEquals(option.defaultValue(), k.defaultValue().orElse(null), k.name());
-            }
-        }
-        // --retention-tenant feeds the retention.tenants mapping, which has no key of its own (tenants are data).
-        assertEquals(compact.options().size() - 1, keys.all().stream().filter(k -> k.flag().isPresent()
-                && compact.findOption(k.flag().get()) != null).count(), "every compaction flag has a key");
-        assertTrue(keys.isMapSection(ConfigKeys.RETENTION_TENANTS)
-                && compact.findOption("--retention-tenant") != null);
-        assertEquals(keys.all().size(), keys.all().stream().map(ConfigKey::env).distinct().count(),
-                "one variable per key");
-    }
-
-    @Test
-    void the_operations_guide_documents_every_key_and_variable() throws Exception {
-        Path guide = Path.of(System.getProperty("basedir", ".")).toAbsolutePath().resolveSibling("docs")
-                .resolve("operations.md");
-        String text = Files.readString(guide);
-        for (ConfigKey k : keys.all()) {
-            assertTrue(text.contains("| `" + k.name() + "` | `" + k.env() + "` |"), k.name() + " in " + guide);
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.ourios.compaction.sweep;
 
+import dev.ourios.compaction.Containment;
 import dev.ourios.compaction.PartitionCompactor;
 import dev.ourios.compaction.PartitionExpirer;
 import dev.ourios.compaction.PartitionResult;
@@ -29,11 +30,13 @@ import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -135,8 +138,8 @@ public final class SweepRunner {
         List<PartitionKey> partitions;
         try {
             partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
-        } catch (Exception e) {
-            errors.add("listing partitions: " + e.getMessage());
+        } catch (Throwable t) {
+            errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             return decisions;
         }
         for (PartitionKey p : partitions) {
@@ -146,8 +149,8 @@ public final class SweepRunner {
                 }
                 PartitionSnapshot s = reader.snapshot(p);
                 decisions.add(policy.decide(p, s.generation(), s.live(), now));
-            } catch (Exception e) {
-                errors.add(p + ": " + e.getMessage());
+            } catch (Throwable t) {
+                errors.add(p + ": " + Containment.describe(Containment.contain(t)));
             }
         }
         return decisions;
@@ -164,8 +167,8 @@ public final class SweepRunner {
         try {
             partitions = layout.partitions(filter).stream().filter(shard::owns)
                     .filter(p -> retention.isExpired(p, now)).toList();
-        } catch (Exception e) {
-            errors.add("listing partitions: " + e.getMessage());
+        } catch (Throwable t) {
+            errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             return out;
         }
         for (PartitionKey p : partitions) {
@@ -174,8 +177,8 @@ public final class SweepRunner {
                 if (!s.live().isEmpty()) {
                     out.add(s);
                 }
-            } catch (Exception e) {
-                errors.add(p + ": " + e.getMessage());
+            } catch (Throwable t) {
+                errors.add(p + ": " + Containment.describe(Containment.contain(t)));
             }
         }
         return out;
@@ -212,13 +215,18 @@ public final class SweepRunner {
             gcBytes = report.bytesReclaimed();
             report.partitions().stream().filter(r -> !r.errors().isEmpty())
                     .forEach(r -> gcErrors.put(r.partition(), r.errors()));
-        } catch (Exception e) {
-            errors.add("gc: " + e.getMessage());
+        } catch (Throwable t) {
+            errors.add("gc: " + Containment.describe(Containment.contain(t)));
         }
         if (debris != null) {
-            DebrisReport d = debris.collect(filter);
-            gcDeleted += d.count();
-            gcBytes += d.bytes();
+            try {
+                DebrisReport d = debris.collect(filter);
+                gcDeleted += d.count();
+                gcBytes += d.bytes();
+            } catch (Throwable t) {
+                // The collector logs and skips what it cannot read; anything else is the sweep's error line.
+                errors.add("debris collection: " + Containment.describe(Containment.contain(t)));
+            }
         }
 
         List<Candidate> candidates = new ArrayList<>();
@@ -227,8 +235,8 @@ public final class SweepRunner {
         List<PartitionKey> partitions;
         try {
             partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
-        } catch (Exception e) {
-            errors.add("listing partitions: " + e.getMessage());
+        } catch (Throwable t) {
+            errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             partitions = List.of();
         }
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
@@ -249,8 +257,10 @@ public final class SweepRunner {
                     candidates.add(new Candidate(s, d.plan().orElseThrow()));
                     found.merge(p.tenantId(), 1L, Long::sum);
                 }
-            } catch (Exception e) {
-                PartitionResult r = PartitionResult.error(p, -1, p + ": " + e.getMessage(), 0);
+            } catch (Throwable t) {
+                String msg = Containment.describe(Containment.contain(t));
+                LOG.debug("planning {} failed", p, t);
+                PartitionResult r = PartitionResult.error(p, -1, p + ": " + msg, 0);
                 results.add(r);
                 onResult.accept(r);
                 gcErrors.remove(p); // GC skipped it for the same reason: one error line per partition, not two
@@ -265,7 +275,8 @@ public final class SweepRunner {
             if (stopping.get()) {
                 break; // SIGTERM: start nothing new
             }
-            PartitionResult r = expirer.expire(s, retention.forTenant(s.partition().tenantId()).orElseThrow());
+            PartitionResult r = contained(s.partition(), s.generation(),
+                    () -> expirer.expire(s, retention.forTenant(s.partition().tenantId()).orElseThrow()));
             if (r.result() != PartitionResult.Result.ERROR) {
                 LOG.info("{}: expired ({} files, {} rows)", s.partition(), r.filesIn(), r.rows());
             }
@@ -285,7 +296,8 @@ public final class SweepRunner {
                     if (stopping.get()) {
                         return; // SIGTERM: start nothing new
                     }
-                    PartitionResult r = compactor.compact(c.snapshot, c.plan);
+                    PartitionResult r = contained(c.plan.partition(), c.plan.baseGeneration(),
+                            () -> compactor.compact(c.snapshot, c.plan));
                     if (r.result() == PartitionResult.Result.ERROR) {
                         // DEBUG: the result carries the error and every caller reports it (CLI line, serve event);
                         // a WARN here would print each error twice on the CLI's stderr.
@@ -301,6 +313,11 @@ public final class SweepRunner {
             for (Future<?> f : futures) {
                 try {
                     f.get();
+                } catch (ExecutionException e) {
+                    // The task reports its partition's failures itself; what reaches here failed around that
+                    // (the result callback), and an error that ends the JVM goes on ending it.
+                    Containment.contain(e.getCause());
+                    errors.add("BUG: compaction task failed: " + e);
                 } catch (Exception e) {
                     errors.add("BUG: compaction task failed: " + e);
                 }
@@ -309,10 +326,15 @@ public final class SweepRunner {
             pool.shutdownNow();
         }
         if (auditCompactor != null && !stopping.get()) {
-            for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
-                if (d.error() != null) {
-                    errors.add(d.error());
+            try {
+                for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
+                    if (d.error() != null) {
+                        errors.add(d.error());
+                    }
                 }
+            } catch (Throwable t) {
+                // Each day's failure is its own result; this catches what fails around the days.
+                errors.add("audit compaction: " + Containment.describe(Containment.contain(t)));
             }
         }
         Map<String, Long> backlog = new TreeMap<>(found);
@@ -348,10 +370,26 @@ public final class SweepRunner {
                 if (audit.emit(ev)) {
                     LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());
                 }
-            } catch (Exception ex) {
-                LOG.warn("{}: audit re-emission failed: {}", s.partition(), ex.getMessage());
+            } catch (Throwable t) {
+                LOG.warn("{}: audit re-emission failed: {}", s.partition(),
+                        Containment.describe(Containment.contain(t)));
             }
         });
+    }
+
+    /**
+     * {@code work}'s result, or the partition's error result when it throws: the compactor and expirer report their
+     * own failures, so this only meets what fails around them (building the work), and keeps it the partition's.
+     */
+    private static PartitionResult contained(PartitionKey p, long generation, Supplier<PartitionResult> work) {
+        try {
+            return work.get();
+        } catch (Throwable t) {
+            Containment.contain(t);
+            LOG.debug("{} failed", p, t);
+            String msg = Containment.describeOrName(t);
+            return PartitionResult.error(p, generation, msg.contains(p.hourPath()) ? msg : p + ": " + msg, 0);
+        }
     }
 
     private record Candidate(PartitionSnapshot snapshot, CompactionPlan plan) {

@@ -16,7 +16,10 @@ public record FileFooter(
         String timeColumn,
         List<RowGroup> rowGroups) {
 
-    /** One row group; {@code sortingColumns} as "name ASC|DESC NULLS FIRST|LAST", empty when undeclared. */
+    /**
+     * One row group; {@code sortingColumns} as "name ASC|DESC NULLS FIRST|LAST", empty when undeclared;
+     * {@code codecs} the page codecs of its column chunks, by name, each once in the order first met.
+     */
     public record RowGroup(
             long rows,
             long compressedBytes,
@@ -26,6 +29,7 @@ public record FileFooter(
             Long minTime,
             Long maxTime,
             List<String> sortingColumns,
-            List<String> bloomFilterColumns) {
+            List<String> bloomFilterColumns,
+            List<String> codecs) {
     }
 }

@@ -38,7 +38,12 @@ public final class FooterInspector {
                 md = new ParquetMetadataConverter().readParquetMetadata(new ByteArrayInputStream(bytes.toByteArray()),
                         ParquetMetadataConverter.NO_FILTER);
             } catch (IOException | RuntimeException e) {
-                throw new LogFormatException(name + ": unreadable Parquet footer (" + e.getMessage() + ")", e);
+                throw new LogFormatException(name + ": unreadable Parquet footer (" + LogFormatException.reason(e)
+                        + ")", e);
+            } catch (StackOverflowError e) {
+                // parquet-java builds the schema from the footer recursively; the stack is unwound here.
+                throw new LogFormatException(name + ": unreadable Parquet footer (its schema is nested deeper than"
+                        + " this reader's stack)");
             }
             MessageType schema = md.getFileMetaData().getSchema();
             String timeColumn = schema.containsField(Columns.EFFECTIVE_TIME) ? Columns.EFFECTIVE_TIME : Columns.TIME;
@@ -59,7 +64,11 @@ public final class FooterInspector {
                     }
                 }
                 List<String> blooms = new ArrayList<>();
+                List<String> codecs = new ArrayList<>();
                 for (ColumnChunkMetaData c : b.getColumns()) {
+                    if (!codecs.contains(c.getCodec().name())) {
+                        codecs.add(c.getCodec().name());
+                    }
                     if (c.getBloomFilterOffset() >= 0) {
                         blooms.add(c.getPath().toDotString());
                     }
@@ -69,7 +78,7 @@ public final class FooterInspector {
                         hasRange(service) ? ((Binary) service.genericGetMax()).toStringUsingUTF8() : null,
                         hasRange(time) ? (Long) time.genericGetMin() : null,
                         hasRange(time) ? (Long) time.genericGetMax() : null,
-                        List.copyOf(sorting), List.copyOf(blooms)));
+                        List.copyOf(sorting), List.copyOf(blooms), List.copyOf(codecs)));
             }
             long rows = md.getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
             return new FileFooter(name, in.length(), schema.toString(), rows, md.getFileMetaData().getCreatedBy(),

@@ -37,7 +37,7 @@ public final class Footers {
         try {
             return Util.readFileMetaData(new ByteArrayInputStream(footer));
         } catch (IOException | RuntimeException e) {
-            throw new LogFormatException(file + ": unreadable Parquet footer: " + e.getMessage(), e);
+            throw new LogFormatException(file + ": unreadable Parquet footer: " + LogFormatException.reason(e), e);
         }
     }
 

@@ -19,7 +19,6 @@ import java.util.Optional;
 import java.util.PrimitiveIterator;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
-import org.apache.parquet.hadoop.util.HadoopCodecs;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
@@ -127,7 +126,7 @@ public final class LogFileReader implements Closeable {
         boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
         ParquetReadOptions readOptions = ParquetReadOptions.builder(conf)
-                .withCodecFactory(new PageDecompressors(HadoopCodecs.newFactory(conf, 0)))
+                .withCodecFactory(new PageDecompressors())
                 .withRecordFilter(filter)
                 .useStatsFilter(!pruned)
                 .useDictionaryFilter(!pruned)
@@ -141,7 +140,12 @@ public final class LogFileReader implements Closeable {
         } catch (NoSuchObjectException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
-            throw new LogFormatException(file + ": not a readable Parquet file (" + e.getMessage() + ")", e);
+            throw new LogFormatException(file + ": not a readable Parquet file (" + LogFormatException.reason(e) + ")", e);
+        } catch (StackOverflowError e) {
+            // parquet-java builds the schema from the footer recursively: a hostile footer's nesting ends that
+            // recursion here, with the stack unwound; nothing else ran on it.
+            throw new LogFormatException(file + ": not a readable Parquet file (its schema is nested deeper than"
+                    + " this reader's stack)");
         }
         try {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
@@ -152,6 +156,7 @@ public final class LogFileReader implements Closeable {
             this.materializer = new LogRecordMaterializer(requested);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : reader.getFooter().getBlocks().size();
             this.keptBlocks = reader.getRowGroups();
+            PageDecompressors.checkReadable(file, keptBlocks);
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
             boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
@@ -188,7 +193,7 @@ public final class LogFileReader implements Closeable {
                 long before = inputFile.bytesRead();
                 footer = ParquetFileReader.readFooter(inputFile, readOptions, stream);
                 footers.put(id, footer, inputFile.bytesRead() - before);
-            } catch (IOException | RuntimeException e) {
+            } catch (IOException | RuntimeException | StackOverflowError e) {
                 stream.close();
                 throw e;
             }

@@ -1,106 +1,79 @@
 package dev.ourios.parquet.read;
 
-import com.github.luben.zstd.ZstdDecompressCtx;
-import com.github.luben.zstd.ZstdException;
-import java.io.IOException;
-import java.nio.ByteBuffer;
-import org.apache.parquet.bytes.BytesInput;
+import dev.ourios.parquet.LogFormatException;
+import java.util.EnumMap;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import org.apache.parquet.compression.CompressionCodecFactory;
+import org.apache.parquet.hadoop.metadata.BlockMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.hadoop.metadata.CompressionCodecName;
 
 /**
- * The page decompression of one reader. ZSTD pages (every file this store writes) are decompressed in one native
- * call into an array of the size the page header gives, with one decompression context the reader keeps. parquet-java's
- * codec instead opens a streaming decompressor with its own context and buffers for every page and copies the page
- * out of it through a stream; on a query that reads every page of a file, that was most of the time spent outside
- * our decoding (docs/benchmarks.md). Other codecs go to parquet-java's factory.
+ * The page decompression of one reader, for every codec a Parquet file can name but LZO (docs/spec/storage.md,
+ * "Codecs"): UNCOMPRESSED, SNAPPY, GZIP, ZSTD, LZ4_RAW, LZ4 and BROTLI, each through its field-standard library
+ * ({@link PageCodec}). Pages go through parquet-java's page reader, which asks this factory for each chunk's codec;
+ * parquet-java's own factory would load Hadoop codec classes by name instead, some of which need native Hadoop
+ * libraries. A file naming any other codec is refused when it is opened ({@link #checkReadable}), naming the file,
+ * the column and the codec.
  *
  * <p>One per reader and used by its thread only, as parquet-java's own factory is; {@link #release()} (called when
- * the reader closes) frees the context.
+ * the reader closes) frees the codecs' native contexts. A reader compresses nothing.
  */
-final class PageDecompressors implements CompressionCodecFactory {
-    private final CompressionCodecFactory others;
-    private ZstdPages zstd;
+public final class PageDecompressors implements CompressionCodecFactory {
+    /** The codecs this reader decodes. */
+    public static final Set<CompressionCodecName> READABLE = EnumSet.of(CompressionCodecName.UNCOMPRESSED,
+            CompressionCodecName.SNAPPY, CompressionCodecName.GZIP, CompressionCodecName.ZSTD,
+            CompressionCodecName.LZ4_RAW, CompressionCodecName.LZ4, CompressionCodecName.BROTLI);
 
-    PageDecompressors(CompressionCodecFactory others) {
-        this.others = others;
+    private final Map<CompressionCodecName, BytesInputDecompressor> open = new EnumMap<>(CompressionCodecName.class);
+
+    /**
+     * Refuses a file with a column chunk, among {@code columns} of {@code blocks}, compressed with a codec this
+     * reader does not decode: one line naming the file, the column and the codec.
+     */
+    public static void checkReadable(String file, List<BlockMetaData> blocks) throws LogFormatException {
+        for (BlockMetaData b : blocks) {
+            for (ColumnChunkMetaData c : b.getColumns()) {
+                CompressionCodecName codec = c.getCodec();
+                if (!READABLE.contains(codec)) {
+                    throw new LogFormatException(file + ": column '" + c.getPath().toDotString()
+                            + "' is compressed with " + codec + ", which this reader does not decode (it reads "
+                            + READABLE + ")");
+                }
+            }
+        }
     }
 
     @Override
     public BytesInputDecompressor getDecompressor(CompressionCodecName codec) {
-        if (codec != CompressionCodecName.ZSTD) {
-            return others.getDecompressor(codec);
-        }
-        if (zstd == null) {
-            zstd = new ZstdPages();
-        }
-        return zstd;
+        return open.computeIfAbsent(codec, PageDecompressors::decompressorOf);
+    }
+
+    private static BytesInputDecompressor decompressorOf(CompressionCodecName codec) {
+        return switch (codec) {
+            case UNCOMPRESSED -> new UncompressedPageCodec();
+            case ZSTD -> new ZstdPageCodec();
+            case SNAPPY -> new SnappyPageCodec();
+            case GZIP -> new GzipPageCodec();
+            case LZ4_RAW -> new Lz4RawPageCodec();
+            case LZ4 -> new Lz4HadoopPageCodec();
+            case BROTLI -> new BrotliPageCodec();
+            default -> throw new IllegalArgumentException("pages compressed with " + codec
+                    + ", which this reader does not decode (it reads " + READABLE + ")");
+        };
     }
 
     @Override
     public BytesInputCompressor getCompressor(CompressionCodecName codec) {
-        return others.getCompressor(codec);
+        throw new UnsupportedOperationException("a reader compresses nothing");
     }
 
     @Override
     public void release() {
-        if (zstd != null) {
-            zstd.release();
-            zstd = null;
-        }
-        others.release();
-    }
-
-    /** One-shot ZSTD decompression of whole pages (one or more frames each) with a context kept between pages. */
-    private static final class ZstdPages implements BytesInputDecompressor {
-        private ZstdDecompressCtx context = new ZstdDecompressCtx();
-
-        @Override
-        public BytesInput decompress(BytesInput bytes, int uncompressedSize) throws IOException {
-            // The page as a view of the chunk's buffer where it has an array: toByteArray() would copy every
-            // compressed page once more (through a channel) before decompressing it.
-            ByteBuffer page = bytes.toByteBuffer();
-            byte[] in;
-            int from;
-            int length = page.remaining();
-            if (page.hasArray()) {
-                in = page.array();
-                from = page.arrayOffset() + page.position();
-            } else {
-                in = new byte[length];
-                page.duplicate().get(in);
-                from = 0;
-            }
-            byte[] out = new byte[uncompressedSize];
-            int n;
-            try {
-                n = context.decompressByteArray(out, 0, out.length, in, from, length);
-            } catch (ZstdException e) {
-                throw new IOException("ZSTD page of " + length + " bytes does not decompress to the "
-                        + uncompressedSize + " bytes its header gives: " + e.getMessage(), e);
-            }
-            if (n != uncompressedSize) {
-                throw new IOException("ZSTD page of " + length + " bytes decompresses to " + n
-                        + " bytes, its header gives " + uncompressedSize);
-            }
-            return BytesInput.from(out);
-        }
-
-        @Override
-        public void decompress(ByteBuffer input, int compressedSize, ByteBuffer output, int uncompressedSize)
-                throws IOException {
-            byte[] in = new byte[compressedSize];
-            input.duplicate().get(in);
-            byte[] out = decompress(BytesInput.from(in), uncompressedSize).toByteArray();
-            output.duplicate().put(out);
-        }
-
-        @Override
-        public void release() {
-            if (context != null) {
-                context.close();
-                context = null;
-            }
-        }
+        open.values().forEach(BytesInputDecompressor::release);
+        open.clear();
     }
 }

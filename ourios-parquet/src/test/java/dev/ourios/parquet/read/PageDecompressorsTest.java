@@ -30,7 +30,7 @@ class PageDecompressorsTest {
         System.out.println("PageDecompressorsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
         Random random = new Random(seed);
         CompressionCodecFactory reference = parquetJava();
-        PageDecompressors ours = new PageDecompressors(parquetJava());
+        PageDecompressors ours = new PageDecompressors();
         try {
             for (int i = 0; i < 200; i++) {
                 byte[] page = new byte[random.nextInt(4) == 0 ? random.nextInt(16) : random.nextInt(300_000)];
@@ -72,7 +72,7 @@ class PageDecompressorsTest {
     @Test
     void aCorruptOrShortPageIsAnError() throws IOException {
         CompressionCodecFactory reference = parquetJava();
-        PageDecompressors ours = new PageDecompressors(parquetJava());
+        PageDecompressors ours = new PageDecompressors();
         try {
             byte[] page = new byte[10_000];
             new Random(7).nextBytes(page);

@@ -1,0 +1,83 @@
+package dev.ourios.compaction;
+
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.verify.ChecksumMismatchException;
+import dev.ourios.table.CommitRecord;
+import dev.ourios.table.PartitionSnapshot;
+import java.time.Clock;
+import java.util.Optional;
+
+/**
+ * A compaction or tail merge as a {@link RewritePlan}: the policy's {@link CompactionPlan} on the snapshot it was
+ * made from, rewritten by a {@link PartitionRewriter} into one output that replaces its inputs. A lost race is not
+ * retried: the output is left for GC and the next sweep plans the partition again.
+ */
+final class CompactionRewrite implements RewritePlan<PartitionResult> {
+    private final PartitionSnapshot snapshot;
+    private final CompactionPlan plan;
+    private final PartitionRewriter rewriter;
+    private final Clock clock;
+
+    CompactionRewrite(PartitionSnapshot snapshot, CompactionPlan plan, PartitionRewriter rewriter, Clock clock) {
+        this.snapshot = snapshot;
+        this.plan = plan;
+        this.rewriter = rewriter;
+        this.clock = clock;
+    }
+
+    @Override
+    public PlannedRewrite plan() {
+        return new PlannedRewrite(snapshot, plan.baseGeneration(), Optional.empty());
+    }
+
+    @Override
+    public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
+        RewriteResult rw = rewriter.rewrite(plan);
+        CommitRecord record = new CommitRecord(clock.instant(), plan.inputNames(), rw.outputName(), rw.rowsOut(),
+                rw.bytesIn(), rw.bytesOut(), rw.outputChecksum());
+        return StagedRewrite.toCommit(record, plan.inputs().size(), rw.rowsIn(), rw.inputChecksum(),
+                rw.outputChecksum(), true);
+    }
+
+    @Override
+    public Optional<AuditEvent> auditEvent(PlannedRewrite planned, CommitRecord record, long generation) {
+        return Optional.of(AuditEvent.of(plan.partition(), generation, record));
+    }
+
+    @Override
+    public PartitionResult report(RewriteOutcome outcome) {
+        if (outcome instanceof RewriteOutcome.Committed c) {
+            return new PartitionResult(plan.partition(), PartitionResult.Result.COMMITTED, plan.inputs().size(),
+                    c.record().rows(), c.record().bytesIn(), c.record().bytesOut(), c.generation(),
+                    c.record().output(), plan.inputNames(), null, null, c.seconds());
+        }
+        if (outcome instanceof RewriteOutcome.Lost l) {
+            CommitRecord r = l.staged().commitRecord();
+            return new PartitionResult(plan.partition(), PartitionResult.Result.NOOP, plan.inputs().size(), 0,
+                    r.bytesIn(), r.bytesOut(), plan.baseGeneration(), r.output(), plan.inputNames(), null,
+                    "lost the commit race: " + l.detail() + "; output left for GC", l.seconds());
+        }
+        if (outcome instanceof RewriteOutcome.Refused r) {
+            return PartitionResult.error(plan.partition(), plan.baseGeneration(),
+                    plan.partition() + ": commit " + r.statusLabel() + ": " + r.detail(), r.seconds());
+        }
+        if (outcome instanceof RewriteOutcome.Unverified u) {
+            return failed(new ChecksumMismatchException(plan.partition(), u.staged().inputChecksum(),
+                    u.staged().outputChecksum()), u.seconds());
+        }
+        if (outcome instanceof RewriteOutcome.Failed f) {
+            return failed(f.error(), f.seconds());
+        }
+        // Unchanged: a compaction always stages its output, so this is a broken rewriter; reported, not thrown.
+        return failed(new IllegalStateException("the rewriter staged no output"), outcome.seconds());
+    }
+
+    private PartitionResult failed(Throwable t, double seconds) {
+        String msg = Containment.describeOrName(t);
+        if (!msg.contains(plan.partition().hourPath())) {
+            msg = plan.partition() + ": " + msg;
+        }
+        return PartitionResult.error(plan.partition(), plan.baseGeneration(), msg, seconds);
+    }
+}
