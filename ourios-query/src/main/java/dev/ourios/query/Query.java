@@ -1,6 +1,6 @@
 package dev.ourios.query;
 
-import java.nio.charset.StandardCharsets;
+import dev.ourios.core.RowFilter;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -9,8 +9,9 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * One log query (CLI {@code ourios query}). Every filter is optional except the tenant, which is structural: only
- * that tenant's directory is ever listed.
+ * One log query (CLI {@code ourios query}): a {@link RowFilter} (whose exact row predicate it applies) with a
+ * limit and an order. Every filter is optional except the tenant, which is structural: only that tenant's directory
+ * is ever listed.
  *
  * @param tenant       the tenant whose rows are read
  * @param from         inclusive lower bound on the row's effective time
@@ -19,13 +20,13 @@ import java.util.OptionalLong;
  * @param templateId   exact template id (u64 carried bit for bit in a long)
  * @param severityMin  minimum {@code severity_number}
  * @param traceId      exact 16-byte trace id
- * @param bodyContains substring of the log line (see {@link RowMatcher} for what the line is)
+ * @param bodyContains substring of the log line (see {@link dev.ourios.core.RowPredicate} for what the line is)
  * @param limit        at most this many rows; empty = all
  * @param order        newest or oldest first, by effective time
  */
 public record Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
         OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
-        OptionalLong limit, Order order) {
+        OptionalLong limit, Order order) implements RowFilter {
 
     /** Result order by effective time. */
     public enum Order {
@@ -112,39 +113,6 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
 
     public Query order(Order o) {
         return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o);
-    }
-
-    /** The window's lower bound in nanoseconds since the epoch (saturating), or Long.MIN_VALUE. */
-    public long fromNanos() {
-        return from.map(Query::nanos).orElse(Long.MIN_VALUE);
-    }
-
-    /** The window's exclusive upper bound in nanoseconds since the epoch (saturating), or Long.MAX_VALUE. */
-    public long toNanos() {
-        return to.map(Query::nanos).orElse(Long.MAX_VALUE);
-    }
-
-    /**
-     * The exact row predicate of this query's conditions (window, service, severity, trace id, template id, body
-     * substring), the one every query decides rows with; {@code limit} and {@code order} do not apply, and the
-     * tenant is structural (only its directory is read). Public for deletion requests, which remove exactly the rows
-     * a query with the same filters returns.
-     */
-    public java.util.function.Predicate<dev.ourios.core.LogRecord> rowPredicate() {
-        return new RowMatcher(this)::matches;
-    }
-
-    /** The body needle as UTF-8 bytes. */
-    Optional<byte[]> needle() {
-        return bodyContains.map(s -> s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static long nanos(Instant t) {
-        try {
-            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
-        } catch (ArithmeticException e) {
-            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
     }
 
     @Override

@@ -1,4 +1,4 @@
-package dev.ourios.core.gen;
+package dev.ourios.gen;
 
 import java.time.Instant;
 import java.util.List;

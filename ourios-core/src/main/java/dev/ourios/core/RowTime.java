@@ -1,6 +1,4 @@
-package dev.ourios.query;
-
-import dev.ourios.core.LogRecord;
+package dev.ourios.core;
 
 /**
  * The time a query filters and orders on. The stored {@code effective_time_unix_nano} when the row has one;

@@ -1,10 +1,10 @@
-package dev.ourios.core.gen;
+package dev.ourios.gen;
 
 import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Param;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.DemoService.AttributeKey;
+import dev.ourios.gen.DemoService.AttributeKey;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;

@@ -1,8 +1,5 @@
-package dev.ourios.query;
+package dev.ourios.core;
 
-import dev.ourios.core.LogRecord;
-import dev.ourios.core.Param;
-import java.io.ByteArrayOutputStream;
 import java.util.List;
 
 /**
@@ -26,15 +23,29 @@ final class LineText {
         if (seps.isEmpty() || seps.size() != params.size() + 1) {
             return null;
         }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        for (int i = 0; i < params.size(); i++) {
-            out.writeBytes(seps.get(i));
-            if (params.get(i).value() != null) {
-                out.writeBytes(params.get(i).value());
-            }
+        int length = 0;
+        for (byte[] sep : seps) {
+            length += sep.length;
         }
-        out.writeBytes(seps.get(params.size()));
-        return out.toByteArray();
+        for (Param p : params) {
+            length += p.value() == null ? 0 : p.value().length;
+        }
+        byte[] line = new byte[length];
+        int at = 0;
+        for (int i = 0; i < params.size(); i++) {
+            at = put(line, at, seps.get(i));
+            at = put(line, at, params.get(i).value());
+        }
+        put(line, at, seps.get(params.size()));
+        return line;
+    }
+
+    private static int put(byte[] line, int at, byte[] part) {
+        if (part == null) {
+            return at; // a null param value contributes nothing
+        }
+        System.arraycopy(part, 0, line, at, part.length);
+        return at + part.length;
     }
 
     /** True if {@code needle} occurs in {@code haystack} (naive search: lines are short, needles shorter). */

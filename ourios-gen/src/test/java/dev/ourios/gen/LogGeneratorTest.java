@@ -1,4 +1,4 @@
-package dev.ourios.core.gen;
+package dev.ourios.gen;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;

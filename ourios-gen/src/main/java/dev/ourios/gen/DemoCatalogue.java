@@ -1,6 +1,6 @@
-package dev.ourios.core.gen;
+package dev.ourios.gen;
 
-import dev.ourios.core.gen.DemoService.AttributeKey;
+import dev.ourios.gen.DemoService.AttributeKey;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
 import java.nio.charset.StandardCharsets;
