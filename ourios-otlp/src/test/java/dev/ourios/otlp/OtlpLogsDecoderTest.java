@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 /** A request body that is not an OTLP logs request at all (HTTP 400): nothing of it is accepted. */
 public final class UndecodableException extends Exception {

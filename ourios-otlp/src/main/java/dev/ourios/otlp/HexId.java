@@ -1,4 +1,4 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ourios.core.json.JsonPathException;

@@ -1,4 +1,4 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -198,9 +198,12 @@ class OtlpJsonDecoderTest {
         assertEquals("app.start", r.eventName());
         assertEquals(17, last(OtlpJsonDecoder.decode("t", doc("{\"severityNumber\":\"SEVERITY_NUMBER_ERROR\"}")))
                 .severityNumber());
+        // An open enum: a number beyond OpenTelemetry's 0..24 is kept as sent, as the OTLP receiver keeps it.
+        assertEquals(25, last(OtlpJsonDecoder.decode("t", doc("{\"severityNumber\":25}"))).severityNumber());
+        assertEquals(255, last(OtlpJsonDecoder.decode("t", doc("{\"severityNumber\":255}"))).severityNumber());
         assertTrue(assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decode("t",
-                doc("{\"severityNumber\":25}"))).getMessage().endsWith("severityNumber: value 25 is outside the "
-                + "severity range 0..24"));
+                doc("{\"severityNumber\":256}"))).getMessage().endsWith("severityNumber: value 256 is outside the "
+                + "severity range 0..255"));
         assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decode("t", doc("{\"flags\":4294967296}")));
         assertThrows(JsonPathException.class, () -> OtlpJsonDecoder.decode("t", doc("{\"severityText\":9}")));
     }

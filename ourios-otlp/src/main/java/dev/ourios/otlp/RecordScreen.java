@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 /**
  * A check of one OTLP log record beyond what the decoder itself requires of every record: a policy of the store

@@ -1,9 +1,7 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
-import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
-import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.common.v1.ArrayValue;
@@ -11,23 +9,18 @@ import io.opentelemetry.proto.common.v1.InstrumentationScope;
 import io.opentelemetry.proto.common.v1.KeyValueList;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
 /**
  * Maps an OTLP {@code ExportLogsServiceRequest} (the official generated classes, whatever the transport or
- * encoding) to {@link LogRecord}s of one tenant, with the same column mapping as the OTLP/JSON file decoder of
- * {@code ourios ingest}: no template mining (a string body is a lossy row holding its UTF-8 bytes), other bodies as
- * canonical AnyValue JSON, empty strings as null, attributes as canonical JSON.
+ * encoding) to {@link LogRecord}s of one tenant; the columns are decided by {@link OtlpRows}, as for the OTLP/JSON
+ * files of {@code ourios ingest}.
  *
  * <p>A record that cannot be stored is refused on its own, with a reason, instead of failing the whole request:
  * OTLP's partial success lets the client learn which part was dropped, and one bad record must not cost the others.
  */
 public final class OtlpLogsDecoder {
-    /** The schema stores severity_number as an unsigned 8-bit integer. */
-    private static final int MAX_SEVERITY = 255;
-
     public DecodedLogs decode(String tenantId, ExportLogsServiceRequest request) {
         return decode(tenantId, request, RecordScreen.NONE);
     }
@@ -45,14 +38,14 @@ public final class OtlpLogsDecoder {
                 rl.getScopeLogsList().forEach(sl -> sl.getLogRecordsList().forEach(r -> rejections.add(e.rejection)));
                 continue;
             }
-            String resourceJson = AttributesJson.encode(resourceAttrs);
-            String service = AttributesJson.firstString(resourceAttrs, "service.name").orElse(null);
+            OtlpRows.Resource resource = OtlpRows.resource(tenantId, resourceAttrs, rl.getSchemaUrl());
             ResourceLogs.Builder keptResource = rl.toBuilder().clearScopeLogs();
             for (ScopeLogs sl : rl.getScopeLogsList()) {
                 InstrumentationScope scope = sl.getScope();
-                String scopeAttrs;
+                OtlpRows.Scope scopeRow;
                 try {
-                    scopeAttrs = AttributesJson.encode(keyValues(scope.getAttributesList()));
+                    scopeRow = OtlpRows.scope(scope.getName(), scope.getVersion(),
+                            keyValues(scope.getAttributesList()), sl.getSchemaUrl());
                 } catch (Refused e) {
                     sl.getLogRecordsList().forEach(r -> rejections.add(e.rejection));
                     continue;
@@ -69,7 +62,7 @@ public final class OtlpLogsDecoder {
                     }
                     LogRecord built;
                     try {
-                        built = build(tenantId, rl, resourceJson, service, sl, scopeAttrs, r);
+                        built = OtlpRows.row(resource, scopeRow, fields(r));
                     } catch (Refused e) {
                         rejections.add(e.rejection);
                         continue;
@@ -86,21 +79,6 @@ public final class OtlpLogsDecoder {
             }
         }
         return new DecodedLogs(records, kept.build(), rejections);
-    }
-
-    private static LogRecord build(String tenantId, ResourceLogs rl, String resourceJson, String service,
-            ScopeLogs sl, String scopeAttrs, io.opentelemetry.proto.logs.v1.LogRecord r) {
-        InstrumentationScope scope = sl.getScope();
-        LogRecord.Builder b = LogRecord.builder(tenantId)
-                .resourceAttributes(resourceJson)
-                .serviceName(service)
-                .resourceSchemaUrl(emptyToNull(rl.getSchemaUrl()))
-                .scopeName(emptyToNull(scope.getName()))
-                .scopeVersion(emptyToNull(scope.getVersion()))
-                .scopeAttributes(scopeAttrs)
-                .scopeSchemaUrl(emptyToNull(sl.getSchemaUrl()));
-        record(r, b);
-        return b.build();
     }
 
     /**
@@ -179,12 +157,14 @@ public final class OtlpLogsDecoder {
     /** Null when the record can be stored, else why not. */
     private static Rejection check(io.opentelemetry.proto.logs.v1.LogRecord r) {
         int trace = r.getTraceId().size();
-        if (trace != 0 && trace != 16) {
-            return new Rejection(Rejection.INVALID_TRACE_ID, "trace_id must be 16 bytes, got " + trace);
+        if (trace != 0 && trace != OtlpRows.TRACE_ID_BYTES) {
+            return new Rejection(Rejection.INVALID_TRACE_ID, "trace_id must be " + OtlpRows.TRACE_ID_BYTES
+                    + " bytes, got " + trace);
         }
         int span = r.getSpanId().size();
-        if (span != 0 && span != 8) {
-            return new Rejection(Rejection.INVALID_SPAN_ID, "span_id must be 8 bytes, got " + span);
+        if (span != 0 && span != OtlpRows.SPAN_ID_BYTES) {
+            return new Rejection(Rejection.INVALID_SPAN_ID, "span_id must be " + OtlpRows.SPAN_ID_BYTES
+                    + " bytes, got " + span);
         }
         // fixed64 on the wire, signed 64-bit in Parquet: never saturate, refuse.
         if (r.getTimeUnixNano() < 0 || r.getObservedTimeUnixNano() < 0) {
@@ -192,34 +172,18 @@ public final class OtlpLogsDecoder {
                     "time_unix_nano or observed_time_unix_nano exceeds the signed 64-bit range");
         }
         int sev = r.getSeverityNumberValue();
-        if (sev < 0 || sev > MAX_SEVERITY) {
-            return new Rejection(Rejection.INVALID_SEVERITY, "severity_number " + sev + " is outside 0..255");
+        if (sev < 0 || sev > OtlpRows.MAX_SEVERITY) {
+            return new Rejection(Rejection.INVALID_SEVERITY, "severity_number " + sev + " is outside 0.."
+                    + OtlpRows.MAX_SEVERITY);
         }
         return null;
     }
 
-    private static void record(io.opentelemetry.proto.logs.v1.LogRecord r, LogRecord.Builder b) {
-        b.timeUnixNano(r.getTimeUnixNano());
-        b.observedTimeUnixNano(r.getObservedTimeUnixNano());
-        b.severityNumber(r.getSeverityNumberValue());
-        b.severityText(emptyToNull(r.getSeverityText()));
-        b.attributes(AttributesJson.encode(keyValues(r.getAttributesList())));
-        b.droppedAttributesCount(r.getDroppedAttributesCount());
-        b.flags(r.getFlags());
-        b.traceId(r.getTraceId().isEmpty() ? null : r.getTraceId().toByteArray());
-        b.spanId(r.getSpanId().isEmpty() ? null : r.getSpanId().toByteArray());
-        b.eventName(emptyToNull(r.getEventName()));
-        b.templateId(0).params(List.of()).separators(List.of()).confidence(1.0f);
-        AnyValue body = r.hasBody() ? value(r.getBody()) : new AnyValue.EmptyValue();
-        if (body instanceof AnyValue.EmptyValue) {
-            b.bodyKind(BodyKind.ABSENT).body(null).lossyFlag(false);
-        } else if (body instanceof AnyValue.StringValue s) {
-            // Not mined here: the raw line is the source of truth, so the row is lossy (as `ourios ingest`).
-            b.bodyKind(BodyKind.STRING).body(s.value().getBytes(StandardCharsets.UTF_8)).lossyFlag(true);
-        } else {
-            b.bodyKind(BodyKind.STRUCTURED).body(AttributesJson.encodeValue(body).getBytes(StandardCharsets.UTF_8))
-                    .lossyFlag(false);
-        }
+    private static OtlpRows.Fields fields(io.opentelemetry.proto.logs.v1.LogRecord r) {
+        return new OtlpRows.Fields(r.getTimeUnixNano(), r.getObservedTimeUnixNano(), r.getSeverityNumberValue(),
+                r.getSeverityText(), keyValues(r.getAttributesList()), r.getDroppedAttributesCount(), r.getFlags(),
+                r.getTraceId().toByteArray(), r.getSpanId().toByteArray(), r.getEventName(),
+                r.hasBody() ? value(r.getBody()) : new AnyValue.EmptyValue());
     }
 
     private static List<KeyValue> keyValues(List<io.opentelemetry.proto.common.v1.KeyValue> in) {
@@ -256,10 +220,6 @@ public final class OtlpLogsDecoder {
 
     private static AnyValue kvList(KeyValueList l) {
         return new AnyValue.KvListValue(keyValues(l.getValuesList()));
-    }
-
-    private static String emptyToNull(String s) {
-        return s == null || s.isEmpty() ? null : s;
     }
 
     /** A value deep inside a record that makes the record unstorable. */

@@ -1,7 +1,9 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.ourios.core.BodyKind;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
@@ -14,7 +16,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.Reader;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,19 +23,13 @@ import java.util.List;
  * Decodes OTLP/JSON log documents ({@code {"resourceLogs":[…]}}, as the Collector's file exporter writes one per
  * line, or pretty-printed) into {@link LogRecord}s of one tenant.
  *
- * <p>Decisions, each because a storage layer must not invent or lose data:
+ * <p>The columns are decided by {@link OtlpRows}, as for every OTLP input. What is particular to OTLP/JSON:
  * <ul>
- *   <li><b>No template mining.</b> Mining is the ingester's job, not the storage layer's. A string body becomes a
- *       lossy row ({@code body_kind} 0, {@code lossy_flag} true, {@code body} = its UTF-8 bytes, {@code template_id}
- *       0 = "no template", empty params and separators, confidence 1.0), which every reader reconstructs from
- *       {@code body} alone.</li>
- *   <li>Other bodies are {@code body_kind} 1 holding canonical AnyValue JSON; a missing body, or one with no
- *       value set, is {@code body_kind} 2 with a null body.</li>
  *   <li>Timestamps are unsigned on the wire but signed in Parquet: values above {@link Long#MAX_VALUE} are an error
  *       naming the field, never saturated. A missing timestamp is 0 (proto3 has no presence), which the
  *       effective-time rule reads as "unknown".</li>
- *   <li>Empty strings (severity text, scope name/version, event name, schema URLs) are null: proto3 cannot tell
- *       them from "unset".</li>
+ *   <li>Trace and span ids are hex ({@link HexId}); {@code severityNumber} is a number or its enum name
+ *       ({@link Severity}).</li>
  *   <li>A document is exactly one JSON value ({@link JsonTrees}): a second document or anything else after it is an
  *       error, never silently dropped; {@code -0.0} keeps its sign.</li>
  *   <li>Field names are accepted in lowerCamelCase and in the proto's snake_case, as proto3 JSON parsers must;
@@ -45,6 +40,9 @@ import java.util.List;
  * 64-bit range}.
  */
 public final class OtlpJsonDecoder {
+    /** Parsers over the caller's streams; their values are read by {@link JsonTrees}' rules. */
+    static final JsonFactory JSON = new JsonFactory();
+
     private OtlpJsonDecoder() {
     }
 
@@ -55,7 +53,15 @@ public final class OtlpJsonDecoder {
 
     /** Decodes one document read whole from a stream (UTF-8); the caller owns and closes the stream. */
     public static List<LogRecord> decode(String tenantId, InputStream json) {
-        return decode(tenantId, JsonTrees.readOne(json));
+        JsonNode root;
+        try (JsonParser p = JSON.createParser(json)) {
+            root = JsonTrees.readOne(p);
+        } catch (JsonProcessingException e) {
+            throw JsonTrees.malformed(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return decode(tenantId, root);
     }
 
     /**
@@ -115,9 +121,7 @@ public final class OtlpJsonDecoder {
         }
         List<KeyValue> resourceAttrs = AttributesJson.parse(resource == null ? null : field(resource,
                 "attributes"), resourcePath + ".attributes");
-        var context = new ResourceContext(tenantId, AttributesJson.encode(resourceAttrs),
-                AttributesJson.firstString(resourceAttrs, "service.name").orElse(null),
-                string(rl, "schemaUrl", rPath));
+        OtlpRows.Resource context = OtlpRows.resource(tenantId, resourceAttrs, string(rl, "schemaUrl", rPath));
         JsonNode scopeLogs = array(rl, "scopeLogs", rPath);
         for (int j = 0; j < scopeLogs.size(); j++) {
             decodeScope(context, object(scopeLogs.get(j), rPath + ".scopeLogs[" + j + "]"),
@@ -125,70 +129,44 @@ public final class OtlpJsonDecoder {
         }
     }
 
-    /** What every record of one ResourceLogs shares; the JSON string instance is shared too, to save heap. */
-    private record ResourceContext(String tenantId, String resourceAttributes, String serviceName, String schemaUrl) {
-    }
-
-    private static void decodeScope(ResourceContext r, JsonNode sl, String sPath, List<LogRecord> out) {
+    private static void decodeScope(OtlpRows.Resource r, JsonNode sl, String sPath, List<LogRecord> out) {
         JsonNode scope = field(sl, "scope");
         String scopePath = sPath + ".scope";
         String scopeName = null;
         String scopeVersion = null;
-        String scopeAttributes = AttributesJson.EMPTY;
+        List<KeyValue> scopeAttributes = List.of();
         if (scope != null) {
             object(scope, scopePath);
             scopeName = string(scope, "name", scopePath);
             scopeVersion = string(scope, "version", scopePath);
-            scopeAttributes = AttributesJson.encode(AttributesJson.parse(field(scope, "attributes"),
-                    scopePath + ".attributes"));
+            scopeAttributes = AttributesJson.parse(field(scope, "attributes"), scopePath + ".attributes");
         }
-        String scopeSchemaUrl = string(sl, "schemaUrl", sPath);
+        OtlpRows.Scope context = OtlpRows.scope(scopeName, scopeVersion, scopeAttributes,
+                string(sl, "schemaUrl", sPath));
         JsonNode records = array(sl, "logRecords", sPath);
         for (int k = 0; k < records.size(); k++) {
             String path = sPath + ".logRecords[" + k + "]";
-            JsonNode rec = object(records.get(k), path);
-            LogRecord.Builder b = LogRecord.builder(r.tenantId())
-                    .resourceAttributes(r.resourceAttributes())
-                    .serviceName(r.serviceName())
-                    .resourceSchemaUrl(r.schemaUrl())
-                    .scopeName(scopeName)
-                    .scopeVersion(scopeVersion)
-                    .scopeAttributes(scopeAttributes)
-                    .scopeSchemaUrl(scopeSchemaUrl);
-            decodeRecord(rec, path, b);
-            out.add(b.build());
+            out.add(OtlpRows.row(r, context, fields(object(records.get(k), path), path)));
         }
     }
 
-    private static void decodeRecord(JsonNode rec, String path, LogRecord.Builder b) {
-        b.timeUnixNano(u64(rec, "timeUnixNano", path));
-        b.observedTimeUnixNano(u64(rec, "observedTimeUnixNano", path));
+    private static OtlpRows.Fields fields(JsonNode rec, String path) {
+        long time = u64(rec, "timeUnixNano", path);
+        long observed = u64(rec, "observedTimeUnixNano", path);
         JsonNode sev = field(rec, "severityNumber");
-        b.severityNumber(sev == null ? 0 : Severity.parse(sev, path + ".severityNumber"));
-        b.severityText(string(rec, "severityText", path));
-        b.attributes(AttributesJson.encode(AttributesJson.parse(field(rec, "attributes"), path + ".attributes")));
+        int severity = sev == null ? 0 : Severity.parse(sev, path + ".severityNumber");
+        String severityText = string(rec, "severityText", path);
+        List<KeyValue> attributes = AttributesJson.parse(field(rec, "attributes"), path + ".attributes");
         JsonNode dropped = field(rec, "droppedAttributesCount");
-        b.droppedAttributesCount(dropped == null ? 0 : JsonNumbers.u32(dropped, path + ".droppedAttributesCount"));
-        JsonNode flags = field(rec, "flags");
-        b.flags(flags == null ? 0 : JsonNumbers.u32(flags, path + ".flags"));
-        b.traceId(HexId.parse(field(rec, "traceId"), 16, path + ".traceId"));
-        b.spanId(HexId.parse(field(rec, "spanId"), 8, path + ".spanId"));
-        b.eventName(string(rec, "eventName", path));
-        decodeBody(field(rec, "body"), path + ".body", b);
-    }
-
-    private static void decodeBody(JsonNode body, String path, LogRecord.Builder b) {
-        AnyValue v = AttributesJson.parseValue(body, path);
-        b.templateId(0).params(List.of()).separators(List.of()).confidence(1.0f);
-        if (v instanceof AnyValue.EmptyValue) {
-            b.bodyKind(BodyKind.ABSENT).body(null).lossyFlag(false);
-        } else if (v instanceof AnyValue.StringValue s) {
-            // Not mined here (see class comment): the raw line is the source of truth, so the row is lossy.
-            b.bodyKind(BodyKind.STRING).body(s.value().getBytes(StandardCharsets.UTF_8)).lossyFlag(true);
-        } else {
-            b.bodyKind(BodyKind.STRUCTURED).body(AttributesJson.encodeValue(v).getBytes(StandardCharsets.UTF_8))
-                    .lossyFlag(false);
-        }
+        int droppedCount = dropped == null ? 0 : JsonNumbers.u32(dropped, path + ".droppedAttributesCount");
+        JsonNode flagsNode = field(rec, "flags");
+        int flags = flagsNode == null ? 0 : JsonNumbers.u32(flagsNode, path + ".flags");
+        byte[] traceId = HexId.parse(field(rec, "traceId"), OtlpRows.TRACE_ID_BYTES, path + ".traceId");
+        byte[] spanId = HexId.parse(field(rec, "spanId"), OtlpRows.SPAN_ID_BYTES, path + ".spanId");
+        String eventName = string(rec, "eventName", path);
+        AnyValue body = AttributesJson.parseValue(field(rec, "body"), path + ".body");
+        return new OtlpRows.Fields(time, observed, severity, severityText, attributes, droppedCount, flags, traceId,
+                spanId, eventName, body);
     }
 
     // ---------------------------------------------------------------- field access

@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;

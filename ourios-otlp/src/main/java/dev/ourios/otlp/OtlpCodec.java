@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;

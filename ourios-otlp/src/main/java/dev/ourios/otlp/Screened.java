@@ -1,16 +1,14 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
-import dev.ourios.core.LogRecord;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import java.util.List;
 
 /**
- * One request decoded for one tenant: the records accepted, the same records as a request again ({@code kept}, what
- * the write-ahead log stores, so a replay decodes exactly these records), and one rejection per refused record.
+ * A request checked record by record without being converted: {@code kept} holds the {@code accepted} records that
+ * can be stored (the request itself when none was refused), {@code rejections} one entry per refused record.
  */
-public record DecodedLogs(List<LogRecord> records, ExportLogsServiceRequest kept, List<Rejection> rejections) {
-    public DecodedLogs {
-        records = List.copyOf(records);
+public record Screened(ExportLogsServiceRequest kept, int accepted, List<Rejection> rejections) {
+    public Screened {
         rejections = List.copyOf(rejections);
     }
 

@@ -1,11 +1,14 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.ourios.core.json.JsonNumbers;
 import dev.ourios.core.json.JsonPathException;
 import java.math.BigInteger;
 
-/** OTLP {@code SeverityNumber}: a number 0..24 or, as proto3 JSON allows for enums, its name. */
+/**
+ * OTLP {@code SeverityNumber} in JSON: a number up to {@link OtlpRows#MAX_SEVERITY} (an open proto3 enum; OpenTelemetry
+ * names 0..24) or, as proto3 JSON allows for enums, its name.
+ */
 final class Severity {
     private static final String[] BANDS = {"TRACE", "DEBUG", "INFO", "WARN", "ERROR", "FATAL"};
 
@@ -17,8 +20,9 @@ final class Severity {
             return byName(node.textValue(), path);
         }
         BigInteger v = JsonNumbers.integral(node, path);
-        if (v.signum() < 0 || v.compareTo(BigInteger.valueOf(24)) > 0) {
-            throw new JsonPathException(path, "value " + v + " is outside the severity range 0..24");
+        if (v.signum() < 0 || v.compareTo(BigInteger.valueOf(OtlpRows.MAX_SEVERITY)) > 0) {
+            throw new JsonPathException(path, "value " + v + " is outside the severity range 0.."
+                    + OtlpRows.MAX_SEVERITY);
         }
         return v.intValue();
     }

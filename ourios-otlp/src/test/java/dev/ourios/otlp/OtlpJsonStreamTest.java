@@ -1,4 +1,4 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;

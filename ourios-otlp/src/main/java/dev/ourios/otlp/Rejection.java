@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 /**
  * Why one log record was refused: a stable {@code reason} (a metric attribute value) and a message for the

@@ -1,4 +1,4 @@
-package dev.ourios.ingest.otlp;
+package dev.ourios.otlp;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
@@ -198,7 +198,7 @@ class OtlpDecoderFuzzTest {
     }
 
     /** A random request: ids of any length, timestamps and severities at and beyond every bound, any values. */
-    private static ExportLogsServiceRequest randomRequest(java.util.SplittableRandom r) {
+    static ExportLogsServiceRequest randomRequest(java.util.SplittableRandom r) {
         ExportLogsServiceRequest.Builder req = ExportLogsServiceRequest.newBuilder();
         for (int res = r.nextInt(3); res >= 0; res--) {
             Resource.Builder resource = Resource.newBuilder();

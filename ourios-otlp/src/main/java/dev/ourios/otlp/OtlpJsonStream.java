@@ -1,4 +1,4 @@
-package dev.ourios.core.otlp;
+package dev.ourios.otlp;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonProcessingException;
@@ -87,7 +87,7 @@ public final class OtlpJsonStream {
     /** The document streamed member by member; each {@code resourceLogs} element is decoded on its own. */
     private static void readDocument(String tenantId, BufferedReader r, long lineOffset, Sink sink)
             throws IOException {
-        JsonParser p = JsonTrees.parser(r);
+        JsonParser p = OtlpJsonDecoder.JSON.createParser(r);
         try {
             if (p.nextToken() != JsonToken.START_OBJECT) {
                 throw new JsonPathException("", "expected a JSON object {\"resourceLogs\":[…]}");
