@@ -6,7 +6,7 @@ import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.query.Query;

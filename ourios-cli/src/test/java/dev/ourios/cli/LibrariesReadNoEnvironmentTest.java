@@ -55,7 +55,7 @@ class LibrariesReadNoEnvironmentTest {
             }
         }
         assertTrue(libraries.containsAll(List.of("ourios-core", "ourios-store", "ourios-compaction",
-                "ourios-query", "ourios-server")) && files > 100,
+                "ourios-query", "ourios-server", "ourios-gen")) && files > 100,
                 "the scan found the library sources: " + libraries + ", " + files);
         assertEquals(List.of(), reads, "library main sources read the environment or system properties; the "
                 + "application (ourios-cli) reads them and passes settings in");

@@ -21,7 +21,7 @@ import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.CompactionMetrics;
 import dev.ourios.compaction.sweep.SweepReport;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;

@@ -11,7 +11,7 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.CommitKind;

@@ -7,7 +7,7 @@ import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;

@@ -4,6 +4,7 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.RowTime;
 import dev.ourios.parquet.read.ColumnTest;
 import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.read.LogFileReader;

@@ -13,7 +13,7 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.wal.Segment;
 import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.query.LiveFiles;

@@ -2,7 +2,7 @@ package dev.ourios.query.search;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.query.Query;
-import dev.ourios.query.RowFilter;
+import dev.ourios.core.RowCondition;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -17,7 +17,7 @@ import java.util.Objects;
  *
  * <p>Immutable and safe to share between threads. Two searches are equal when their texts are.
  */
-public final class SearchQuery implements RowFilter {
+public final class SearchQuery implements RowCondition {
     private final String text;
     private final Expr expression;
     private final Compiler.RowTest test;
@@ -74,8 +74,8 @@ public final class SearchQuery implements RowFilter {
      * @throws IllegalArgumentException if {@code base} already has a row filter
      */
     public Query applyTo(Query base) {
-        if (base.rowFilter().isPresent()) {
-            throw new IllegalArgumentException("the query already has a row filter: " + base.rowFilter().get().text());
+        if (base.condition().isPresent()) {
+            throw new IllegalArgumentException("the query already has a row condition: " + base.condition().get().text());
         }
         Query q = base;
         if (hints.service().isPresent() && q.service().isEmpty()) {
@@ -96,7 +96,7 @@ public final class SearchQuery implements RowFilter {
         if (hints.exact() && fixedFiltersHold(base, q)) {
             return q;
         }
-        return q.rowFilter(this);
+        return q.condition(this);
     }
 
     /**

@@ -4,7 +4,7 @@ import dev.ourios.core.Bytes;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
-import dev.ourios.query.LineText;
+import dev.ourios.core.LineText;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

@@ -40,7 +40,7 @@ class SearchFlagsTest {
         // A flag already set stays; the search is implied by it or still decides rows.
         assertEquals(base.severityMin(20), SearchQuery.parse("severity:>=17").applyTo(base.severityMin(20)));
         Query both = SearchQuery.parse("service:cart").applyTo(base.service("ad"));
-        assertEquals(base.service("ad").rowFilter(SearchQuery.parse("service:cart")), both,
+        assertEquals(base.service("ad").condition(SearchQuery.parse("service:cart")), both,
                 "service:cart is not implied by --service ad: the search still decides rows");
     }
 
@@ -49,13 +49,13 @@ class SearchFlagsTest {
         Query base = Query.tenant("acme");
         SearchQuery s = SearchQuery.parse("service:cart severity:error refused");
         Query q = s.applyTo(base);
-        assertEquals(base.service("cart").severityMin(17).rowFilter(s), q);
+        assertEquals(base.service("cart").severityMin(17).condition(s), q);
         assertEquals(OptionalInt.of(17), s.hints().severityMin());
         assertFalse(s.hints().exact());
         // Only top-level conjuncts prune: under OR or NOT nothing is implied.
-        assertEquals(base.rowFilter(SearchQuery.parse("service:cart OR refused")),
+        assertEquals(base.condition(SearchQuery.parse("service:cart OR refused")),
                 SearchQuery.parse("service:cart OR refused").applyTo(base));
-        assertEquals(base.rowFilter(SearchQuery.parse("-service:cart")),
+        assertEquals(base.condition(SearchQuery.parse("-service:cart")),
                 SearchQuery.parse("-service:cart").applyTo(base));
         assertThrows(IllegalArgumentException.class, () -> s.applyTo(q), "one row filter per query");
     }
@@ -80,10 +80,10 @@ class SearchFlagsTest {
         }
         Query base = Query.tenant("acme");
         List<Query[]> pairs = List.of(
-                new Query[] {base.service("cart"), base.rowFilter(SearchQuery.parse("service:cart"))},
-                new Query[] {base.severityMin(13), base.rowFilter(SearchQuery.parse("severity:>=13"))},
-                new Query[] {base.traceId(Bytes.fromHex(TRACE)), base.rowFilter(SearchQuery.parse("trace_id:" + TRACE))},
-                new Query[] {base.templateId(-1L), base.rowFilter(SearchQuery.parse("template_id:18446744073709551615"))});
+                new Query[] {base.service("cart"), base.condition(SearchQuery.parse("service:cart"))},
+                new Query[] {base.severityMin(13), base.condition(SearchQuery.parse("severity:>=13"))},
+                new Query[] {base.traceId(Bytes.fromHex(TRACE)), base.condition(SearchQuery.parse("trace_id:" + TRACE))},
+                new Query[] {base.templateId(-1L), base.condition(SearchQuery.parse("template_id:18446744073709551615"))});
         for (Query[] pair : pairs) {
             for (LogRecord row : rows) {
                 assertEquals(pair[0].rowPredicate().test(row), pair[1].rowPredicate().test(row),

@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.GarbageCollector;
