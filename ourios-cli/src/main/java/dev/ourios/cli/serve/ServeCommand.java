@@ -19,7 +19,7 @@ import dev.ourios.server.auth.AuthSettings;
 import dev.ourios.server.iceberg.IcebergSettings;
 import dev.ourios.server.otlp.OtlpSettings;
 import dev.ourios.server.query.QueryApiSettings;
-import dev.ourios.server.sweep.SweepSettings;
+import dev.ourios.server.sweep.SweepLoopSettings;
 import dev.ourios.store.ObjectStore;
 import java.util.HashMap;
 import java.util.Map;
@@ -131,7 +131,7 @@ public final class ServeCommand implements Callable<Integer> {
         return new ServerSettings(cfg.store().uri(), api,
                 cfg.ingest().settings().map(s -> new OtlpSettings(s, ConfigKeys.INGEST_LISTEN,
                         ConfigKeys.INGEST_WAL_DIR)),
-                new SweepSettings(cfg.compaction().enabled(), cfg.compaction().interval(), compaction),
+                new SweepLoopSettings(cfg.compaction().enabled(), cfg.compaction().interval(), compaction),
                 new IcebergSettings(iceberg.enabled(), iceberg.syncInterval(), iceberg.reconcileInterval(),
                         iceberg.form()),
                 new AuthSettings(cfg.auth().keysFile(), cfg.auth().label(), insecureNoAuth),

@@ -11,8 +11,8 @@ import java.util.Objects;
  * @param interval time between the end of one sweep and the start of the next
  * @param options  the sweep's knobs, as {@code ourios compact} takes them
  */
-public record SweepSettings(boolean enabled, Duration interval, CompactionOptions options) {
-    public SweepSettings {
+public record SweepLoopSettings(boolean enabled, Duration interval, CompactionOptions options) {
+    public SweepLoopSettings {
         Objects.requireNonNull(interval, "interval");
         Objects.requireNonNull(options, "options");
     }
