@@ -115,7 +115,7 @@ class OtlpGrpcReceiverTest {
         assertTrue(ingester.drain(Duration.ofSeconds(30)));
         QueryEngine engine = new QueryEngine(store, new TableLayout(store), new TableReader(store,
                 new ManifestCodec()), MeterProvider.noop());
-        assertEquals(4, engine.count(Query.tenant("acme/eu")).rows());
+        assertEquals(5, engine.count(Query.tenant("acme/eu")).rows(), "3, then 2 of 3");
         assertEquals(1, engine.count(Query.tenant("default")).rows(), "no tenant metadata: the default tenant");
     }
 
