@@ -210,6 +210,11 @@ public final class OtlpGrpcReceiver {
             ingester.metrics().received(message.length);
             // The bytes and the decoded request (about twice their size) come out of the shared request buffer.
             long need = 3L * message.length;
+            if (need > ingester.settings().maxBufferBytes()) {
+                // Never fits, however long the client waits: not retryable.
+                throw new Refusal(413, "the message needs " + need + " bytes of the request buffer, more than "
+                        + "all of it (ingest.max_buffer_bytes " + ingester.settings().maxBufferBytes() + ")");
+            }
             if (!ingester.budget().tryAcquire(need)) {
                 throw LogsExport.bufferFull();
             }
