@@ -19,8 +19,10 @@ public record IngestConfig(Optional<IngestSettings> settings, Optional<InetSocke
             return new IngestConfig(Optional.empty(), Optional.empty());
         }
         InetSocketAddress listen = v.listen(ConfigKeys.INGEST_LISTEN);
-        Optional<InetSocketAddress> grpc = v.string(ConfigKeys.INGEST_GRPC_LISTEN).strip()
-                .equalsIgnoreCase(ConfigKeys.OFF) ? Optional.empty()
+        // 'off', or 'false': what YAML 1.1 makes of a bare off in the file.
+        String grpcValue = v.string(ConfigKeys.INGEST_GRPC_LISTEN).strip();
+        Optional<InetSocketAddress> grpc = grpcValue.equalsIgnoreCase(ConfigKeys.OFF)
+                || grpcValue.equalsIgnoreCase("false") ? Optional.empty()
                 : Optional.of(v.listen(ConfigKeys.INGEST_GRPC_LISTEN));
         Path wal;
         if (v.optional(ConfigKeys.INGEST_WAL_DIR).isPresent()) {
