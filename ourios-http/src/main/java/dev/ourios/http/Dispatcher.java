@@ -258,7 +258,7 @@ final class Dispatcher extends Handler.Abstract {
         return message.substring(0, MAX_MESSAGE_CHARS - 1) + "…";
     }
 
-    private static String remote(Request request) {
+    static String remote(Request request) {
         java.net.SocketAddress a = request.getConnectionMetaData().getRemoteSocketAddress();
         return a instanceof java.net.InetSocketAddress i && i.getAddress() != null ? i.getAddress().getHostAddress()
                 : String.valueOf(a);

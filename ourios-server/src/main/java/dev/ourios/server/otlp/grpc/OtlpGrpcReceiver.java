@@ -96,6 +96,13 @@ public final class OtlpGrpcReceiver {
     private static final Logger LOG = LoggerFactory.getLogger(OtlpGrpcReceiver.class);
     private static final Context.Key<String> TENANT_OF_CALL = Context.key("ourios-tenant");
     private static final Context.Key<Caller> CALLER_OF_CALL = Context.key("ourios-caller");
+    private static final Context.Key<CallLog> CALL_LOG = Context.key("ourios-call-log");
+    /**
+     * The transport logs a message it refuses itself (over the size limit, not inflating) as a multi-line warning
+     * per call; the receiver logs those refusals itself, rate-limited ({@link CallLog}). Held so the setting stays.
+     */
+    private static final java.util.logging.Logger TRANSPORT_LOG = java.util.logging.Logger.getLogger(
+            "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
     /** The request as bytes: parsed by the one OTLP decoder after the budget is charged. */
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
@@ -160,8 +167,15 @@ public final class OtlpGrpcReceiver {
             t.setDaemon(true);
             return t;
         });
+        TRANSPORT_LOG.setLevel(java.util.logging.Level.SEVERE);
         NettyServerBuilder b = NettyServerBuilder.forAddress(bind, credentials())
                 .addService(ServerInterceptors.intercept(service, new Gate()))
+                .addStreamTracerFactory(new io.grpc.ServerStreamTracer.Factory() {
+                    @Override
+                    public io.grpc.ServerStreamTracer newServerStreamTracer(String method, Metadata headers) {
+                        return new CallLog();
+                    }
+                })
                 .executor(executor)
                 .maxInboundMessageSize(ingester.settings().maxBodyBytes())
                 .maxInboundMetadataSize(listener.maxHeaderBytes())
@@ -233,6 +247,7 @@ public final class OtlpGrpcReceiver {
             Thread.currentThread().interrupt();
             answer.onError(refuse(caller, tenant, new Refusal(503, "the receiver is shutting down", 1)));
         } catch (RuntimeException e) {
+            CALL_LOG.get().logged.set(true);
             LOG.error("OTLP/gRPC call {} failed", caller.requestId(), e);
             answer.onError(Status.INTERNAL.withDescription("internal error (request id " + caller.requestId() + ")")
                     .asException());
@@ -243,6 +258,10 @@ public final class OtlpGrpcReceiver {
 
     /** Logs the refusal (rate-limited) and turns it into the status the client gets. */
     private StatusException refuse(Caller caller, String tenant, Refusal r) {
+        CallLog log = CALL_LOG.get();
+        if (log != null) {
+            log.logged.set(true);
+        }
         String message = bounded(r.getMessage());
         refusals.warn("grpc " + r.status(), "request " + caller.requestId() + " from " + caller.address() + " "
                 + caller.path() + " refused (" + Status.fromCodeValue(RpcStatus.codeFor(r.status())).getCode()
@@ -298,6 +317,34 @@ public final class OtlpGrpcReceiver {
     }
 
     /**
+     * One call's refusal log: a call refused by the receiver is logged where it is refused; one the transport ends
+     * (a message over the size limit, one that does not inflate, a deadline) is logged here when its stream closes.
+     */
+    private final class CallLog extends io.grpc.ServerStreamTracer {
+        final java.util.concurrent.atomic.AtomicBoolean logged = new java.util.concurrent.atomic.AtomicBoolean();
+        volatile Caller caller;
+        volatile String tenant;
+
+        @Override
+        public Context filterContext(Context context) {
+            return context.withValue(CALL_LOG, this);
+        }
+
+        @Override
+        public void streamClosed(Status status) {
+            Caller c = caller;
+            if (status.isOk() || status.getCode() == Status.Code.CANCELLED || c == null || logged.get()) {
+                return;
+            }
+            String t = tenant;
+            refusals.warn("grpc " + status.getCode(), "request " + c.requestId() + " from " + c.address() + " "
+                    + c.path() + " refused (" + status.getCode() + ", tenant "
+                    + (t == null ? "not decided" : "'" + TenantHeader.encode(t) + "'") + "): "
+                    + bounded(status.getDescription()));
+        }
+    }
+
+    /**
      * Before a call's message is read: its request id (sent back as {@code x-request-id}), the authorizer's
      * decision from its metadata, and the WAL's admission. A refused call is closed here.
      */
@@ -310,6 +357,9 @@ public final class OtlpGrpcReceiver {
             String address = remote instanceof InetSocketAddress i && i.getAddress() != null
                     ? i.getAddress().getHostAddress() : String.valueOf(remote);
             Caller caller = new Caller(id, address, "/" + call.getMethodDescriptor().getFullMethodName());
+            CallLog log = CALL_LOG.get();
+            java.util.concurrent.atomic.AtomicBoolean logged = log.logged;
+            log.caller = caller;
             ServerCall<Q, A> withId = new ForwardingServerCall.SimpleForwardingServerCall<>(call) {
                 @Override
                 public void sendHeaders(Metadata h) {
@@ -327,14 +377,17 @@ public final class OtlpGrpcReceiver {
                     caller);
             if (d instanceof Decision.Denied denied) {
                 // The authorizer logged it, with the caller.
+                logged.set(true);
                 StatusException e = status(denied.status(), denied.message(), 0);
                 withId.close(e.getStatus(), e.getTrailers());
                 return new ServerCall.Listener<>() { };
             }
             String tenant = ((Decision.Allowed) d).tenant();
+            log.tenant = tenant;
             try {
                 logs.admit();
             } catch (Refusal r) {
+                logged.set(true);
                 StatusException e = refuse(caller, tenant, r);
                 withId.close(e.getStatus(), e.getTrailers());
                 return new ServerCall.Listener<>() { };
