@@ -56,8 +56,6 @@ import java.security.GeneralSecurityException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import javax.net.ssl.KeyManagerFactory;
@@ -74,7 +72,8 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Limits: a message above {@code ingest.max_body_bytes}, compressed or after gzip, is RESOURCE_EXHAUSTED
  * (grpc-java's own check, before the message reaches the handler); metadata above the listener's header limit is
- * refused by the transport. Calls run on {@code ingest.threads} threads; a connection carries at most
+ * refused by the transport. Calls run on {@code ingest.threads} threads (beyond {@link #WAITING_PER_THREAD} calls
+ * waiting per thread, new ones are UNAVAILABLE with a RetryInfo); a connection carries at most
  * {@link #MAX_CALLS_PER_CONNECTION} calls at once, is closed after the listener's idle timeout without calls, and
  * may ping no more often than every {@link #MIN_CLIENT_PING}. Refusals follow the OTLP specification: the retryable
  * ones (request buffer full, WAL behind or failed, shutting down) are UNAVAILABLE or RESOURCE_EXHAUSTED with a
@@ -84,6 +83,8 @@ public final class OtlpGrpcReceiver {
     /** Thread-name prefix and log label. */
     static final String NAME = "ourios-otlp-grpc";
     static final int MAX_CALLS_PER_CONNECTION = 64;
+    /** Calls waiting for a thread, per thread, beyond which new calls are refused as at capacity (retryable). */
+    static final int WAITING_PER_THREAD = 4;
     static final java.time.Duration MIN_CLIENT_PING = java.time.Duration.ofSeconds(10);
     /** The server pings a connection silent for this long, and closes it if the ping is not answered in time. */
     static final java.time.Duration KEEPALIVE = java.time.Duration.ofMinutes(1);
@@ -129,7 +130,7 @@ public final class OtlpGrpcReceiver {
     private final OtlpCodec codec = new OtlpCodec();
     private final ThrottledLog refusals = new ThrottledLog(LOG, 10);
     private Server server;
-    private ExecutorService executor;
+    private java.util.concurrent.ThreadPoolExecutor executor;
 
     /**
      * @param listener the OTLP/HTTP listener's options: its TLS files, idle timeout and header limit apply here too
@@ -162,11 +163,12 @@ public final class OtlpGrpcReceiver {
         InetSocketAddress bind = resolve(settings.listen());
         AtomicInteger n = new AtomicInteger();
         int threads = ingester.settings().threads();
-        executor = Executors.newFixedThreadPool(threads, r -> {
-            Thread t = new Thread(r, NAME + "-" + n.incrementAndGet());
-            t.setDaemon(true);
-            return t;
-        });
+        executor = new java.util.concurrent.ThreadPoolExecutor(threads, threads, 0, TimeUnit.MILLISECONDS,
+                new java.util.concurrent.LinkedBlockingQueue<>(), r -> {
+                    Thread t = new Thread(r, NAME + "-" + n.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
         TRANSPORT_LOG.setLevel(java.util.logging.Level.SEVERE);
         NettyServerBuilder b = NettyServerBuilder.forAddress(bind, credentials())
                 .addService(ServerInterceptors.intercept(service, new Gate()))
@@ -198,7 +200,7 @@ public final class OtlpGrpcReceiver {
 
     /**
      * Stops accepting calls and connections, and waits (at most {@code max}) for the calls already accepted to be
-     * answered; calls still running then are cancelled (their clients retry; nothing they sent was acknowledged).
+     * answered; calls still running then are cancelled, and their clients retry (at-least-once, as over HTTP).
      */
     public void stop(java.time.Duration max) throws InterruptedException {
         if (server == null) {
@@ -385,6 +387,11 @@ public final class OtlpGrpcReceiver {
             String tenant = ((Decision.Allowed) d).tenant();
             log.tenant = tenant;
             try {
+                int waiting = executor.getQueue().size();
+                if (waiting > WAITING_PER_THREAD * executor.getCorePoolSize()) {
+                    throw new Refusal(503, "the receiver is at capacity (every thread busy, " + waiting
+                            + " calls waiting)", LogsExport.BUFFER_FULL_RETRY_SECONDS);
+                }
                 logs.admit();
             } catch (Refusal r) {
                 logged.set(true);
