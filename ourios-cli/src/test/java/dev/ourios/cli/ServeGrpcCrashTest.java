@@ -114,6 +114,65 @@ class ServeGrpcCrashTest {
         assertTrue(acked.size() >= kills * PER_REQUEST, "acked " + acked.size());
     }
 
+    @Test
+    @Timeout(value = 5, unit = TimeUnit.MINUTES)
+    void sigterm_under_grpc_load_answers_what_it_accepted_refuses_the_rest_and_flushes() throws Exception {
+        Path store = Files.createDirectories(dir.resolve("store"));
+        Set<Long> acked = ConcurrentHashMap.newKeySet();
+        AtomicLong nextSeq = new AtomicLong();
+        Set<io.grpc.Status.Code> refusals = ConcurrentHashMap.newKeySet();
+        try (DaemonProcess serve = DaemonProcess.start(dir, env(), "serve", "--store", store.toString(),
+                "--http", "127.0.0.1:0")) {
+            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", serve.grpcPort()).usePlaintext()
+                    .disableRetry().build();
+            try {
+                AtomicBoolean stop = new AtomicBoolean();
+                List<Thread> clients = new ArrayList<>();
+                for (int c = 0; c < 3; c++) {
+                    Thread t = new Thread(() -> {
+                        LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
+                        while (!stop.get()) {
+                            long first = nextSeq.getAndAdd(PER_REQUEST);
+                            try {
+                                stub.withDeadlineAfter(30, TimeUnit.SECONDS).export(request(first));
+                                for (int i = 0; i < PER_REQUEST; i++) {
+                                    acked.add(first + i);
+                                }
+                            } catch (io.grpc.StatusRuntimeException e) {
+                                refusals.add(e.getStatus().getCode());
+                            }
+                        }
+                    }, "grpc-client-" + c);
+                    t.start();
+                    clients.add(t);
+                }
+                Await.until("some acknowledgements", Duration.ofSeconds(60), () -> acked.size() >= 10 * PER_REQUEST);
+                assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
+                stop.set(true);
+                for (Thread t : clients) {
+                    t.join(Duration.ofSeconds(60).toMillis());
+                }
+                assertTrue(serve.err().stream().anyMatch(l -> l.contains("ingest drained: every record flushed")),
+                        String.join("\n", serve.err()));
+            } finally {
+                channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
+            }
+        }
+        assertTrue(refusals.stream().allMatch(c -> c == io.grpc.Status.Code.UNAVAILABLE),
+                "calls during and after the drain are refused as retryable: " + refusals);
+        Map<Long, Integer> seen = new HashMap<>();
+        try (LocalObjectStore s = new LocalObjectStore(store)) {
+            QueryEngine q = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
+                    MeterProvider.noop());
+            for (LogRecord r : q.collect(Query.tenant("default")).rows()) {
+                seen.merge(Long.parseLong(new String(r.body(), StandardCharsets.UTF_8).substring(4)), 1, Integer::sum);
+            }
+        }
+        List<Long> missing = acked.stream().filter(seq -> !seen.containsKey(seq)).sorted().limit(10).toList();
+        assertTrue(missing.isEmpty(), "acknowledged but not flushed (first 10): " + missing + " of " + acked.size());
+        assertTrue(seen.values().stream().allMatch(n -> n == 1), "stored more than once");
+    }
+
     private static void send(ManagedChannel channel, AtomicLong nextSeq, Set<Long> acked, AtomicBoolean stop) {
         LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
         while (!stop.get()) {
