@@ -49,7 +49,6 @@ import io.opentelemetry.proto.collector.logs.v1.LogsServiceGrpc;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.InputStream;
-import java.io.UncheckedIOException;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
 import java.security.GeneralSecurityException;
@@ -104,19 +103,34 @@ public final class OtlpGrpcReceiver {
      */
     private static final java.util.logging.Logger TRANSPORT_LOG = java.util.logging.Logger.getLogger(
             "io.grpc.netty.shaded.io.grpc.netty.NettyServerStream");
-    /** The request as bytes: parsed by the one OTLP decoder after the budget is charged. */
-    private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
+    /**
+     * The request as bytes, parsed by the one OTLP decoder once the buffer is charged; or what kept them from being
+     * read (a message above the limit once inflated, a body that does not inflate), for the handler to refuse.
+     */
+    private record Received(byte[] bytes, String unreadable, int status) {
+    }
+
+    private final MethodDescriptor.Marshaller<Received> received = new MethodDescriptor.Marshaller<>() {
         @Override
-        public InputStream stream(byte[] value) {
-            return new ByteArrayInputStream(value);
+        public InputStream stream(Received value) {
+            return new ByteArrayInputStream(value.bytes());
         }
 
         @Override
-        public byte[] parse(InputStream stream) {
+        public Received parse(InputStream stream) {
             try {
-                return stream.readAllBytes();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
+                return new Received(stream.readAllBytes(), null, 0);
+            } catch (io.grpc.StatusRuntimeException e) {
+                if (e.getStatus().getCode() == Status.Code.RESOURCE_EXHAUSTED) {
+                    // grpc-java's limit on the inflated size: refused as the sent size is.
+                    return new Received(null, "the message, decompressed, is larger than "
+                            + ingester.settings().maxBodyBytes() + " bytes (ingest.max_body_bytes)", 413);
+                }
+                return new Received(null, "the message does not decompress: " + e.getStatus().getDescription(),
+                        400);
+            } catch (IOException | RuntimeException e) {
+                return new Received(null, "the message is compressed but does not decompress: "
+                        + e.getMessage(), 400);
             }
         }
     };
@@ -150,11 +164,11 @@ public final class OtlpGrpcReceiver {
      * @throws StartupException the address or the TLS files cannot be used
      */
     public InetSocketAddress start() {
-        MethodDescriptor<byte[], ExportLogsServiceResponse> export = MethodDescriptor
-                .<byte[], ExportLogsServiceResponse>newBuilder()
+        MethodDescriptor<Received, ExportLogsServiceResponse> export = MethodDescriptor
+                .<Received, ExportLogsServiceResponse>newBuilder()
                 .setType(MethodDescriptor.MethodType.UNARY)
                 .setFullMethodName(LogsServiceGrpc.getExportMethod().getFullMethodName())
-                .setRequestMarshaller(BYTES)
+                .setRequestMarshaller(received)
                 .setResponseMarshaller(ProtoUtils.marshaller(ExportLogsServiceResponse.getDefaultInstance()))
                 .build();
         ServerServiceDefinition service = ServerServiceDefinition.builder(LogsServiceGrpc.SERVICE_NAME)
@@ -215,7 +229,7 @@ public final class OtlpGrpcReceiver {
         executor.awaitTermination(5, TimeUnit.SECONDS);
     }
 
-    private void export(byte[] message, StreamObserver<ExportLogsServiceResponse> answer) {
+    private void export(Received call, StreamObserver<ExportLogsServiceResponse> answer) {
         String tenant = TENANT_OF_CALL.get();
         Caller caller = CALLER_OF_CALL.get();
         long charged = 0;
@@ -223,6 +237,10 @@ public final class OtlpGrpcReceiver {
             if (Context.current().isCancelled()) {
                 return; // the client gave up (its deadline passed) while the call waited for a thread
             }
+            if (call.unreadable() != null) {
+                throw new Refusal(call.status(), call.unreadable());
+            }
+            byte[] message = call.bytes();
             ingester.metrics().received(message.length);
             // The bytes and the decoded request (about twice their size) come out of the shared request buffer.
             long need = 3L * message.length;

@@ -148,6 +148,15 @@ class OtlpGrpcReceiverTest {
                 () -> stub(null, "acme").export(request(200, false)));
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, big.getStatus().getCode(), big.toString());
         assertTrue(retryInfo(big).isEmpty(), "not retryable: the same message fails the same way");
+        ExportLogsServiceRequest compressible = request(200, false);
+        java.io.ByteArrayOutputStream gz = new java.io.ByteArrayOutputStream();
+        try (java.util.zip.GZIPOutputStream out = new java.util.zip.GZIPOutputStream(gz)) {
+            compressible.writeTo(out);
+        }
+        assertTrue(gz.size() < 4096 && compressible.getSerializedSize() > 4096, "small sent, large inflated");
+        StatusRuntimeException bomb = assertThrows(StatusRuntimeException.class,
+                () -> stub(null, "acme").withCompression("gzip").export(compressible));
+        assertEquals(Status.Code.RESOURCE_EXHAUSTED, bomb.getStatus().getCode(), "the limit applies after gzip");
         StatusRuntimeException garbage = assertThrows(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(
                 channel, RAW, CallOptions.DEFAULT, new byte[] {(byte) 0xFF, 1, 2}));
         assertEquals(Status.Code.INVALID_ARGUMENT, garbage.getStatus().getCode());
