@@ -74,6 +74,7 @@ class OtlpGrpcReceiverTest {
     private Ingester ingester;
     private OtlpGrpcReceiver receiver;
     private ManagedChannel channel;
+    private InetSocketAddress bound;
 
     private void start(IngestSettings settings, Authorizer authorizer) throws IOException {
         store = new LocalObjectStore(Files.createDirectories(dir.resolve("store")));
@@ -81,7 +82,7 @@ class OtlpGrpcReceiverTest {
         receiver = new OtlpGrpcReceiver(ingester, new OtlpGrpcSettings(new InetSocketAddress("127.0.0.1", 0),
                 "ingest.grpc_listen"), ServerOptions.defaults("test", new InetSocketAddress("127.0.0.1", 0), 2, 8),
                 authorizer);
-        InetSocketAddress bound = receiver.start();
+        bound = receiver.start();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", bound.getPort()).usePlaintext().build();
     }
 
@@ -157,6 +158,35 @@ class OtlpGrpcReceiverTest {
         StatusRuntimeException bomb = assertThrows(StatusRuntimeException.class,
                 () -> stub(null, "acme").withCompression("gzip").export(compressible));
         assertEquals(Status.Code.RESOURCE_EXHAUSTED, bomb.getStatus().getCode(), "the limit applies after gzip");
+        // A client that says gzip and sends the bytes as they are.
+        io.grpc.Codec notGzip = new io.grpc.Codec() {
+            @Override
+            public String getMessageEncoding() {
+                return "gzip";
+            }
+
+            @Override
+            public java.io.OutputStream compress(java.io.OutputStream os) {
+                return os;
+            }
+
+            @Override
+            public InputStream decompress(InputStream is) {
+                return is;
+            }
+        };
+        io.grpc.CompressorRegistry lying = io.grpc.CompressorRegistry.newEmptyInstance();
+        lying.register(notGzip);
+        ManagedChannel liar = NettyChannelBuilder.forAddress("127.0.0.1", bound.getPort()).usePlaintext()
+                .compressorRegistry(lying).build();
+        try {
+            StatusRuntimeException notInflating = assertThrows(StatusRuntimeException.class, () -> LogsServiceGrpc
+                    .newBlockingStub(liar).withDeadlineAfter(30, TimeUnit.SECONDS).withCompression("gzip")
+                    .export(request(1, false)));
+            assertEquals(Status.Code.INVALID_ARGUMENT, notInflating.getStatus().getCode(), notInflating.toString());
+        } finally {
+            liar.shutdownNow().awaitTermination(5, TimeUnit.SECONDS);
+        }
         StatusRuntimeException garbage = assertThrows(StatusRuntimeException.class, () -> ClientCalls.blockingUnaryCall(
                 channel, RAW, CallOptions.DEFAULT, new byte[] {(byte) 0xFF, 1, 2}));
         assertEquals(Status.Code.INVALID_ARGUMENT, garbage.getStatus().getCode());
