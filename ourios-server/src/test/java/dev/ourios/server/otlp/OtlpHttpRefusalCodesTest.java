@@ -91,6 +91,26 @@ class OtlpHttpRefusalCodesTest {
         }
     }
 
+    @Test
+    void a_refusal_never_echoes_a_value_whole_nor_names_a_library() throws Exception {
+        try (var f = IngestFixtureAccess.open(dir)) {
+            String big = "z".repeat(100_000);
+            for (String body : List.of(
+                    "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"traceId\":\"" + big + "\"}]}]}]}",
+                    "{\"resourceLogs\":[{\"scopeLogs\":[{\"logRecords\":[{\"flags\":\"" + big + "\"}]}]}]}",
+                    "[".repeat(5_000) + "]".repeat(5_000))) {
+                HttpResponse<String> r = HTTP.send(HttpRequest.newBuilder(URI.create(f.endpoint()))
+                        .timeout(Duration.ofSeconds(30)).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(body)).build(), HttpResponse.BodyHandlers.ofString());
+                assertEquals(400, r.statusCode());
+                String message = JSON.readTree(r.body()).get("message").asText();
+                assertTrue(message.length() <= 300, () -> message.length() + ": " + message.substring(0, 300));
+                assertTrue(!message.contains("StreamReadConstraints") && !message.contains("()")
+                        && !message.contains("com.fasterxml"), message);
+            }
+        }
+    }
+
     private static HttpResponse<String> post(String url, String authorization) throws Exception {
         HttpRequest.Builder b = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(30))
                 .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofString("{}"));
