@@ -23,6 +23,8 @@ import java.util.List;
  * then handed to {@link JsonFormat}. Unknown fields are ignored, as the OTLP specification requires of receivers.
  */
 public final class OtlpCodec {
+    /** Longest message of an {@link UndecodableException}: a client's bad value never comes back whole. */
+    public static final int MAX_MESSAGE_CHARS = 300;
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final List<String> ID_FIELDS = List.of("traceId", "trace_id", "spanId", "span_id");
 
@@ -33,7 +35,8 @@ public final class OtlpCodec {
         try {
             return ExportLogsServiceRequest.parseFrom(body);
         } catch (InvalidProtocolBufferException e) {
-            throw new UndecodableException("not an OTLP ExportLogsServiceRequest (protobuf): " + e.getMessage(), e);
+            throw new UndecodableException(message("not an OTLP ExportLogsServiceRequest (protobuf): "
+                    + DecodeMessages.plain(e.getMessage())), e);
         }
     }
 
@@ -47,14 +50,26 @@ public final class OtlpCodec {
             ExportLogsServiceRequest.Builder b = ExportLogsServiceRequest.newBuilder();
             parser.merge(JSON.writeValueAsString(root), b);
             return b.build();
+        } catch (com.fasterxml.jackson.core.exc.StreamConstraintsException e) {
+            throw new UndecodableException(message("not an OTLP/JSON logs request: "
+                    + DecodeMessages.constraint(e.getOriginalMessage()) + at(e)), e);
         } catch (com.fasterxml.jackson.core.JsonProcessingException e) {
-            // The original message: without Jackson's location suffix, which names no useful source here.
-            var at = e.getLocation();
-            throw new UndecodableException("not an OTLP/JSON logs request: malformed JSON: " + e.getOriginalMessage()
-                    + (at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")"), e);
+            // The original message in plain words: no location suffix naming a source, no library names.
+            throw new UndecodableException(message("not an OTLP/JSON logs request: malformed JSON" + at(e) + ": "
+                    + DecodeMessages.plain(e.getOriginalMessage())), e);
         } catch (IOException | IllegalArgumentException e) {
-            throw new UndecodableException("not an OTLP/JSON logs request: " + e.getMessage(), e);
+            throw new UndecodableException(message("not an OTLP/JSON logs request: "
+                    + DecodeMessages.plain(e.getMessage())), e);
         }
+    }
+
+    private static String at(com.fasterxml.jackson.core.JsonProcessingException e) {
+        var at = e.getLocation();
+        return at == null ? "" : " (line " + at.getLineNr() + ", column " + at.getColumnNr() + ")";
+    }
+
+    private static String message(String m) {
+        return DecodeMessages.bounded(m, MAX_MESSAGE_CHARS);
     }
 
     public byte[] responseProtobuf(ExportLogsServiceResponse response) {
@@ -92,7 +107,7 @@ public final class OtlpCodec {
         try {
             return HexFormat.of().parseHex(s);
         } catch (IllegalArgumentException e) {
-            throw new UndecodableException(field + ": '" + s + "' is not hex", e);
+            throw new UndecodableException(message(field + ": '" + DecodeMessages.plain(s) + "' is not hex"), e);
         }
     }
 

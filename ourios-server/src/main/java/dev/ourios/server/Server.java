@@ -24,6 +24,8 @@ import dev.ourios.server.iceberg.IcebergSyncLoop;
 import dev.ourios.server.lifecycle.Shutdown;
 import dev.ourios.server.otlp.OtlpHttpReceiver;
 import dev.ourios.server.otlp.OtlpSettings;
+import dev.ourios.server.otlp.grpc.OtlpGrpcReceiver;
+import dev.ourios.server.otlp.grpc.OtlpGrpcSettings;
 import dev.ourios.server.query.DeleteEndpoint;
 import dev.ourios.server.query.HttpApi;
 import dev.ourios.server.query.StoreProbe;
@@ -44,9 +46,10 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 
 /**
- * The service of {@code ourios serve}: the compaction daemon, the query API and the OTLP/HTTP logs receiver in one
+ * The service of {@code ourios serve}: the compaction daemon, the query API and the OTLP logs receivers (HTTP and gRPC) in one
  * long-lived process, on one store. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new
  * partition starts, running ones finish, accepted requests are answered, the WAL is flushed, the listeners stop,
  * telemetry is flushed, and the process exits 0.
@@ -106,6 +109,17 @@ public final class Server {
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester,
                     settings.http().listener(), gate, settings.otlp().get().listenSetting());
             InetSocketAddress otlp = receiver == null ? null : receiver.start();
+            Optional<OtlpGrpcSettings> grpcSettings = settings.otlp().flatMap(OtlpSettings::grpc);
+            OtlpGrpcReceiver grpc = ingester == null || grpcSettings.isEmpty() ? null
+                    : new OtlpGrpcReceiver(ingester, grpcSettings.get(), settings.http().listener(),
+                            auth.authorizer());
+            InetSocketAddress grpcBound = null;
+            try {
+                grpcBound = grpc == null ? null : grpc.start();
+            } catch (RuntimeException e) {
+                receiver.stop(Duration.ZERO);
+                throw e;
+            }
             if (ingester != null) {
                 drain.whenStopping(ingester::stopAccepting);
             }
@@ -115,7 +129,9 @@ public final class Server {
             events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
                     + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
                     + otlp.getHostString() + ":" + otlp.getPort())
-                    + " on " + settings.storeUri(), started(bound, otlp));
+                    + (grpcBound == null ? "" : ", OTLP/gRPC logs on " + grpcBound.getHostString() + ":"
+                    + grpcBound.getPort())
+                    + " on " + settings.storeUri(), started(bound, otlp, grpcBound));
             // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
             IcebergView view = IcebergWiring.view(s, settings.storeUri());
             IcebergSyncLoop viewSync = !iceberg.enabled() ? null
@@ -139,6 +155,9 @@ public final class Server {
             } finally {
                 if (receiver != null) {
                     // Stop accepting, answer what was accepted, then flush every record the WAL holds.
+                    if (grpc != null) {
+                        grpc.stop(HTTP_DRAIN);
+                    }
                     receiver.stop(HTTP_DRAIN);
                     boolean flushed = ingester.drain(settings.drainTimeout());
                     events.info("ourios.ingest.drained", flushed ? "ingest drained: every record flushed"
@@ -159,6 +178,8 @@ public final class Server {
         List<ListenGuard.Listener> out = new ArrayList<>();
         out.add(new ListenGuard.Listener(settings.http().listenSetting(), settings.http().listener().listen()));
         settings.otlp().ifPresent(o -> out.add(new ListenGuard.Listener(o.listenSetting(), o.ingest().listen())));
+        settings.otlp().flatMap(OtlpSettings::grpc)
+                .ifPresent(g -> out.add(new ListenGuard.Listener(g.listenSetting(), g.listen())));
         return out;
     }
 
@@ -173,7 +194,7 @@ public final class Server {
         }
     }
 
-    private Map<String, Object> started(InetSocketAddress bound, InetSocketAddress otlp) {
+    private Map<String, Object> started(InetSocketAddress bound, InetSocketAddress otlp, InetSocketAddress grpc) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("server.address", bound.getHostString());
         a.put("server.port", bound.getPort());
@@ -181,6 +202,9 @@ public final class Server {
         if (otlp != null) {
             a.put("ourios.ingest.port", otlp.getPort());
             a.put("ourios.ingest.wal_dir", settings.otlp().get().ingest().walDir().toString());
+        }
+        if (grpc != null) {
+            a.put("ourios.ingest.grpc_port", grpc.getPort());
         }
         a.put("ourios.store", settings.storeUri());
         a.put("ourios.compaction.enabled", settings.compaction().enabled());

@@ -66,6 +66,9 @@ public final class ConfigKeys {
     public static final String ICEBERG_TIME_TYPE = "iceberg.time_type";
     public static final String INGEST_ENABLED = "ingest.enabled";
     public static final String INGEST_LISTEN = "ingest.listen";
+    public static final String INGEST_GRPC_LISTEN = "ingest.grpc_listen";
+    /** The value of {@link #INGEST_GRPC_LISTEN} that turns the OTLP/gRPC receiver off. */
+    public static final String OFF = "off";
     public static final String INGEST_WAL_DIR = "ingest.wal_dir";
     public static final String INGEST_FLUSH_BYTES = "ingest.flush_bytes";
     public static final String INGEST_FLUSH_INTERVAL = "ingest.flush_interval";
@@ -163,6 +166,8 @@ public final class ConfigKeys {
                 "Run the OTLP/HTTP logs receiver (false: no POST /v1/logs)"));
         k.add(key(INGEST_LISTEN, "OURIOS_OTLP_HTTP", "--otlp-http", "127.0.0.1:4318", Kind.LISTEN, false,
                 "Address of the OTLP/HTTP logs receiver, host:port (port 0 = any free port)"));
+        k.add(key(INGEST_GRPC_LISTEN, "OURIOS_INGEST_GRPC_LISTEN", "--otlp-grpc", "127.0.0.1:4317", Kind.LISTEN,
+                false, "Address of the OTLP/gRPC logs receiver, host:port (port 0 = any free port); off = none"));
         k.add(key(INGEST_WAL_DIR, "OURIOS_INGEST_WAL_DIR", "--wal-dir", null, Kind.PATH, false,
                 "Write-ahead-log directory (local disk); unset = <store>/../ourios-wal, required for S3"));
         k.add(key(INGEST_FLUSH_BYTES, "OURIOS_INGEST_FLUSH_BYTES", null, "16MiB", Kind.SIZE, false,

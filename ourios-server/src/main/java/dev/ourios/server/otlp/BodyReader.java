@@ -65,6 +65,6 @@ final class BodyReader {
     }
 
     private static Refusal busy() {
-        return new Refusal(429, "the receiver's request buffer is full (ingest.max_buffer_bytes)", 1);
+        return LogsExport.bufferFull();
     }
 }
