@@ -72,6 +72,7 @@ public record DeletionRequest(Query filter) {
         filter.traceId().ifPresent(t -> m.put("trace_id", Bytes.hex(t)));
         filter.templateId().ifPresent(t -> m.put("template_id", Long.toUnsignedString(t)));
         filter.bodyContains().ifPresent(c -> m.put("contains", c));
+        filter.rowFilter().ifPresent(f -> m.put("q", f.text()));
         return m;
     }
 
