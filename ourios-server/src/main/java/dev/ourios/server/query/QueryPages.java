@@ -166,6 +166,20 @@ final class QueryPages {
         }
     }
 
+    /**
+     * Runs one whole scan (an aggregate: stats, fields) within the query deadline: 504 when it does not finish in
+     * time (the scan is then interrupted and stops), 503 when it runs out of heap.
+     */
+    <T> T bounded(Callable<T> scan, QuerySlots.Slot slot) throws Exception {
+        try {
+            return await(scan, slot, System.nanoTime() + timeout.toNanos());
+        } catch (TimeoutException e) {
+            throw timedOut();
+        } catch (OutOfMemory e) {
+            throw e.refusal;
+        }
+    }
+
     private HttpRefusal timedOut() {
         return new HttpRefusal(504, null, "the query did not finish within " + timeout.toSeconds()
                 + "s (http.query_timeout); narrow its time window or filters");
@@ -213,7 +227,7 @@ final class QueryPages {
         return new Page(more ? rows.subList(0, want) : rows, more, stats);
     }
 
-    <T> T await(Callable<T> scan, QuerySlots.Slot slot, long deadline) throws Exception {
+    private <T> T await(Callable<T> scan, QuerySlots.Slot slot, long deadline) throws Exception {
         slot.hold();
         Future<T> f;
         try {

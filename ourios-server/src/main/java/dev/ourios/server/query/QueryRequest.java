@@ -185,7 +185,7 @@ final class QueryRequest {
         return v.asBoolean();
     }
 
-    private static JsonNode read(byte[] body) {
+    static JsonNode read(byte[] body) {
         String text = new String(body, StandardCharsets.UTF_8);
         if (text.isBlank()) {
             return JSON.createObjectNode();
