@@ -37,6 +37,7 @@ public final class ConfigKeys {
     public static final String HTTP_MAX_RESPONSE_BYTES = "http.max_response_bytes";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "http.max_concurrent_queries";
     public static final String HTTP_QUERY_TIMEOUT = "http.query_timeout";
+    public static final String HTTP_UI_ENABLED = "http.ui_enabled";
     public static final String HTTP_HEADER_TIMEOUT = "http.header_timeout";
     public static final String HTTP_BODY_TIMEOUT = "http.body_timeout";
     public static final String HTTP_IDLE_TIMEOUT = "http.idle_timeout";
@@ -142,6 +143,8 @@ public final class ConfigKeys {
                 "Queries running at once; beyond it 429 with Retry-After").withRange(Range.of(1, 1024), "queries"));
         k.add(key(HTTP_QUERY_TIMEOUT, "OURIOS_HTTP_QUERY_TIMEOUT", null, "30s", Kind.DURATION, false,
                 "Deadline of one query: 504 before the first row, a truncated response after it"));
+        k.add(key(HTTP_UI_ENABLED, "OURIOS_HTTP_UI_ENABLED", null, "true", Kind.BOOLEAN, false,
+                "The web UI at / on the query port; false = not served (404)"));
         k.add(key(HTTP_HEADER_TIMEOUT, "OURIOS_HTTP_HEADER_TIMEOUT", null, "10s", Kind.DURATION, false,
                 "Both ports: a request's headers must arrive within this (slow clients are disconnected)"));
         k.add(key(HTTP_BODY_TIMEOUT, "OURIOS_HTTP_BODY_TIMEOUT", null, "30s", Kind.DURATION, false,

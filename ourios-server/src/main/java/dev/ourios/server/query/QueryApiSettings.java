@@ -16,9 +16,10 @@ import java.util.Objects;
  * @param maxResponseBytes     the rows of one response stop after about this many bytes
  * @param maxConcurrentQueries queries running at once (beyond it 429)
  * @param queryTimeout         the deadline of one query
+ * @param uiEnabled            whether the web UI ({@link dev.ourios.server.ui.UiRoutes}) is served at {@code /}
  */
 public record QueryApiSettings(ServerOptions listener, String listenSetting, int maxBodyBytes, int maxRows,
-        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout) {
+        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, boolean uiEnabled) {
     public QueryApiSettings {
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(listenSetting, "listenSetting");
