@@ -347,10 +347,25 @@
     $('detail').hidden = false;
     $('close-detail').focus();
   }
+  // Attributes arrive as OTLP JSON (a list of {key, value: {stringValue | intValue | …}}), as canonical text.
   function objectOf(v) {
     if (!v) return {};
-    if (typeof v === 'string') { try { return JSON.parse(v) || {}; } catch (e) { return { '': v }; } }
-    return v;
+    if (typeof v === 'string') { try { v = JSON.parse(v); } catch (e) { return { '': v }; } }
+    if (!Array.isArray(v)) return v || {};
+    const out = {};
+    for (const kv of v) if (kv && kv.key !== undefined) out[kv.key] = anyValue(kv.value);
+    return out;
+  }
+  function anyValue(a) {
+    if (!a || typeof a !== 'object') return a;
+    if ('stringValue' in a) return a.stringValue;
+    if ('intValue' in a) { const n = Number(a.intValue); return Number.isSafeInteger(n) ? n : String(a.intValue); }
+    if ('doubleValue' in a) return Number(a.doubleValue);
+    if ('boolValue' in a) return a.boolValue;
+    if ('arrayValue' in a) return ((a.arrayValue || {}).values || []).map(anyValue);
+    if ('kvlistValue' in a) return objectOf((a.kvlistValue || {}).values || []);
+    if ('bytesValue' in a) return a.bytesValue;
+    return a;
   }
   function closeDetail() {
     $('detail').hidden = true;
