@@ -62,6 +62,31 @@ final class Dispatcher extends Handler.Abstract {
         this.executor = executor;
     }
 
+    /**
+     * The route template a path with one variable segment falls under ({@code /a/x/b} matches a route
+     * {@code /a/{name}/b}), or the path itself. A variable segment is never empty.
+     */
+    private String template(String path) {
+        String[] parts = path.split("/", -1);
+        for (String route : routes.keySet()) {
+            if (!route.contains("{")) {
+                continue;
+            }
+            String[] want = route.split("/", -1);
+            if (want.length != parts.length) {
+                continue;
+            }
+            boolean fits = true;
+            for (int i = 0; i < want.length && fits; i++) {
+                fits = want[i].startsWith("{") ? !parts[i].isEmpty() : want[i].equals(parts[i]);
+            }
+            if (fits) {
+                return route;
+            }
+        }
+        return path;
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback jettyCallback) {
         long start = System.nanoTime();
@@ -85,6 +110,9 @@ final class Dispatcher extends Handler.Abstract {
                         + executor.getQueueSize() + " requests waiting)", 1);
             }
             Map<String, Route> byMethod = routes.get(ex.path());
+            if (byMethod == null) {
+                byMethod = routes.get(template(ex.path()));
+            }
             if (byMethod == null) {
                 throw new HttpRefusal(404, null, "no such endpoint: " + ex.path() + " (" + known + ")");
             }

@@ -3,6 +3,7 @@ package dev.ourios.ingest;
 import dev.ourios.core.Retention;
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.FlushLoop;
+import dev.ourios.ingest.flush.LandedRows;
 import dev.ourios.ingest.flush.SegmentFlusher;
 import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.otlp.Rejection;
@@ -75,9 +76,15 @@ public final class Ingester implements AutoCloseable {
     /** As above, telling {@code changes} of every partition a flush lands an ingest file in. */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
             Retention retention, Clock clock, LiveSetChanges changes) throws IOException {
+        return open(settings, store, metrics, retention, clock, changes, LandedRows.NONE);
+    }
+
+    /** As above, handing {@code landedRows} the rows of every ingest file a flush publishes (live tail). */
+    public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
+            Retention retention, Clock clock, LiveSetChanges changes, LandedRows landedRows) throws IOException {
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
-                new TableReader(store, new ManifestCodec()), decoder, metrics, changes);
+                new TableReader(store, new ManifestCodec()), decoder, metrics, changes, landedRows);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
         FlushLoop loop = new FlushLoop(flusher, s -> {
             try {

@@ -50,6 +50,8 @@ import org.slf4j.LoggerFactory;
 final class PartitionScan {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionScan.class);
     private static final int ATTEMPTS = 2;
+    /** Rows decoded between two checks for cancellation. */
+    private static final int CANCEL_CHECK_ROWS = 256;
 
     private final ObjectStore store;
     private final TableReader tables;
@@ -91,6 +93,32 @@ final class PartitionScan {
     long count(PartitionKey partition) throws IOException {
         return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
                 .run().count());
+    }
+
+    /**
+     * Hands every matching row of the partition to a visitor; each scan thread gets its own from {@code visitors}.
+     * Returns the visitors of the read that completed (a read repeated after a vanished file starts with fresh ones,
+     * so no row is seen twice by what is returned). A visitor that returns false stops the read ({@code stop} is set
+     * for the query's other partitions).
+     */
+    <V extends RowVisitor> Visited<V> visit(PartitionKey partition, java.util.function.Supplier<V> visitors,
+            java.util.concurrent.atomic.AtomicBoolean stop) throws IOException {
+        return attempt(partition, snapshot -> {
+            List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
+            PartitionRead read = new PartitionRead(snapshot.partition(), snapshot.live(), 0, false);
+            read.visiting = () -> {
+                V v = visitors.get();
+                made.add(v);
+                return v;
+            };
+            read.stop = stop;
+            long rows = read.run().count();
+            return new Visited<>(List.copyOf(made), rows);
+        });
+    }
+
+    /** The visitors of a completed partition read and the number of rows they were handed. */
+    record Visited<V>(List<V> visitors, long rows) {
     }
 
     @FunctionalInterface
@@ -137,6 +165,12 @@ final class PartitionScan {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final List<Worker> workers = new ArrayList<>();
         private final List<Thread> helpers = new ArrayList<>();
+        /** Visiting: each worker's visitor comes from here (null when keeping or counting). */
+        java.util.function.Supplier<RowVisitor> visiting;
+        /** Visiting: set when a visitor asks to stop. */
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        /** The thread the query runs on: interrupting it cancels the read. */
+        private final Thread caller = Thread.currentThread();
 
         PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep, boolean counting) {
             this.partition = partition;
@@ -214,6 +248,19 @@ final class PartitionScan {
             return reader.unclaimedBytes() >= minSharedBytes;
         }
 
+        /**
+         * Ends this read when the query's thread was interrupted (its caller gave up, e.g. at its deadline) or
+         * another worker failed: a slow scan (a regex-heavy row filter) never runs on after nobody waits for it.
+         */
+        private void stopIfCancelled() throws InterruptedIOException {
+            if (caller.isInterrupted()) {
+                throw new InterruptedIOException("the query of " + partition + " was cancelled");
+            }
+            if (failure.get() != null) {
+                throw new InterruptedIOException("another scan thread of " + partition + " failed");
+            }
+        }
+
         private void fail(Throwable t) {
             if (!failure.compareAndSet(null, t)) {
                 failure.get().addSuppressed(t);
@@ -225,14 +272,16 @@ final class PartitionScan {
             final TopRows top = new TopRows(Hit.order(query.order()), keep);
             final ScanCounters counters = new ScanCounters();
             final boolean first;
+            final RowVisitor visitor;
             long counted;
 
             Worker(boolean first) {
                 this.first = first;
+                this.visitor = visiting == null ? null : visiting.get();
             }
 
             void work() throws IOException {
-                while (failure.get() == null) {
+                while (failure.get() == null && !stop.get()) {
                     int f = nextFile.getAndIncrement();
                     if (f < live.size()) {
                         readFile(f);
@@ -286,9 +335,22 @@ final class PartitionScan {
                     counted += r.countRest(); // the prefilter decides every row: nothing else is decoded
                     return;
                 }
+                int sinceCheck = 0;
                 for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
+                    if (++sinceCheck == CANCEL_CHECK_ROWS) {
+                        sinceCheck = 0;
+                        stopIfCancelled();
+                    }
                     if (matcher.matchesWholeRow(rec)) { // the prefilter decided all but the whole-row conditions
-                        if (counting) {
+                        if (visitor != null) {
+                            counted++;
+                            if (!visitor.visit(rec)) {
+                                stop.set(true);
+                            }
+                            if (stop.get()) {
+                                return;
+                            }
+                        } else if (counting) {
                             counted++;
                         } else {
                             top.add(new Hit(RowTime.of(rec), fileOrdinal, r.rowIndex(), rec));

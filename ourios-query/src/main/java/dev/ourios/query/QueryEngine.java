@@ -112,6 +112,27 @@ public final class QueryEngine {
         });
     }
 
+    /**
+     * Hands every row matching {@code q} (its limit and order do not apply) to visitors made by {@code visitors},
+     * one per scan thread and partition read, and passes each to {@code done} once its partition's read completed,
+     * so an aggregate merged there counts each row once. Rows are decoded whole; nothing is kept by the engine. A
+     * visitor returning false ends the visit early. The stats' {@code rows} is the number of rows visited.
+     */
+    public <V extends RowVisitor> QueryStats visit(Query q, java.util.function.Supplier<V> visitors,
+            Consumer<V> done) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        return measured(q, (scan, counters) -> {
+            for (PartitionKey p : plan(q)) {
+                PartitionScan.Visited<V> read = scan.visit(p, visitors, stop);
+                read.visitors().forEach(done);
+                counters.rows += read.rows();
+                if (stop.get()) {
+                    break;
+                }
+            }
+        });
+    }
+
     @FunctionalInterface
     private interface ScanBody {
         void run(PartitionScan scan, ScanCounters counters) throws IOException;

@@ -128,8 +128,9 @@ class AuthorizerTest {
      */
     @Test
     void every_endpoint_against_every_kind_of_bad_key() {
-        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs", "/v1/delete"),
-                EndpointScopes.all().keySet());
+        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs", "/v1/delete", "/v1/stats", "/v1/fields",
+                EndpointScopes.FIELD_VALUES, "/v1/tail"), EndpointScopes.all().keySet());
+        assertEquals(Scope.QUERY, EndpointScopes.of("/v1/fields/attributes.http.route/values").orElseThrow());
         assertEquals(Scope.ADMIN, EndpointScopes.of("/v1/delete").orElseThrow());
         assertTrue(EndpointScopes.of("/healthz").isEmpty() && EndpointScopes.of("/readyz").isEmpty());
         for (Map.Entry<String, Scope> e : EndpointScopes.all().entrySet()) {

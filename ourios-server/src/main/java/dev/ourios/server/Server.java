@@ -12,6 +12,7 @@ import dev.ourios.iceberg.PendingPartitions;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
+import dev.ourios.server.tail.TailHub;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.server.auth.ListenGuard;
@@ -105,11 +106,14 @@ public final class Server {
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
             DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, clock, changes),
                     probe, events);
+            // Live tails follow the ingester's flushes; they end when the stop begins, so the drain never waits on one.
+            TailHub tails = new TailHub(settings.http().tail());
+            drain.whenStopping(tails::close);
             HttpApi api = new HttpApi(settings.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), probe, events, gate, deletes);
+                    new LiveFiles(s, layout, tables), probe, events, gate, deletes, tails);
             // The receiver first: opening it replays the WAL, so what was acknowledged before a crash is flushed.
             Ingester ingester = settings.otlp().isPresent()
-                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes) : null;
+                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes, tails) : null;
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester,
                     settings.http().listener(), gate, settings.otlp().get().listenSetting());
             InetSocketAddress otlp = receiver == null ? null : receiver.start();
@@ -182,11 +186,11 @@ public final class Server {
     }
 
     private Ingester openIngester(OtlpSettings otlp, ObjectStore store, Telemetry telemetry,
-            CompactionOptions compaction, LiveSetChanges changes) {
+            CompactionOptions compaction, LiveSetChanges changes, TailHub tails) {
         IngestSettings ingest = otlp.ingest();
         try {
             return Ingester.open(ingest, store, new IngestMetrics(telemetry.meterProvider()), compaction.retention(),
-                    clock, changes);
+                    clock, changes, tails);
         } catch (IOException e) {
             throw new StartupException(otlp.walDirSetting() + ": " + e.getMessage(), e);
         }

@@ -38,6 +38,9 @@ public final class ConfigKeys {
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "http.max_concurrent_queries";
     public static final String HTTP_QUERY_TIMEOUT = "http.query_timeout";
     public static final String HTTP_UI_ENABLED = "http.ui_enabled";
+    public static final String HTTP_TAIL_MAX_CLIENTS = "http.tail_max_clients";
+    public static final String HTTP_TAIL_QUEUE_ROWS = "http.tail_queue_rows";
+    public static final String HTTP_TAIL_HEARTBEAT = "http.tail_heartbeat";
     public static final String HTTP_HEADER_TIMEOUT = "http.header_timeout";
     public static final String HTTP_BODY_TIMEOUT = "http.body_timeout";
     public static final String HTTP_IDLE_TIMEOUT = "http.idle_timeout";
@@ -145,6 +148,14 @@ public final class ConfigKeys {
                 "Deadline of one query: 504 before the first row, a truncated response after it"));
         k.add(key(HTTP_UI_ENABLED, "OURIOS_HTTP_UI_ENABLED", null, "true", Kind.BOOLEAN, false,
                 "The web UI at / on the query port; false = not served (404)"));
+        k.add(key(HTTP_TAIL_MAX_CLIENTS, "OURIOS_HTTP_TAIL_MAX_CLIENTS", null, "2", Kind.INT, false,
+                "Live tails (GET /v1/tail) open at once, each holding a handler thread; beyond it 429")
+                .withRange(Range.of(0, 1024), "tails"));
+        k.add(key(HTTP_TAIL_QUEUE_ROWS, "OURIOS_HTTP_TAIL_QUEUE_ROWS", null, "10000", Kind.INT, false,
+                "Rows waiting for one live tail client; beyond it rows are dropped and the client told how many")
+                .withRange(Range.of(1, 1_000_000), "rows"));
+        k.add(key(HTTP_TAIL_HEARTBEAT, "OURIOS_HTTP_TAIL_HEARTBEAT", null, "10s", Kind.DURATION, false,
+                "A live tail without rows for this long gets a heartbeat comment"));
         k.add(key(HTTP_HEADER_TIMEOUT, "OURIOS_HTTP_HEADER_TIMEOUT", null, "10s", Kind.DURATION, false,
                 "Both ports: a request's headers must arrive within this (slow clients are disconnected)"));
         k.add(key(HTTP_BODY_TIMEOUT, "OURIOS_HTTP_BODY_TIMEOUT", null, "30s", Kind.DURATION, false,

@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
  * {@code http.max_response_bytes} of rows, at its deadline, or when a scan runs out of heap, and says which.
  *
  * <p>Each scan runs on the scan executor and holds the query's slot until it ends; the request waits for it at
- * most until the deadline, so a scan that overruns is left to finish in the background, still counted.
+ * most until the deadline, then interrupts it: the engine stops a scan at its next row once interrupted, and the
+ * slot is free again only when it has.
  */
 final class QueryPages {
     static final int FIRST_PAGE_ROWS = 64;
@@ -165,6 +166,20 @@ final class QueryPages {
         }
     }
 
+    /**
+     * Runs one whole scan (an aggregate: stats, fields) within the query deadline: 504 when it does not finish in
+     * time (the scan is then interrupted and stops), 503 when it runs out of heap.
+     */
+    <T> T bounded(Callable<T> scan, QuerySlots.Slot slot) throws Exception {
+        try {
+            return await(scan, slot, System.nanoTime() + timeout.toNanos());
+        } catch (TimeoutException e) {
+            throw timedOut();
+        } catch (OutOfMemory e) {
+            throw e.refusal;
+        }
+    }
+
     private HttpRefusal timedOut() {
         return new HttpRefusal(504, null, "the query did not finish within " + timeout.toSeconds()
                 + "s (http.query_timeout); narrow its time window or filters");
@@ -229,6 +244,11 @@ final class QueryPages {
         }
         try {
             return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The scan stops at its next check of the interrupt (the engine checks it between rows), so a query
+            // never runs on past its deadline; the slot is let go when it has.
+            f.cancel(true);
+            throw e;
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof Exception ex) {
