@@ -379,7 +379,8 @@
   // ---- histogram (stacked by severity, from /v1/stats) ----
   function seriesName(s) {
     if (s.other) return 'other';
-    const g = Array.isArray(s.group) ? s.group[0] : (s.group !== undefined ? s.group : s.value);
+    // {"group": {"severity": "error"}}: the values by group-by field
+    const g = s.group && typeof s.group === 'object' ? Object.values(s.group)[0] : s.group;
     return g === null || g === undefined ? 'none' : String(g).toLowerCase();
   }
 
@@ -387,7 +388,7 @@
     const box = $('histogram');
     box.textContent = '';
     const series = stats.series || [];
-    const n = stats.buckets || (series[0] ? series[0].counts.length : 0);
+    const n = Array.isArray(stats.buckets) ? stats.buckets.length : (series[0] ? series[0].counts.length : 0);
     const totals = new Array(n).fill(0);
     let total = 0;
     for (const s of series) for (let i = 0; i < n; i++) { totals[i] += s.counts[i] || 0; total += s.counts[i] || 0; }
@@ -401,7 +402,7 @@
     const order = SEVERITIES.concat(['none', 'other']);
     const sorted = series.slice().sort((a, b) => order.indexOf(seriesName(a)) - order.indexOf(seriesName(b)));
     const base = new Array(n).fill(0);
-    const origin = Date.parse(stats.origin || '') || w.from;
+    const origin = (Array.isArray(stats.buckets) && Date.parse(stats.buckets[0])) || w.from;
     const stepMs = stepOf(stats.step, w, n);
     for (const s of sorted) {
       const name = seriesName(s);
@@ -435,10 +436,10 @@
     }
     box.appendChild(legend);
   }
+  // "500ms", "10s", "5m", "1h", "1d": the step as /v1/stats writes it
   function stepOf(step, w, n) {
-    if (typeof step === 'number') return step >= 1e6 ? step / 1e6 : step * 1000; // nanos or seconds
-    const m = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:([\d.]+)S)?$/.exec(step || '');
-    if (m) return ((+m[1] || 0) * 3600 + (+m[2] || 0) * 60 + (+m[3] || 0)) * 1000;
+    const m = /^(\d+)(ms|s|m|h|d)$/.exec(step || '');
+    if (m) return Number(m[1]) * { ms: 1, s: 1e3, m: 60e3, h: 3600e3, d: 86400e3 }[m[2]];
     return (w.to - w.from) / Math.max(1, n);
   }
 
@@ -600,6 +601,7 @@
         const dec = new TextDecoder();
         let buf = '';
         let data = [];
+        let event = 'message';
         for (;;) {
           const { value, done } = await reader.read();
           if (done) break;
@@ -609,8 +611,12 @@
             const line = buf.slice(0, nl).replace(/\r$/, '');
             buf = buf.slice(nl + 1);
             if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
-            else if (line === '') { if (data.length) tailEvent(data.join('\n')); data = []; }
-            else if (line.startsWith('{')) tailEvent(line);
+            else if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line === '') {
+              if (data.length) tailEvent(event, data.join('\n'));
+              data = [];
+              event = 'message';
+            }
           }
         }
         if (tail === ctrl) $('summary').textContent = 'live tail ended by the server';
@@ -619,13 +625,15 @@
       }
     })();
   }
-  function tailEvent(text) {
+  // Events of GET /v1/tail: a row per "message" event, "dropped" when this client fell behind, "end" on stop.
+  function tailEvent(event, text) {
     let row;
     try { row = JSON.parse(text); } catch (e) { return; }
     if (!row || typeof row !== 'object') return;
-    const rows = Array.isArray(row.rows) ? row.rows : (row.row ? [row.row] : (row.time ? [row] : []));
+    if (event === 'dropped') { notice('Live tail: ' + row.dropped + ' rows dropped (this page fell behind)'); return; }
+    if (event === 'end') { $('summary').textContent = 'live tail ended: ' + (row.reason || 'by the server'); return; }
     const list = $('rows');
-    for (const r of rows) {
+    for (const r of [row]) {
       rowsShown.unshift(r);
       list.insertBefore(rowElement(r, true), list.firstElementChild);
       while (list.children.length > TAIL_MAX_ROWS) list.removeChild(list.lastElementChild);
