@@ -612,6 +612,7 @@
             buf = buf.slice(nl + 1);
             if (line.startsWith('data:')) data.push(line.slice(5).replace(/^ /, ''));
             else if (line.startsWith('event:')) event = line.slice(6).trim();
+            else if (line.startsWith(': tailing')) document.body.dataset.tail = 'subscribed';
             else if (line === '') {
               if (data.length) tailEvent(event, data.join('\n'));
               data = [];
@@ -641,6 +642,7 @@
   }
   function stopTail() {
     if (tail) { tail.abort(); tail = null; }
+    delete document.body.dataset.tail;
   }
   $('live').addEventListener('change', () => {
     state.live = $('live').checked;
