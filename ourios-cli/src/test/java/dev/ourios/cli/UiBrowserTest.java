@@ -174,6 +174,8 @@ class UiBrowserTest {
         assertEquals("service:" + service, driver.findElement(By.id("q")).getAttribute("value"));
 
         // the field list: a top value of severity narrows the search too
+        new WebDriverWait(driver, WAIT).until(d -> "1".equals(d.findElement(By.tagName("body"))
+                .getAttribute("data-fields")));
         driver.findElement(By.xpath("//aside[@id='fields']//button[starts-with(normalize-space(.), 'severity')]"))
                 .click();
         WebElement top = new WebDriverWait(driver, WAIT).until(d -> d.findElements(
@@ -337,8 +339,8 @@ class UiBrowserTest {
                 JsonNode ps = r.get("params");
                 for (int i = 0; i < seps.size(); i++) {
                     b.append(seps.get(i).asText());
-                    if (i < ps.size() && !ps.get(i).isNull()) {
-                        b.append(ps.get(i).asText());
+                    if (i < ps.size()) {
+                        b.append(ps.get(i).get("value").asText());
                     }
                 }
                 line = b.toString();

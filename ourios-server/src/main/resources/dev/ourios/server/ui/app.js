@@ -118,10 +118,20 @@
     return h;
   }
 
+  const RETRIES_WHEN_BUSY = 8;
+  const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
+
+  // A 429 (every query slot busy: the server runs http.max_concurrent_queries at once) is retried after its
+  // Retry-After, a few times, before it is shown.
   async function api(method, path, body, signal) {
     const init = { method: method, headers: headers(body ? { 'Content-Type': 'application/json' } : {}), signal: signal };
     if (body) init.body = JSON.stringify(body);
-    const r = await fetch(path, init);
+    let r = await fetch(path, init);
+    for (let i = 0; r.status === 429 && i < RETRIES_WHEN_BUSY; i++) {
+      const after = Number(r.headers.get('Retry-After'));
+      await sleep(after > 0 ? Math.min(after, 5) * 1000 * (0.5 + Math.random() / 2) : 250);
+      r = await fetch(path, init);
+    }
     let json = null;
     try { json = await r.json(); } catch (e) { json = null; }
     if (!r.ok) {
@@ -247,9 +257,15 @@
     let s = '';
     for (let i = 0; i < seps.length; i++) {
       s += seps[i];
-      if (i < ps.length) s += ps[i] === null ? '' : String(ps[i]);
+      if (i < ps.length) s += paramText(ps[i]);
     }
     return s;
+  }
+
+  // A template parameter: {"type_tag": N, "value": "text"}.
+  function paramText(p) {
+    if (p === null || p === undefined) return '';
+    return typeof p === 'object' ? String(p.value === undefined || p.value === null ? '' : p.value) : String(p);
   }
 
   function rowElement(row, fresh) {
@@ -335,7 +351,7 @@
     add('span_id', row.span_id, 'span_id');
     if (row.template_id && row.template_id !== '0') add('template_id', row.template_id, 'template_id');
     add('template version', row.template_version);
-    add('params', row.params && row.params.length ? row.params : null);
+    add('params', row.params && row.params.length ? row.params.map(paramText).join(' | ') : null);
     add('event name', row.event_name);
     add('scope', row.scope_name, 'scope');
     add('scope version', row.scope_version);
@@ -420,6 +436,10 @@
       }
     }
     box.appendChild(g);
+    const axis = el('div', 'axis');
+    const end = origin + n * stepMs;
+    for (const t of [origin, (origin + end) / 2, end]) axis.appendChild(el('span', null, fmtTime(t)));
+    box.appendChild(axis);
     const legend = el('div', 'legend');
     const t = el('span', null, total.toLocaleString('en') + ' rows');
     t.id = 'hist-total';
@@ -475,6 +495,7 @@
       li.appendChild(values);
       list.appendChild(li);
     }
+    document.body.dataset.fields = String(gen);
   }
 
   async function toggleValues(button, ul, name) {
@@ -540,9 +561,10 @@
       drawHistogram(s, w);
       performance.mark('ourios-histogram-' + gen);
     });
-    loadFields(gen);
     const results = await Promise.allSettled([rowsP, statsP]);
     if (gen !== generation) return;
+    // after the rows and the histogram: the server runs two queries at once by default
+    loadFields(gen);
     const failed = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
     const qError = failed.find((e) => e instanceof Refusal && e.status === 400 && e.field === 'q');
     if (qError) {
