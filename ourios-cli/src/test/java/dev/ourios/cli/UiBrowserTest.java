@@ -218,6 +218,8 @@ class UiBrowserTest {
             open("range=24h", 1);
             noHorizontalOverflow(size);
             if (size.getWidth() == 1280) {
+                new WebDriverWait(driver, WAIT).until(d -> "1".equals(d.findElement(By.tagName("body"))
+                        .getAttribute("data-fields")));
                 save(Path.of("target", "ui.png"));
                 String docs = System.getProperty("ourios.ui.screenshot");
                 if (docs != null) {
