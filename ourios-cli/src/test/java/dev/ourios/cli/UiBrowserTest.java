@@ -137,6 +137,23 @@ class UiBrowserTest {
     }
 
     @Test
+    void a_query_that_does_not_parse_is_shown_at_the_column_the_api_names() throws Exception {
+        String q = "service:(cart";
+        HttpResponse<String> refused = serve.post("/v1/query", null, "{\"q\":" + quote(q) + "}");
+        assertEquals(400, refused.statusCode(), refused.body());
+        String message = JSON.readTree(refused.body()).get("error").get("message").asText();
+        Matcher column = Pattern.compile("column (\\d+)").matcher(message);
+        assertTrue(column.find(), message);
+        open("range=1h&q=" + enc(q), 1);
+        assertTrue(driver.findElement(By.id("q-error")).isDisplayed());
+        assertEquals(message, driver.findElement(By.id("q-message")).getText());
+        String[] caret = driver.findElement(By.id("q-caret")).getText().split("\n");
+        assertEquals(q, caret[0]);
+        assertEquals(Integer.parseInt(column.group(1)) - 1, caret[1].indexOf('^'), "the caret under the column");
+        assertEquals("true", driver.findElement(By.id("q")).getAttribute("aria-invalid"));
+    }
+
+    @Test
     void the_histogram_total_is_what_stats_counts() throws Exception {
         open("range=24h", 1);
         long shownTotal = Long.parseLong(driver.findElement(By.id("hist-total")).getAttribute("data-total"));
