@@ -277,6 +277,43 @@ class UiBrowserTest {
         assertTrue(num(paint) > 0 && num(rows) > 0 && num(hist) > 0, "the marks were set");
     }
 
+    /**
+     * The same timings on the store {@code ourios demo} builds (2 tenants x 2 hours x 32 files x 2,000 rows, then one
+     * compaction sweep): opt-in, as building it takes a while; run with {@code -Dourios.ui.demo=true}.
+     */
+    @Test
+    void timings_on_the_demo_store() throws Exception {
+        assumeTrue(Boolean.getBoolean("ourios.ui.demo"), "demo-store timings skipped: run with -Dourios.ui.demo=true");
+        Path demoDir = Files.createDirectories(dir.resolve("demo"));
+        Path store = demoDir.resolve("ourios-data");
+        var demo = CliProcess.run(demoDir, "demo", "--store", store.toString());
+        assertEquals(0, demo.exit(), demo.err());
+        assertTrue(demo.out().contains("http://127.0.0.1:4319/"), demo.out());
+        try (DaemonProcess demoServe = DaemonProcess.start(demoDir, Map.of("OURIOS_COMPACTION_ENABLED", "false"),
+                "serve", "--store", store.toString(), "--http", "127.0.0.1:0")) {
+            String url = "http://127.0.0.1:" + demoServe.port() + "/#range=24h&tenant=acme";
+            driver.get("about:blank");
+            driver.get(url);
+            awaitSearch(1);
+            driver.findElement(By.id("run")).click();
+            awaitSearch(2);
+            driver.findElement(By.id("run")).click();
+            awaitSearch(3);
+            System.out.printf("UI timing on the demo store (tenant acme, a day): first contentful paint %.0f ms;"
+                    + " cold search %.0f ms; warm first page of rows %.0f ms, warm histogram %.0f ms; histogram"
+                    + " total %s rows%n",
+                    num(js("const p = performance.getEntriesByName('first-contentful-paint')[0];"
+                            + " return p ? p.startTime : -1;")),
+                    num(js("return performance.measure('c', 'ourios-search-start-1', 'ourios-search-done-1')"
+                            + ".duration;")),
+                    num(js("return performance.measure('r', 'ourios-search-start-3', 'ourios-rows-3').duration;")),
+                    num(js("return performance.measure('h', 'ourios-search-start-3', 'ourios-histogram-3')"
+                            + ".duration;")),
+                    driver.findElement(By.id("hist-total")).getAttribute("data-total"));
+            assertEquals(0, demoServe.terminate(), String.join("\n", demoServe.err()));
+        }
+    }
+
     @Test
     void with_keys_the_page_asks_for_one_refuses_a_wrong_one_and_offers_the_tenants_of_a_star_key() throws Exception {
         Path keysDir = Files.createDirectories(dir.resolve("keyed"));
