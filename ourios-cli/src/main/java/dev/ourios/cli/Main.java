@@ -22,7 +22,7 @@ public final class Main implements Runnable {
      */
     private static final List<Class<?>> COMMANDS = List.of(DemoCommand.class, GenerateCommand.class,
             IngestCommand.class, InspectCommand.class, CompactCommand.class, GcCommand.class, QueryCommand.class,
-            DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
+            StatsCommand.class, TailCommand.class, DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
             dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class,
             dev.ourios.cli.keys.KeysCommand.class);
 

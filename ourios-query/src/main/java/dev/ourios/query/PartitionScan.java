@@ -99,10 +99,13 @@ final class PartitionScan {
      * Hands every matching row of the partition to a visitor; each scan thread gets its own from {@code visitors}.
      * Returns the visitors of the read that completed (a read repeated after a vanished file starts with fresh ones,
      * so no row is seen twice by what is returned). A visitor that returns false stops the read ({@code stop} is set
-     * for the query's other partitions).
+     * for the query's other partitions). With {@code columns}, a visitor that needs only those columns: when the
+     * query needs no whole row either, the visitor is handed the rows as decoded for the query's columns and these
+     * (others read as absent), and no row is decoded whole.
      */
-    <V extends RowVisitor> Visited<V> visit(PartitionKey partition, java.util.function.Supplier<V> visitors,
-            java.util.concurrent.atomic.AtomicBoolean stop) throws IOException {
+    <V extends RowVisitor> Visited<V> visit(PartitionKey partition, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, java.util.concurrent.atomic.AtomicBoolean stop)
+            throws IOException {
         return attempt(partition, snapshot -> {
             List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
             PartitionRead read = new PartitionRead(snapshot.partition(), snapshot.live(), 0, false);
@@ -112,6 +115,9 @@ final class PartitionScan {
                 return v;
             };
             read.stop = stop;
+            // Only columns: with no condition on whole rows, the visitor sees each matching row as the prefilter
+            // decoded it (the query's columns and those asked for), and nothing else of the row is decoded.
+            read.visitColumns = columns.filter(c -> matcher.decidedByColumns());
             long rows = read.run().count();
             return new Visited<>(List.copyOf(made), rows);
         });
@@ -167,6 +173,8 @@ final class PartitionScan {
         private final List<Thread> helpers = new ArrayList<>();
         /** Visiting: each worker's visitor comes from here (null when keeping or counting). */
         java.util.function.Supplier<RowVisitor> visiting;
+        /** Visiting on columns: the columns the visitors read (empty = whole rows). */
+        Optional<Set<String>> visitColumns = Optional.empty();
         /** Visiting: set when a visitor asks to stop. */
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         /** The thread the query runs on: interrupting it cancels the read. */
@@ -245,7 +253,8 @@ final class PartitionScan {
 
         /** Whether enough of a file being read is left unclaimed to give a second thread (see the class comment). */
         private boolean worthSharing(LogFileReader reader) {
-            return reader.unclaimedBytes() >= minSharedBytes;
+            // a partner reader shares the file's prefilter, which calls its worker's own visitor: not shared then
+            return visitColumns.isEmpty() && reader.unclaimedBytes() >= minSharedBytes;
         }
 
         /**
@@ -307,7 +316,10 @@ final class PartitionScan {
 
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
-                RowPrefilter rows = prefilter(partition, store.describe(key));
+                RowPrefilter rows = visitColumns.isPresent()
+                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query.tenant(),
+                                matcher), visitColumns.get(), this)
+                        : prefilter(partition, store.describe(key));
                 LogFileReader reader = open(key, predicate, rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
                     // An older file without the promoted column: the service predicate would prune it whole.
@@ -329,6 +341,24 @@ final class PartitionScan {
                     counters.addFile(reader);
                 }
             }
+
+            /** A matching row decoded on columns only (see {@link VisitingPrefilter}). */
+            void visitPartial(LogRecord partial) throws InterruptedIOException {
+                if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
+                    sinceCancelCheck = 0;
+                    stopIfCancelled();
+                }
+                if (stop.get()) {
+                    return;
+                }
+                counted++;
+                if (!visitor.visit(partial)) {
+                    stop.set(true);
+                }
+            }
+
+            /** Rows tested since the last check for cancellation (column visits). */
+            private int sinceCancelCheck;
 
             private void drain(LogFileReader r, int fileOrdinal) throws IOException {
                 if (counting && matcher.decidedByColumns()) {
@@ -371,6 +401,47 @@ final class PartitionScan {
      */
     private RowPrefilter prefilter(PartitionKey partition, String file) {
         return new CheckedPrefilter(file, partition, query.tenant(), matcher);
+    }
+
+    /**
+     * The checks and conditions of {@link CheckedPrefilter} on the query's columns and those a visitor reads; a row
+     * that passes goes to the worker's visitor there and is then rejected, so the reader decodes nothing more of it.
+     */
+    private static final class VisitingPrefilter implements RowPrefilter {
+        private final CheckedPrefilter checked;
+        private final Set<String> columns;
+        private final PartitionRead.Worker worker;
+
+        VisitingPrefilter(CheckedPrefilter checked, Set<String> visitorColumns, PartitionRead.Worker worker) {
+            this.checked = checked;
+            Set<String> all = new java.util.HashSet<>(checked.columns());
+            all.addAll(visitorColumns);
+            this.columns = Set.copyOf(all);
+            this.worker = worker;
+        }
+
+        @Override
+        public Set<String> columns() {
+            return columns;
+        }
+
+        @Override
+        public List<ColumnTest> columnTests() {
+            return checked.columnTests();
+        }
+
+        @Override
+        public List<ColumnTest> columnGuards() {
+            return checked.columnGuards();
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            if (checked.test(partial, rowIndex)) {
+                worker.visitPartial(partial);
+            }
+            return false;
+        }
     }
 
     /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule, then the query. */

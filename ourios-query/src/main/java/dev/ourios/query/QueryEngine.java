@@ -120,10 +120,21 @@ public final class QueryEngine {
      */
     public <V extends RowVisitor> QueryStats visit(Query q, java.util.function.Supplier<V> visitors,
             Consumer<V> done) throws IOException {
+        return visit(q, Optional.empty(), visitors, done);
+    }
+
+    /**
+     * As {@link #visit(Query, java.util.function.Supplier, Consumer)}, for visitors that read only {@code columns}
+     * of a row (top-level column names): when the query has no condition on whole rows (no body substring, no row
+     * filter) each matching row is handed over decoded on the query's columns and these alone (the others read as
+     * absent), so nothing else of any row is decoded.
+     */
+    public <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         return measured(q, (scan, counters) -> {
             for (PartitionKey p : plan(q)) {
-                PartitionScan.Visited<V> read = scan.visit(p, visitors, stop);
+                PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
                 read.visitors().forEach(done);
                 counters.rows += read.rows();
                 if (stop.get()) {

@@ -14,12 +14,17 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.HashSet;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * Counts the rows of a {@link CountsRequest} per time bucket and group. The engine visits the matching rows (the
  * query's pruning applies as for any query); each scan thread counts into its own table, merged per completed
- * partition. The groups reported are the {@code maxGroups} with the most rows (ties by their values); the rest are
+ * partition. A query without conditions on whole rows (no search beyond the fixed filters, no body substring) is
+ * counted on columns alone: the time, the query's columns and the group-by fields' columns are decoded, nothing
+ * else. The groups reported are the {@code maxGroups} with the most rows (ties by their values); the rest are
  * summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
  * one; rows of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}).
  */
@@ -55,8 +60,10 @@ public final class CountsOverTime {
         long origin = Math.floorDiv(from, step) * step;
         int buckets = (int) (Math.floorDiv(to - 1 - origin, step) + 1);
         Table total = new Table(buckets);
-        QueryStats stats = engine.visit(r.windowed(), () -> new Table(buckets).counting(r, origin, step),
-                total::merge);
+        Set<String> columns = new HashSet<>();
+        r.groupBy().forEach(f -> columns.addAll(f.columns()));
+        QueryStats stats = engine.visit(r.windowed(), Optional.of(columns),
+                () -> new Table(buckets).counting(r, origin, step), total::merge);
         return total.answer(r, origin, buckets, stats);
     }
 

@@ -1,5 +1,6 @@
 package dev.ourios.query.aggregate;
 
+import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
@@ -50,7 +51,7 @@ public final class FieldSurvey {
 
     /** The attribute and resource keys of the query's rows, the {@code limit} most frequent. */
     public Survey keys(Query q, int limit, long maxRows) throws IOException {
-        return survey(q, limit, maxRows, row -> {
+        return survey(q, Set.of(Columns.ATTRIBUTES, Columns.RESOURCE_ATTRIBUTES), limit, maxRows, row -> {
             Set<String> keys = new HashSet<>();
             for (KeyValue kv : AttributesJson.decode(row.attributes())) {
                 keys.add("attributes." + kv.key());
@@ -64,13 +65,14 @@ public final class FieldSurvey {
 
     /** The {@code limit} most frequent values of {@code field} among the query's rows (rows without it not counted). */
     public Survey values(Query q, GroupField field, int limit, long maxRows) throws IOException {
-        return survey(q, limit, maxRows, row -> {
+        return survey(q, field.columns(), limit, maxRows, row -> {
             String v = field.valueOf(row);
             return v == null ? Set.of() : Set.of(v);
         });
     }
 
-    private Survey survey(Query q, int limit, long maxRows, Function<LogRecord, Set<String>> names)
+    private Survey survey(Query q, Set<String> columns, int limit, long maxRows,
+            Function<LogRecord, Set<String>> names)
             throws IOException {
         if (limit < 1) {
             throw new IllegalArgumentException("limit must be at least 1 (got " + limit + ")");
@@ -80,7 +82,8 @@ public final class FieldSurvey {
         }
         AtomicLong read = new AtomicLong();
         Tally total = new Tally(names, read, maxRows);
-        QueryStats stats = engine.visit(q, () -> new Tally(names, read, maxRows), total::merge);
+        QueryStats stats = engine.visit(q, java.util.Optional.of(columns),
+                () -> new Tally(names, read, maxRows), total::merge);
         List<Count> counts = new ArrayList<>();
         total.counts.forEach((k, v) -> counts.add(new Count(k, v[0])));
         counts.sort(Comparator.comparingLong(Count::rows).reversed().thenComparing(Count::name));

@@ -1,5 +1,6 @@
 package dev.ourios.query.aggregate;
 
+import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
@@ -7,6 +8,7 @@ import dev.ourios.core.json.KeyValue;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.Set;
 
 /**
  * A field rows are grouped or counted by: {@code severity} (by OpenTelemetry range name), {@code service},
@@ -58,6 +60,17 @@ public record GroupField(String name, Kind kind, String key) {
             return new GroupField(name, Kind.RESOURCE, name.substring("resource.".length()));
         }
         throw new IllegalArgumentException("unknown field '" + name + "' (known: " + KNOWN + ")");
+    }
+
+    /** The columns {@link #valueOf} reads (top-level column names). */
+    public Set<String> columns() {
+        return switch (kind) {
+            case SEVERITY -> Set.of(Columns.SEVERITY_NUMBER);
+            case SERVICE -> Set.of(Columns.SERVICE_NAME, Columns.RESOURCE_ATTRIBUTES);
+            case SCOPE -> Set.of(Columns.SCOPE_NAME);
+            case ATTRIBUTE -> Set.of(Columns.ATTRIBUTES);
+            case RESOURCE -> Set.of(Columns.RESOURCE_ATTRIBUTES);
+        };
     }
 
     /** The row's value of this field as text, or null when it has none. */

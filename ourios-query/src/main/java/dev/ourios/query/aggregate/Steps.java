@@ -5,8 +5,8 @@ import java.util.List;
 
 /**
  * The bucket widths counts over time use: 1s, 5s, 10s, 30s, 1m, 5m, 10m, 30m, 1h, 3h, 6h, 12h, 1d, 7d. A window
- * without a step gets the narrowest of them that cuts it into at most the target number of buckets, so a chart's
- * bars fall on round times.
+ * without a step gets the one whose number of buckets is nearest the target (by ratio; the narrower on a tie), so a
+ * chart's bars fall on round times: two hours get 1m (120 buckets), a day 10m (144), a week 1h (168).
  */
 public final class Steps {
     /** The nice widths, narrowest first. */
@@ -20,14 +20,19 @@ public final class Steps {
     private Steps() {
     }
 
-    /** The narrowest nice width giving at most {@code target} buckets over {@code window} (the widest if none). */
+    /** The nice width whose bucket count over {@code window} is nearest {@code target} by ratio. */
     public static Duration choose(Duration window, int target) {
+        Duration best = NICE.get(0);
+        double bestRatio = Double.MAX_VALUE;
         for (Duration d : NICE) {
-            if (buckets(window, d) <= target) {
-                return d;
+            double n = buckets(window, d);
+            double ratio = Math.max(n / target, target / n);
+            if (ratio < bestRatio) {
+                best = d;
+                bestRatio = ratio;
             }
         }
-        return NICE.get(NICE.size() - 1);
+        return best;
     }
 
     /** How many buckets of width {@code step} aligned to the epoch cover a window of this length (at most). */

@@ -56,7 +56,7 @@ final class AggregateEndpoints {
         try (QuerySlots.Slot slot = slots.acquire()) {
             counts = pages.bounded(() -> new CountsOverTime(engine).run(request), slot);
         }
-        ex.sendJson(200, countsJson(request, counts));
+        ex.sendJson(200, CountsJson.of(request, counts));
         return counts.stats();
     }
 
@@ -188,38 +188,6 @@ final class AggregateEndpoints {
                 throw BadRequest.field("group_by", e.getMessage());
             }
         }
-        return out;
-    }
-
-    /** The JSON of counts, shared with {@code ourios stats --json}. */
-    static Map<String, Object> countsJson(CountsRequest r, CountsOverTime.Counts c) throws java.io.IOException {
-        Map<String, Object> out = new LinkedHashMap<>();
-        out.put("from", r.from().toString());
-        out.put("to", r.to().toString());
-        out.put("step", SearchParams.format(c.step()));
-        List<String> times = new ArrayList<>(c.buckets());
-        for (int i = 0; i < c.buckets(); i++) {
-            times.add(c.origin().plus(c.step().multipliedBy(i)).toString());
-        }
-        out.put("buckets", times);
-        out.put("group_by", r.groupBy().stream().map(GroupField::name).toList());
-        List<Map<String, Object>> series = new ArrayList<>();
-        for (CountsOverTime.Series s : c.series()) {
-            Map<String, Object> o = new LinkedHashMap<>();
-            Map<String, Object> group = new LinkedHashMap<>();
-            for (int i = 0; i < s.group().size(); i++) {
-                group.put(r.groupBy().get(i).name(), s.group().get(i));
-            }
-            o.put("group", group);
-            o.put("other", s.other());
-            o.put("total", s.total());
-            o.put("counts", s.counts());
-            series.add(o);
-        }
-        out.put("series", series);
-        out.put("total", c.total());
-        out.put("groups_capped", c.groupsCapped());
-        out.put("stats", JSON.readTree(c.stats().toJson()).get("stats"));
         return out;
     }
 }
