@@ -31,6 +31,7 @@
   let generation = 0; // bumps on every new search; late answers of an older one are dropped
   let tail = null;
   let tenants = null;
+  let inFlight = null; // the AbortController of the current search's requests
 
   function readHash() {
     const p = new URLSearchParams(location.hash.replace(/^#/, ''));
@@ -118,7 +119,7 @@
     return h;
   }
 
-  const RETRIES_WHEN_BUSY = 8;
+  const RETRIES_WHEN_BUSY = 30;
   const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 
   // A 429 (every query slot busy: the server runs http.max_concurrent_queries at once) is retried after its
@@ -130,6 +131,7 @@
     for (let i = 0; r.status === 429 && i < RETRIES_WHEN_BUSY; i++) {
       const after = Number(r.headers.get('Retry-After'));
       await sleep(after > 0 ? Math.min(after, 5) * 1000 * (0.5 + Math.random() / 2) : 250);
+      if (signal && signal.aborted) throw new DOMException('aborted', 'AbortError');
       r = await fetch(path, init);
     }
     let json = null;
@@ -464,13 +466,16 @@
   }
 
   // ---- fields ----
-  async function loadFields(gen) {
+  async function loadFields(gen, signal) {
     const list = $('field-list');
     let fields;
     try {
-      fields = await api('GET', '/v1/fields?' + params({ limit: FIELD_LIMIT }));
+      fields = await api('GET', '/v1/fields?' + params({ limit: FIELD_LIMIT }), null, signal);
     } catch (e) {
-      if (gen === generation) { list.textContent = ''; list.appendChild(el('li', 'error', refusalText(e))); }
+      if (gen === generation && e.name !== 'AbortError') {
+        list.textContent = '';
+        list.appendChild(el('li', 'error', refusalText(e)));
+      }
       return;
     }
     if (gen !== generation) return;
@@ -495,6 +500,7 @@
       li.appendChild(values);
       list.appendChild(li);
     }
+    performance.mark('ourios-fields-' + gen);
     document.body.dataset.fields = String(gen);
   }
 
@@ -529,6 +535,9 @@
   // ---- search ----
   async function runSearch() {
     const gen = ++generation;
+    if (inFlight) inFlight.abort();
+    inFlight = new AbortController();
+    const signal = inFlight.signal;
     stopTail();
     writeHash();
     showQueryError(null);
@@ -548,7 +557,7 @@
     if (q) body.q = q;
     const statsBody = { from: from, to: to, group_by: ['severity'] };
     if (q) statsBody.q = q;
-    const rowsP = api('POST', '/v1/query', body).then((r) => {
+    const rowsP = api('POST', '/v1/query', body, signal).then((r) => {
       if (gen !== generation) return;
       appendRows(r.rows || []);
       cursor = r.cursor || null;
@@ -556,7 +565,7 @@
       $('summary').textContent = rowsShown.length + ' rows shown' + (cursor ? ', more available' : '');
       performance.mark('ourios-rows-' + gen);
     });
-    const statsP = api('POST', '/v1/stats', statsBody).then((s) => {
+    const statsP = api('POST', '/v1/stats', statsBody, signal).then((s) => {
       if (gen !== generation) return;
       drawHistogram(s, w);
       performance.mark('ourios-histogram-' + gen);
@@ -564,8 +573,9 @@
     const results = await Promise.allSettled([rowsP, statsP]);
     if (gen !== generation) return;
     // after the rows and the histogram: the server runs two queries at once by default
-    loadFields(gen);
-    const failed = results.filter((r) => r.status === 'rejected').map((r) => r.reason);
+    loadFields(gen, signal);
+    const failed = results.filter((r) => r.status === 'rejected').map((r) => r.reason)
+      .filter((e) => e.name !== 'AbortError');
     const qError = failed.find((e) => e instanceof Refusal && e.status === 400 && e.field === 'q');
     if (qError) {
       showQueryError(qError);
