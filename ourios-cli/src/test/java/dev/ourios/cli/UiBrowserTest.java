@@ -267,6 +267,32 @@ class UiBrowserTest {
     }
 
     @Test
+    void the_store_page_shows_the_status_figures() throws Exception {
+        JsonNode status = JSON.readTree(serve.get("/v1/status", null).body());
+        JsonNode tenant = status.get("store").get("tenants").get(0);
+        for (Dimension size : List.of(new Dimension(1280, 800), new Dimension(390, 844))) {
+            driver.manage().window().setSize(size);
+            driver.get("about:blank");
+            driver.get(base + "/#page=store");
+            WebElement row = new WebDriverWait(driver, WAIT).until(d -> d.findElements(
+                    By.xpath("//main[@id='store']//table[1]//tr[td]")).stream().findFirst().orElse(null));
+            List<String> cells = new ArrayList<>();
+            for (WebElement td : row.findElements(By.tagName("td"))) {
+                cells.add(td.getText());
+            }
+            assertEquals(List.of(tenant.get("tenant").asText(), tenant.get("hours").asText(),
+                    tenant.get("live_files").asText()), cells.subList(0, 3));
+            assertEquals("100%", cells.get(4), "every generated file is small");
+            String text = driver.findElement(By.id("status")).getText();
+            assertTrue(text.contains(status.get("compaction").get("backlog_partitions").asText()
+                    + " sealed partition(s) waiting"), text);
+            assertTrue(text.contains("Retention"), text);
+            noHorizontalOverflow(size);
+        }
+        driver.manage().window().setSize(new Dimension(1280, 800));
+    }
+
+    @Test
     void timings_of_first_paint_histogram_and_first_page() throws Exception {
         open("range=24h", 1);
         driver.findElement(By.id("run")).click();
