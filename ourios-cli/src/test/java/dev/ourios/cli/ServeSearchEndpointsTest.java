@@ -226,6 +226,40 @@ class ServeSearchEndpointsTest {
     }
 
     @Test
+    void ourios_tail_prints_the_matching_rows_a_running_server_lands(@TempDir Path work) throws Exception {
+        try (DaemonProcess tail = DaemonProcess.start(work, Map.of(), "tail", "--http", "http://127.0.0.1:"
+                + serve.port(), "--tenant", TENANT, "-q", "clitailmarker", "--json")) {
+            // the tail is subscribed once the server counts it among the open tails: poll until a record lands
+            String line = null;
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (line == null && System.nanoTime() < deadline) {
+                postLogs(List.of("the clitailmarker line", "another line"), "clisvc");
+                line = tail.out().stream().filter(l -> l.contains("clitailmarker")).findFirst().orElse(null);
+                if (line == null) {
+                    Await.poll(Duration.ofSeconds(2), () -> tail.out().stream().anyMatch(l -> l.contains(
+                            "clitailmarker")));
+                    line = tail.out().stream().filter(l -> l.contains("clitailmarker")).findFirst().orElse(null);
+                }
+            }
+            assertTrue(line != null, "no row on ourios tail's stdout: " + tail.err());
+            assertEquals("the clitailmarker line", JSON.readTree(line).get("body").asText());
+            assertTrue(tail.out().stream().noneMatch(l -> l.contains("another line")), tail.out().toString());
+        }
+    }
+
+    @Test
+    void ourios_tail_refuses_a_bad_search_before_connecting_and_fails_on_no_server(@TempDir Path work)
+            throws Exception {
+        CliProcess.Result bad = CliProcess.run(work, "tail", "--http", "http://127.0.0.1:1", "--tenant", TENANT,
+                "-q", "service:(cart");
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("-q: column "), bad.err());
+        CliProcess.Result none = CliProcess.run(work, "tail", "--http", "http://127.0.0.1:1", "--tenant", TENANT);
+        assertEquals(1, none.exit(), none.err());
+        assertTrue(none.err().contains("cannot reach"), none.err());
+    }
+
+    @Test
     void a_client_whose_queue_overflows_is_told_how_many_rows_were_dropped() throws Exception {
         int sent = 60;
         try (Tail tail = Tail.open(http, serve.port(), "service:burst")) {

@@ -149,7 +149,7 @@ public final class ConfigKeys {
         k.add(key(HTTP_UI_ENABLED, "OURIOS_HTTP_UI_ENABLED", null, "true", Kind.BOOLEAN, false,
                 "The web UI at / on the query port; false = not served (404)"));
         k.add(key(HTTP_TAIL_MAX_CLIENTS, "OURIOS_HTTP_TAIL_MAX_CLIENTS", null, "2", Kind.INT, false,
-                "Live tails (GET /v1/tail) open at once, each holding a handler thread; beyond it 429")
+                "Live tails (GET /v1/tail) open at once, each holding a handler thread (at most http.threads - 1); beyond it 429")
                 .withRange(Range.of(0, 1024), "tails"));
         k.add(key(HTTP_TAIL_QUEUE_ROWS, "OURIOS_HTTP_TAIL_QUEUE_ROWS", null, "10000", Kind.INT, false,
                 "Rows waiting for one live tail client; beyond it rows are dropped and the client told how many")

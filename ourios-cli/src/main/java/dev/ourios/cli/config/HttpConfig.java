@@ -52,12 +52,8 @@ public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads
                 .withLimits(v.integer(ConfigKeys.HTTP_MAX_CONNECTIONS),
                         ServerOptions.DEFAULT_MAX_HEADER_BYTES)
                 .withTls(tls(v));
-        int tails = v.integer(ConfigKeys.HTTP_TAIL_MAX_CLIENTS);
-        if (tails > 0 && tails >= threads) {
-            // each open tail holds a handler thread: at least one must be left for every other request
-            throw new ConfigException(v.label(ConfigKeys.HTTP_TAIL_MAX_CLIENTS) + ": must be below "
-                    + ConfigKeys.HTTP_THREADS + " (" + threads + "); each open tail holds a handler thread");
-        }
+        // Each open tail holds a handler thread: at least one is always left for every other request.
+        int tails = Math.min(v.integer(ConfigKeys.HTTP_TAIL_MAX_CLIENTS), threads - 1);
         TailSettings tail = new TailSettings(tails, v.integer(ConfigKeys.HTTP_TAIL_QUEUE_ROWS),
                 positive(v, ConfigKeys.HTTP_TAIL_HEARTBEAT));
         return new HttpConfig(listen, (int) body, threads, queue, v.integer(ConfigKeys.HTTP_MAX_ROWS),

@@ -181,8 +181,9 @@ final class QueryPages {
     }
 
     private HttpRefusal timedOut() {
-        return new HttpRefusal(504, null, "the query did not finish within " + timeout.toSeconds()
-                + "s (http.query_timeout); narrow its time window or filters");
+        String limit = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + "s" : timeout.toMillis() + "ms";
+        return new HttpRefusal(504, null, "the query did not finish within " + limit
+                + " (http.query_timeout); narrow its time window or filters");
     }
 
     private static QueryCursor after(Optional<QueryCursor> previous, long time) {
