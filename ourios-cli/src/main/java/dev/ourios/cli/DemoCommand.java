@@ -132,6 +132,8 @@ public final class DemoCommand implements Callable<Integer> {
                 + "  curl -s -X POST localhost:4319/v1/query -H 'X-Ourios-Tenant: %s' "
                 + "-d '{\"service\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"limit\":5}'%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
+        w.printf("See it in the web UI: ./ourios serve --store %s   then open http://127.0.0.1:4319/#range=24h"
+                + "&tenant=%s%n", dir, tenant);
         if (before.stats.rows() != after.stats.rows() || before.count.rows() != after.count.rows()) {
             throw new JobFailedException("BUG: the query returned " + before.stats.rows() + " rows before and "
                     + after.stats.rows() + " after compaction; the count " + before.count.rows() + " and "

@@ -61,6 +61,25 @@ public final class Authorizer {
     }
 
     /**
+     * The tenants the request's key may use, for a request the gate has already allowed: {@link TenantGrant#every()}
+     * when no keys file is in use; empty when the headers name no valid, unrevoked key.
+     */
+    public Optional<TenantGrant> grantOf(List<String> authorization) {
+        if (keys.isEmpty()) {
+            return Optional.of(TenantGrant.every());
+        }
+        if (authorization.size() != 1) {
+            return Optional.empty();
+        }
+        String value = authorization.get(0).strip();
+        if (!value.toLowerCase(Locale.ROOT).startsWith(BEARER) || value.substring(BEARER.length()).isBlank()) {
+            return Optional.empty();
+        }
+        return keys.get().current().matching(TokenHash.of(value.substring(BEARER.length()).strip()))
+                .filter(k -> !k.isRevoked()).map(ApiKey::tenants);
+    }
+
+    /**
      * @param authorization every {@code Authorization} value of the request
      * @param tenantHeader  every {@code X-Ourios-Tenant} value of the request
      * @param needed        the scope of the endpoint

@@ -5,9 +5,10 @@ import java.util.Optional;
 
 /**
  * The scope each endpoint needs, the one table both HTTP servers authorize by: {@code POST /v1/query},
- * {@code GET /v1/files}, {@code POST /v1/stats}, {@code GET /v1/fields}, {@code GET /v1/fields/{name}/values} and
- * {@code GET /v1/tail} need {@code query}, {@code POST /v1/logs} needs {@code ingest}, {@code POST /v1/delete}
- * needs {@code admin}. Paths not listed (the
+ * {@code GET /v1/files}, {@code POST /v1/stats}, {@code GET /v1/fields}, {@code GET /v1/fields/{name}/values},
+ * {@code GET /v1/tail} and {@code GET /v1/tenants} (the tenants a key may read) need {@code query},
+ * {@code POST /v1/logs} needs {@code ingest}, {@code POST /v1/delete} and {@code GET /v1/status} (the store page's
+ * figures) need {@code admin}. Paths not listed (the
  * health endpoints, unknown paths) need no key: health checks come from load balancers without credentials, and an
  * unknown path is answered 404 by the server either way.
  */
@@ -23,7 +24,9 @@ public final class EndpointScopes {
             "/v1/stats", Scope.QUERY,
             "/v1/fields", Scope.QUERY,
             FIELD_VALUES, Scope.QUERY,
-            "/v1/tail", Scope.QUERY);
+            "/v1/tail", Scope.QUERY,
+            "/v1/tenants", Scope.QUERY,
+            "/v1/status", Scope.ADMIN);
 
     private EndpointScopes() {
     }

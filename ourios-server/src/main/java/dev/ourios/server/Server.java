@@ -32,6 +32,14 @@ import dev.ourios.server.query.HttpApi;
 import dev.ourios.server.query.StoreProbe;
 import dev.ourios.server.sweep.SweepEvents;
 import dev.ourios.server.sweep.SweepLoop;
+import dev.ourios.server.status.StatusEndpoint;
+import dev.ourios.server.status.StoreFigures;
+import dev.ourios.server.status.SweepHistory;
+import dev.ourios.server.status.TenantsEndpoint;
+import dev.ourios.server.ui.UiRoutes;
+import dev.ourios.http.Route;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import java.util.Optional;
 import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.LiveSetChanges;
@@ -127,7 +135,24 @@ public final class Server {
             if (ingester != null) {
                 drain.whenStopping(ingester::stopAccepting);
             }
-            InetSocketAddress bound = api.start();
+            // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
+            IcebergView view = IcebergWiring.view(s, settings.storeUri());
+            IcebergSyncLoop viewSync = !iceberg.enabled() ? null
+                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, clock, iceberg.form()), changed, events,
+                            clock, iceberg.syncInterval(), iceberg.reconcileInterval());
+            SweepHistory sweeps = new SweepHistory(new SweepEvents(events), clock);
+            List<Route> more = new ArrayList<>();
+            more.add(new StatusEndpoint(new StoreFigures(layout, new LiveFiles(s, layout, tables),
+                    new CompactionPolicy(compaction), clock),
+                    new StatusEndpoint.Sweeps(settings.compaction().enabled(), settings.compaction().interval(),
+                            Optional.of(sweeps)),
+                    Optional.ofNullable(ingester), Optional.ofNullable(viewSync), compaction.retention(), clock)
+                    .route());
+            more.add(new TenantsEndpoint(auth.authorizer(), layout).route());
+            if (settings.http().uiEnabled()) {
+                more.addAll(UiRoutes.load().routes());
+            }
+            InetSocketAddress bound = api.start(more);
             JsonStderr.install(events);
             String scheme = settings.http().listener().scheme();
             events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
@@ -136,11 +161,6 @@ public final class Server {
                     + (grpcBound == null ? "" : ", OTLP/gRPC logs on " + grpcBound.getHostString() + ":"
                     + grpcBound.getPort())
                     + " on " + settings.storeUri(), started(bound, otlp, grpcBound));
-            // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
-            IcebergView view = IcebergWiring.view(s, settings.storeUri());
-            IcebergSyncLoop viewSync = !iceberg.enabled() ? null
-                    : new IcebergSyncLoop(IcebergWiring.sync(s, view, clock, iceberg.form()), changed, events,
-                            clock, iceberg.syncInterval(), iceberg.reconcileInterval());
             if (viewSync != null) {
                 viewSync.start();
             }
@@ -150,7 +170,7 @@ public final class Server {
                             .withPlanClock(clock).withWallClock(clock).withMeters(telemetry.meterProvider())
                             .withFileRetention(IcebergWiring.retention(view, clock)).withLiveSetChanges(changes));
                     new SweepLoop(runner, PartitionFilter.all(), settings.compaction().interval(), drain)
-                            .run(new SweepEvents(events));
+                            .run(sweeps);
                 } else {
                     while (!drain.stopRequested()) {
                         drain.sleep(Duration.ofHours(1));

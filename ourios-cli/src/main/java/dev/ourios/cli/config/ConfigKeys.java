@@ -37,6 +37,7 @@ public final class ConfigKeys {
     public static final String HTTP_MAX_RESPONSE_BYTES = "http.max_response_bytes";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "http.max_concurrent_queries";
     public static final String HTTP_QUERY_TIMEOUT = "http.query_timeout";
+    public static final String HTTP_UI_ENABLED = "http.ui_enabled";
     public static final String HTTP_TAIL_MAX_CLIENTS = "http.tail_max_clients";
     public static final String HTTP_TAIL_QUEUE_ROWS = "http.tail_queue_rows";
     public static final String HTTP_TAIL_HEARTBEAT = "http.tail_heartbeat";
@@ -148,6 +149,8 @@ public final class ConfigKeys {
                 "Queries running at once; beyond it 429 with Retry-After").withRange(Range.of(1, 1024), "queries"));
         k.add(key(HTTP_QUERY_TIMEOUT, "OURIOS_HTTP_QUERY_TIMEOUT", null, "30s", Kind.DURATION, false,
                 "Deadline of one query: 504 before the first row, a truncated response after it"));
+        k.add(key(HTTP_UI_ENABLED, "OURIOS_HTTP_UI_ENABLED", null, "true", Kind.BOOLEAN, false,
+                "The web UI at / on the query port; false = not served (404)"));
         k.add(key(HTTP_TAIL_MAX_CLIENTS, "OURIOS_HTTP_TAIL_MAX_CLIENTS", null, "2", Kind.INT, false,
                 "Live tails (GET /v1/tail) open at once, each holding a handler thread (at most http.threads - 1); beyond it 429")
                 .withRange(Range.of(0, 1024), "tails"));

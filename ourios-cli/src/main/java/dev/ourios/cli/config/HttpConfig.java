@@ -25,10 +25,11 @@ import java.util.Optional;
  * @param queryTimeout         the deadline of one query
  * @param server               timeouts, connection limit and TLS of both listeners
  * @param tail                 live tail bounds
+ * @param uiEnabled            whether the web UI is served at {@code /} on the query port
  */
 public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads, int queue, int maxRows,
         long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, ServerOptions server,
-        TailSettings tail) {
+        TailSettings tail, boolean uiEnabled) {
     public HttpConfig {
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(queryTimeout, "queryTimeout");
@@ -58,7 +59,7 @@ public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads
         return new HttpConfig(listen, (int) body, threads, queue, v.integer(ConfigKeys.HTTP_MAX_ROWS),
                 v.size(ConfigKeys.HTTP_MAX_RESPONSE_BYTES),
                 v.integer(ConfigKeys.HTTP_MAX_CONCURRENT_QUERIES), positive(v, ConfigKeys.HTTP_QUERY_TIMEOUT),
-                server, tail);
+                server, tail, v.bool(ConfigKeys.HTTP_UI_ENABLED));
     }
 
     private static Duration positive(Values v, String key) {

@@ -134,7 +134,8 @@ public final class ServeCommand implements Callable<Integer> {
             Map<String, String> env) {
         HttpConfig http = cfg.http();
         QueryApiSettings api = new QueryApiSettings(http.server(), ConfigKeys.HTTP_LISTEN, http.maxBodyBytes(),
-                http.maxRows(), http.maxResponseBytes(), http.maxConcurrentQueries(), http.queryTimeout(), http.tail());
+                http.maxRows(), http.maxResponseBytes(), http.maxConcurrentQueries(), http.queryTimeout(), http.tail(),
+                http.uiEnabled());
         return new ServerSettings(cfg.store().uri(), api,
                 cfg.ingest().settings().map(s -> new OtlpSettings(s, ConfigKeys.INGEST_LISTEN,
                         ConfigKeys.INGEST_WAL_DIR, cfg.ingest().grpcListen()

@@ -84,12 +84,12 @@ public final class HttpApi {
     }
 
     /**
-     * Binds and starts serving; returns the bound address (the real port when 0 was configured).
+     * Binds and starts serving its routes and {@code more} (the status endpoints and the UI); returns the bound address (the real port when 0 was configured).
      *
      * @throws dev.ourios.server.StartupException the address or the TLS files cannot be used
      */
-    public InetSocketAddress start() {
-        List<Route> routes = List.of(
+    public InetSocketAddress start(List<Route> more) {
+        List<Route> routes = new ArrayList<>(List.of(
                 Route.gated("POST", "/v1/query", config.maxBodyBytes(), this::query),
                 Route.gated("GET", "/v1/files", 0, this::files),
                 Route.gated("POST", "/v1/delete", config.maxBodyBytes(), this::delete),
@@ -98,7 +98,8 @@ public final class HttpApi {
                 Route.gated("GET", EndpointScopes.FIELD_VALUES, 0, ex -> read(ex, aggregates::values)),
                 Route.gated("GET", "/v1/tail", 0, this::tail),
                 Route.open("GET", "/healthz", ex -> ex.sendJson(200, Map.of("status", "ok"))),
-                Route.open("GET", "/readyz", this::ready));
+                Route.open("GET", "/readyz", this::ready)));
+        routes.addAll(more);
         server = HttpListener.start(config.listenSetting(), config.listener(), routes, gate, ErrorBody.JSON,
                 new FailureLog() {
                     @Override

@@ -18,9 +18,11 @@ import java.util.Objects;
  * @param maxConcurrentQueries queries running at once (beyond it 429)
  * @param queryTimeout         the deadline of one query (stats and fields requests included)
  * @param tail                 live tail bounds ({@code GET /v1/tail})
+ * @param uiEnabled            whether the web UI ({@link dev.ourios.server.ui.UiRoutes}) is served at {@code /}
  */
 public record QueryApiSettings(ServerOptions listener, String listenSetting, int maxBodyBytes, int maxRows,
-        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, TailSettings tail) {
+        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, TailSettings tail,
+        boolean uiEnabled) {
     public QueryApiSettings {
         Objects.requireNonNull(tail, "tail");
         Objects.requireNonNull(listener, "listener");
