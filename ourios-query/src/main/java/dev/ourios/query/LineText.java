@@ -1,9 +1,7 @@
 package dev.ourios.query;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.Param;
-import java.io.ByteArrayOutputStream;
-import java.util.List;
+import dev.ourios.parquet.index.LogLine;
 
 /**
  * The log line a {@code --contains} search and the search language's words look in (docs/spec/query.md, section 4).
@@ -16,25 +14,9 @@ public final class LineText {
     private LineText() {
     }
 
-    /** The line's bytes, or null when the row has none. */
+    /** The line's bytes, or null when the row has none (the token index reads the same line: {@link LogLine}). */
     public static byte[] of(LogRecord r) {
-        if (r.body() != null) {
-            return r.body();
-        }
-        List<byte[]> seps = r.separators();
-        List<Param> params = r.params();
-        if (seps.isEmpty() || seps.size() != params.size() + 1) {
-            return null;
-        }
-        ByteArrayOutputStream out = new ByteArrayOutputStream(128);
-        for (int i = 0; i < params.size(); i++) {
-            out.writeBytes(seps.get(i));
-            if (params.get(i).value() != null) {
-                out.writeBytes(params.get(i).value());
-            }
-        }
-        out.writeBytes(seps.get(params.size()));
-        return out.toByteArray();
+        return LogLine.of(r);
     }
 
     /** True if {@code needle} occurs in {@code haystack} (naive search: lines are short, needles shorter). */

@@ -1,6 +1,7 @@
 package dev.ourios.query;
 
 import dev.ourios.core.LogRecord;
+import dev.ourios.parquet.index.IndexCondition;
 
 /**
  * A condition on whole rows beyond the fixed filters of a {@link Query}, such as a compiled search
@@ -14,4 +15,13 @@ public interface RowFilter {
 
     /** The filter's source text, as a user wrote it: what a deletion's record and audit event name. */
     String text();
+
+    /**
+     * A condition every row the filter keeps satisfies, on the keys of the files' token index (docs/spec/storage.md,
+     * "Token index"): the row groups whose index rules it out are not read. {@link IndexCondition#ANY} (the default)
+     * when the filter says nothing the index can decide.
+     */
+    default IndexCondition indexCondition() {
+        return IndexCondition.ANY;
+    }
 }

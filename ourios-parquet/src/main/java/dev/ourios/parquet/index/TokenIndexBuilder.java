@@ -1,0 +1,89 @@
+package dev.ourios.parquet.index;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.json.AnyValue;
+import dev.ourios.core.json.AttributesJson;
+import dev.ourios.core.json.KeyValue;
+import java.io.ByteArrayOutputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the token index of one file (docs/spec/storage.md, "Token index"): rows are added in file order, each group
+ * ended when the writer ends its row group; the result is the index region and its descriptor. One thread at a time.
+ *
+ * <p>A row whose attributes cannot be decoded leaves its group without a filter (length 0: readers scan it), so the
+ * index never rules out a row it could not read.
+ *
+ * <p>Internal to ourios-parquet: public only for the {@code write} package.
+ */
+public final class TokenIndexBuilder {
+    private final TokenBloomBuilder bloom;
+    private final ByteArrayOutputStream region = new ByteArrayOutputStream();
+    private final List<Integer> lengths = new ArrayList<>();
+    private boolean groupUnindexed;
+    private long groupRows;
+
+    /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
+    public TokenIndexBuilder(int capBytes, double bitsPerKey) {
+        this.bloom = new TokenBloomBuilder(capBytes, bitsPerKey);
+    }
+
+    /** Adds one row of the open group. */
+    public void add(LogRecord r) {
+        groupRows++;
+        byte[] line = LogLine.of(r);
+        if (line != null) {
+            for (String token : TextTokens.tokens(new String(line, StandardCharsets.UTF_8))) {
+                bloom.add(TokenKeys.line(token));
+            }
+        }
+        try {
+            for (KeyValue kv : AttributesJson.decode(r.attributes())) {
+                addValue(kv.value(), kv.key(), false);
+            }
+            for (KeyValue kv : AttributesJson.decode(r.resourceAttributes())) {
+                addValue(kv.value(), kv.key(), true);
+            }
+        } catch (RuntimeException e) {
+            groupUnindexed = true; // readers scan this group: its rows' attributes are not in the filter
+        }
+    }
+
+    /** A string value, or an array's string elements at any depth (what an attribute equality compares). */
+    private void addValue(AnyValue root, String key, boolean resource) {
+        List<AnyValue> pending = new ArrayList<>();
+        pending.add(root);
+        while (!pending.isEmpty()) {
+            AnyValue v = pending.remove(pending.size() - 1);
+            if (v instanceof AnyValue.StringValue s) {
+                bloom.add(resource ? TokenKeys.resource(key, s.value()) : TokenKeys.attribute(key, s.value()));
+            } else if (v instanceof AnyValue.ArrayValue a) {
+                pending.addAll(a.values());
+            }
+        }
+    }
+
+    /** Ends the open group (called for every row group the file has, in order). */
+    public void endGroup() {
+        if (groupUnindexed) {
+            bloom.finishGroup(new ByteArrayOutputStream()); // discarded: clears the filter for the next group
+            lengths.add(0);
+        } else {
+            lengths.add(bloom.finishGroup(region));
+        }
+        groupUnindexed = false;
+        groupRows = 0;
+    }
+
+    /** Rows added to the open group. */
+    public long groupRows() {
+        return groupRows;
+    }
+
+    /** The index of every ended group: the region's bytes and each group's filter length. */
+    public TokenIndexRegion finish() {
+        return new TokenIndexRegion(region.toByteArray(), lengths.stream().mapToInt(Integer::intValue).toArray());
+    }
+}
