@@ -8,21 +8,20 @@ import java.util.zip.CRC32C;
  * A file's token index (docs/spec/storage.md, "Token index"): the filters of its row groups, concatenated in group
  * order, with each one's length (0: the group has no filter and is scanned). Stored as a region of the Parquet file
  * before its footer, located by the footer's key_value_metadata entry {@link #KEY}, whose value is the
- * {@link #descriptor}: {@code v1 <offset> <crc32c hex> <len0>,<len1>,…}.
+ * {@link #descriptor}: {@code v1 <offset> <crc32c hex> <len0>,<len1>,…}. Internal to ourios-parquet (public for the
+ * {@code write} and {@code read} packages).
  */
 public record TokenIndexRegion(byte[] bytes, int[] lengths) {
     /** The footer key_value_metadata key naming the index. */
     public static final String KEY = "ourios.token_index";
     static final String VERSION = "v1";
 
+    /**
+     * The region; {@code bytes} is taken as it is, not copied (it can be megabytes at the end of a compaction, when
+     * the heap is fullest): neither side may change it.
+     */
     public TokenIndexRegion {
-        bytes = bytes.clone();
         lengths = lengths.clone();
-    }
-
-    @Override
-    public byte[] bytes() {
-        return bytes.clone();
     }
 
     /** The number of bytes of the region. */
