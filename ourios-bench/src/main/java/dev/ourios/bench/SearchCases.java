@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
 final class SearchCases {
     /** DuckDB's log line of a row: the body, else {@code sep0 + param0 + … + sepN}. */
     static final String LINE_SQL = "coalesce(decode(body), array_to_string(list_transform(range(len(separators)),"
-            + " i -> decode(separators[i + 1]) || coalesce(decode(params[i + 1].value), '')), ''))";
+            + " lambda i: decode(separators[i + 1]) || coalesce(decode(params[i + 1].value), '')), ''))";
     private static final Pattern ASCII_WORD = Pattern.compile("[a-z][a-z0-9_]{3,}");
     private static final int SAMPLE = 200_000;
 
@@ -104,8 +104,8 @@ final class SearchCases {
         SearchQuery range = SearchQuery.parse("attributes." + numeric.getKey() + ":>=" + low);
         out.add(new Case("numeric attribute range (" + numeric.getKey() + " >= " + low + ")", range.applyTo(tenant),
                 scanned(range.applyTo(tenant)), "EXISTS (SELECT 1 FROM (SELECT unnest(CAST(json_extract(attributes,"
-                        + " '$[*]') AS JSON[])) AS kv) WHERE kv->>'key' = '" + numeric.getKey()
-                        + "' AND TRY_CAST(kv->'value'->>'intValue' AS BIGINT) >= " + low + ")"));
+                        + " '$[*]') AS JSON[])) AS kv) WHERE json_extract_string(kv, '$.key') = '" + numeric.getKey()
+                        + "' AND TRY_CAST(json_extract_string(kv, '$.value.intValue') AS BIGINT) >= " + low + ")"));
         return out;
     }
 
