@@ -13,12 +13,17 @@ import java.util.List;
  * Builds the token index of one file (docs/spec/storage.md, "Token index"): rows are added in file order, each group
  * ended when the writer ends its row group; the result is the index region and its descriptor. One thread at a time.
  *
- * <p>A row whose attributes cannot be decoded leaves its group without a filter (length 0: readers scan it), so the
- * index never rules out a row it could not read.
+ * <p>A row whose attributes cannot be decoded, whose line is over {@link #MAX_LINE_BYTES} or whose attributes are over
+ * {@link #MAX_ATTRIBUTES_CHARS} of JSON leaves its group without a filter (length 0: readers scan it), so the index
+ * never rules out a row it did not read, and a huge value (a 16 MiB body) costs no more heap than the row itself.
  *
  * <p>Internal to ourios-parquet: public only for the {@code write} package.
  */
 public final class TokenIndexBuilder {
+    /** The longest line tokenized: a longer one leaves its group unindexed. */
+    public static final int MAX_LINE_BYTES = 64 << 10;
+    /** The longest attribute JSON (log or resource) decoded: a longer one leaves its group unindexed. */
+    public static final int MAX_ATTRIBUTES_CHARS = 256 << 10;
     private final TokenBloomBuilder bloom;
     private final ByteArrayOutputStream region = new ByteArrayOutputStream();
     private final List<Integer> lengths = new ArrayList<>();
@@ -33,17 +38,28 @@ public final class TokenIndexBuilder {
     /** Adds one row of the open group. */
     public void add(LogRecord r) {
         groupRows++;
+        if (groupUnindexed) {
+            return; // the group is scanned whatever its other rows hold
+        }
         byte[] line = LogLine.of(r);
+        String attributes = r.attributes();
+        String resource = r.resourceAttributes();
+        if (line != null && line.length > MAX_LINE_BYTES || attributes != null
+                && attributes.length() > MAX_ATTRIBUTES_CHARS || resource != null
+                && resource.length() > MAX_ATTRIBUTES_CHARS) {
+            groupUnindexed = true;
+            return;
+        }
         if (line != null) {
             for (String token : TextTokens.tokens(new String(line, StandardCharsets.UTF_8))) {
                 bloom.add(TokenKeys.line(token));
             }
         }
         try {
-            for (KeyValue kv : AttributesJson.decode(r.attributes())) {
+            for (KeyValue kv : AttributesJson.decode(attributes)) {
                 addValue(kv.value(), kv.key(), false);
             }
-            for (KeyValue kv : AttributesJson.decode(r.resourceAttributes())) {
+            for (KeyValue kv : AttributesJson.decode(resource)) {
                 addValue(kv.value(), kv.key(), true);
             }
         } catch (RuntimeException e) {

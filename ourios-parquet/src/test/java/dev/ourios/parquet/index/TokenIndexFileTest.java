@@ -186,6 +186,26 @@ class TokenIndexFileTest {
     }
 
     @Test
+    void a_group_with_a_line_too_long_to_index_has_no_filter_and_is_read() throws Exception {
+        Random rnd = new Random(seed("long line"));
+        List<LogRecord> rows = randomRows(rnd, 1000);
+        StringBuilder huge = new StringBuilder("needle ");
+        while (huge.length() <= TokenIndexBuilder.MAX_LINE_BYTES) {
+            huge.append("haystack ");
+        }
+        rows.add(TestFiles.random(rnd, "svc-0", b -> b.bodyKind(0).body(huge.toString()
+                .getBytes(StandardCharsets.UTF_8))));
+        rows.sort(dev.ourios.core.SortKey.RECORD_ORDER);
+        LocalObjectStore store = new LocalObjectStore(dir);
+        TestFiles.write(store, "long.parquet", WriterOptions.compacted(1 << 20).withRowGroupRows(100), rows);
+        String descriptor = footer(dir.resolve("long.parquet")).getKeyValueMetaData().get(TokenIndexRegion.KEY);
+        assertTrue(descriptor.matches(".* (0,.*|.*,0,.*|.*,0)"), "one group without a filter: " + descriptor);
+        Read r = read(store, "long.parquet", new IndexCondition.AllKeys(new long[] {TokenKeys.line("needle")}));
+        assertTrue(r.rows().stream().anyMatch(x -> x.body() != null && x.body().length > TokenIndexBuilder.MAX_LINE_BYTES));
+        assertEquals(r.total() - 1, r.skipped(), "every other group is skipped");
+    }
+
+    @Test
     void descriptors_that_do_not_fit_the_file_are_refused() {
         assertTrue(TokenIndexRegion.Location.parse("v1 100 1a 32,64", 1000, 2).isPresent());
         for (String bad : List.of("", "v2 100 1a 32,64", "v1 100 1a 32", "v1 100 1a 32,65", "v1 990 1a 32,64",
