@@ -1,6 +1,7 @@
 package dev.ourios.parquet.index;
 
 import java.io.ByteArrayOutputStream;
+import java.util.Arrays;
 
 /**
  * Builds the {@link TokenBloom} of one row group after another, in bounded memory and deterministically. Every key is
@@ -55,7 +56,7 @@ final class TokenBloomBuilder {
             }
         }
         out.writeBytes(bytes);
-        java.util.Arrays.fill(words, 0);
+        Arrays.fill(words, 0);
         empty = true;
         return bytes.length;
     }
@@ -78,9 +79,8 @@ final class TokenBloomBuilder {
     }
 
     /**
-     * Folds happen by halving, and a neighbouring pair of a fold is chosen by the block index: valid because the fold
-     * keeps {@code block >> 1} (see the class comment). The fold by {@code capBlocks / blocks} OR-s runs of that many
-     * consecutive blocks, which is the same as halving repeatedly.
+     * The smallest power of two of blocks holding {@code bitsPerKey} bits per key, at most the cap. (The fold to it,
+     * in {@link #finishGroup}, OR-s runs of {@code capBlocks / blocks} consecutive blocks: halving repeatedly.)
      */
     private int blocksFor(double keys) {
         double bits = keys * bitsPerKey;
