@@ -5,7 +5,6 @@ import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
 import java.io.ByteArrayOutputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -29,6 +28,12 @@ public final class TokenIndexBuilder {
     private final List<Integer> lengths = new ArrayList<>();
     private boolean groupUnindexed;
     private long groupRows;
+    /**
+     * The attribute JSON of the group's previous row (null at a group's start): an equal one adds no key, and in a
+     * sorted file most rows repeat the resource of the row before. Reset with every group, whose filter starts empty.
+     */
+    private String lastAttributes;
+    private String lastResource;
 
     /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
     public TokenIndexBuilder(int capBytes, double bitsPerKey) {
@@ -44,23 +49,26 @@ public final class TokenIndexBuilder {
         byte[] line = LogLine.of(r);
         String attributes = r.attributes();
         String resource = r.resourceAttributes();
-        if (line != null && line.length > MAX_LINE_BYTES || attributes != null
-                && attributes.length() > MAX_ATTRIBUTES_CHARS || resource != null
-                && resource.length() > MAX_ATTRIBUTES_CHARS) {
+        if (line != null && line.length > MAX_LINE_BYTES || attributes.length() > MAX_ATTRIBUTES_CHARS
+                || resource.length() > MAX_ATTRIBUTES_CHARS) {
             groupUnindexed = true;
             return;
         }
         if (line != null) {
-            for (String token : TextTokens.tokens(new String(line, StandardCharsets.UTF_8))) {
-                bloom.add(TokenKeys.line(token));
-            }
+            TokenKeys.lineTokens(line, bloom::add);
         }
         try {
-            for (KeyValue kv : AttributesJson.decode(attributes)) {
-                addValue(kv.value(), kv.key(), false);
+            if (!attributes.equals(lastAttributes)) {
+                for (KeyValue kv : AttributesJson.decode(attributes)) {
+                    addValue(kv.value(), kv.key(), false);
+                }
+                lastAttributes = attributes;
             }
-            for (KeyValue kv : AttributesJson.decode(resource)) {
-                addValue(kv.value(), kv.key(), true);
+            if (!resource.equals(lastResource)) {
+                for (KeyValue kv : AttributesJson.decode(resource)) {
+                    addValue(kv.value(), kv.key(), true);
+                }
+                lastResource = resource;
             }
         } catch (RuntimeException e) {
             groupUnindexed = true; // readers scan this group: its rows' attributes are not in the filter
@@ -91,6 +99,8 @@ public final class TokenIndexBuilder {
         }
         groupUnindexed = false;
         groupRows = 0;
+        lastAttributes = null;
+        lastResource = null;
     }
 
     /** Rows added to the open group. */

@@ -22,6 +22,36 @@ public final class TokenKeys {
         return hash("L\0" + token);
     }
 
+    /**
+     * Hands the key of every token of {@code line} (UTF-8) to {@code sink}, as {@link #line} of each of
+     * {@link TextTokens#tokens} of the decoded line would, repeats included. An all-ASCII line, the usual case, is split
+     * and lower-cased on its bytes (in ASCII the token characters are {@code [A-Za-z0-9_]} and lower-casing is
+     * {@code A-Z -> a-z}), with no string made; any other line goes through {@link TextTokens}.
+     */
+    public static void lineTokens(byte[] line, java.util.function.LongConsumer sink) {
+        for (byte b : line) {
+            if (b < 0) {
+                for (String t : TextTokens.tokens(new String(line, StandardCharsets.UTF_8))) {
+                    sink.accept(line(t));
+                }
+                return;
+            }
+        }
+        byte[] key = new byte[2 + line.length];
+        key[0] = 'L';
+        int n = 2;
+        for (int i = 0; i <= line.length; i++) {
+            int c = i < line.length ? line[i] : ' ';
+            boolean token = c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_' || c >= 'A' && c <= 'Z';
+            if (token) {
+                key[n++] = (byte) (c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+            } else if (n > 2) {
+                sink.accept(XxHash64.hash(key, 0, n));
+                n = 2;
+            }
+        }
+    }
+
     public static long attribute(String key, String value) {
         return hash("A\0" + key + "\0" + value);
     }

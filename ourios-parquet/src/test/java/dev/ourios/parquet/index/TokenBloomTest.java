@@ -39,6 +39,36 @@ class TokenBloomTest {
         }
     }
 
+    @Test
+    void line_keys_from_bytes_are_the_keys_of_the_tokenizer() {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println("TokenBloomTest keys: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        String alphabet = "aZ_09 .-:/\t=ÉéΣς日\u0301ß\uFFFD";
+        for (int round = 0; round < 5000; round++) {
+            byte[] line;
+            if (rnd.nextInt(4) == 0) {
+                line = new byte[rnd.nextInt(30)];
+                rnd.nextBytes(line); // malformed UTF-8 too
+            } else {
+                StringBuilder b = new StringBuilder();
+                boolean ascii = rnd.nextBoolean();
+                for (int i = rnd.nextInt(40); i > 0; i--) {
+                    char c = alphabet.charAt(rnd.nextInt(ascii ? 11 : alphabet.length()));
+                    b.append(c);
+                }
+                line = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+            List<Long> expected = new ArrayList<>();
+            for (String t : TextTokens.tokens(new String(line, java.nio.charset.StandardCharsets.UTF_8))) {
+                expected.add(TokenKeys.line(t));
+            }
+            List<Long> actual = new ArrayList<>();
+            TokenKeys.lineTokens(line, actual::add);
+            org.junit.jupiter.api.Assertions.assertEquals(expected, actual, "seed " + seed + ", round " + round);
+        }
+    }
+
     private static byte[] build(TokenBloomBuilder b, List<Long> keys) {
         for (long k : keys) {
             b.add(k);
