@@ -1,9 +1,6 @@
 package dev.ourios.parquet.index;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.json.AnyValue;
-import dev.ourios.core.json.AttributesJson;
-import dev.ourios.core.json.KeyValue;
 import java.io.ByteArrayOutputStream;
 import java.util.ArrayList;
 import java.util.List;
@@ -59,33 +56,15 @@ public final class TokenIndexBuilder {
         }
         try {
             if (!attributes.equals(lastAttributes)) {
-                for (KeyValue kv : AttributesJson.decode(attributes)) {
-                    addValue(kv.value(), kv.key(), false);
-                }
+                AttributeStrings.each(attributes, (k, v) -> bloom.add(TokenKeys.attribute(k, v)));
                 lastAttributes = attributes;
             }
             if (!resource.equals(lastResource)) {
-                for (KeyValue kv : AttributesJson.decode(resource)) {
-                    addValue(kv.value(), kv.key(), true);
-                }
+                AttributeStrings.each(resource, (k, v) -> bloom.add(TokenKeys.resource(k, v)));
                 lastResource = resource;
             }
         } catch (RuntimeException e) {
             groupUnindexed = true; // readers scan this group: its rows' attributes are not in the filter
-        }
-    }
-
-    /** A string value, or an array's string elements at any depth (what an attribute equality compares). */
-    private void addValue(AnyValue root, String key, boolean resource) {
-        List<AnyValue> pending = new ArrayList<>();
-        pending.add(root);
-        while (!pending.isEmpty()) {
-            AnyValue v = pending.remove(pending.size() - 1);
-            if (v instanceof AnyValue.StringValue s) {
-                bloom.add(resource ? TokenKeys.resource(key, s.value()) : TokenKeys.attribute(key, s.value()));
-            } else if (v instanceof AnyValue.ArrayValue a) {
-                pending.addAll(a.values());
-            }
         }
     }
 
