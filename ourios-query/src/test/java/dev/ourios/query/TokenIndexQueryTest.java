@@ -78,7 +78,8 @@ class TokenIndexQueryTest {
         }
         int planted = random.nextInt(rows.size());
         LogRecord orig = rows.get(planted);
-        rows.set(planted, LogRecord.builder("t").timeUnixNano(orig.timeUnixNano()).serviceName(orig.serviceName())
+        rows.set(planted, LogRecord.builder("t").timeUnixNano(orig.timeUnixNano())
+                .observedTimeUnixNano(orig.observedTimeUnixNano()).serviceName(orig.serviceName())
                 .resourceAttributes(orig.resourceAttributes()).severityNumber(17).bodyKind(BodyKind.STRING)
                 .body("payment Zqxjvk declined for ord-77".getBytes(StandardCharsets.UTF_8))
                 .attributes(AttributesJson.encode(List.of(KeyValue.of("order.id", "ord-77-rare"),
