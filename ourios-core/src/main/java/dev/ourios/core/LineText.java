@@ -13,7 +13,7 @@ public final class LineText {
     private LineText() {
     }
 
-    /** The line's bytes, or null when the row has none. */
+    /** The line's bytes, or null when the row has none (the token index of ourios-parquet reads the same line). */
     public static byte[] of(LogRecord r) {
         if (r.body() != null) {
             return r.body();

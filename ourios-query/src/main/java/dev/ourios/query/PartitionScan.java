@@ -5,6 +5,7 @@ import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.RowTime;
+import dev.ourios.parquet.index.IndexCondition;
 import dev.ourios.parquet.read.ColumnTest;
 import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.read.LogFileReader;
@@ -33,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one hour partition of a query: resolves its live set, opens every live file with the pushdown predicate,
  * checks and matches every row the pruning leaves (on the query's columns first, see {@link #prefilter}), and keeps
- * the partition's first rows in the query's order.
+ * the partition's first rows in the query's order. Row groups are pruned by the pushdown predicate (statistics,
+ * dictionaries, bloom filters) and by the files' token index for what the row filter requires of it.
  *
  * <p>With more than one thread, a partition is read by that many workers: each takes the next unread file, and a
  * worker that finds none left joins a file still being read, splitting its remaining row groups with the reader
@@ -63,6 +65,8 @@ final class PartitionScan {
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
+    /** What the row filter requires of the files' token index (docs/spec/query.md, "The token index"). */
+    private final IndexCondition indexCondition;
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
             ScanThreads scanThreads) {
@@ -76,6 +80,8 @@ final class PartitionScan {
         this.counters = counters;
         this.predicate = Pushdown.of(query, true);
         this.predicateWithoutService = Pushdown.of(query, false);
+        this.indexCondition = query.condition().filter(IndexedCondition.class::isInstance).map(c -> ((IndexedCondition) c).indexCondition())
+                .orElse(IndexCondition.ANY);
     }
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
@@ -389,7 +395,8 @@ final class PartitionScan {
     }
 
     private LogFileReader open(String key, Optional<FilterPredicate> filter, RowPrefilter rows) throws IOException {
-        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)), footers);
+        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows))
+                .withIndex(indexCondition), footers);
     }
 
     /**

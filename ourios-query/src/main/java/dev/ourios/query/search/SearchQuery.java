@@ -1,8 +1,9 @@
 package dev.ourios.query.search;
 
 import dev.ourios.core.LogRecord;
+import dev.ourios.parquet.index.IndexCondition;
 import dev.ourios.query.Query;
-import dev.ourios.core.RowCondition;
+import dev.ourios.query.IndexedCondition;
 import java.util.Arrays;
 import java.util.Objects;
 
@@ -17,17 +18,19 @@ import java.util.Objects;
  *
  * <p>Immutable and safe to share between threads. Two searches are equal when their texts are.
  */
-public final class SearchQuery implements RowCondition {
+public final class SearchQuery implements IndexedCondition {
     private final String text;
     private final Expr expression;
     private final Compiler.RowTest test;
     private final SearchHints hints;
+    private final IndexCondition indexCondition;
 
     private SearchQuery(String text, Expr expression, Compiler.RowTest test, SearchHints hints) {
         this.text = text;
         this.expression = expression;
         this.test = test;
         this.hints = hints;
+        this.indexCondition = IndexTerms.of(expression);
     }
 
     /** Parses {@code text} within the default limits; a query that is not valid throws with its column. */
@@ -57,6 +60,12 @@ public final class SearchQuery implements RowCondition {
     /** The fixed filters every matching row satisfies (what the engine prunes with). */
     public SearchHints hints() {
         return hints;
+    }
+
+    /** What every matching row holds of the token index's keys (docs/spec/query.md, "The token index"). */
+    @Override
+    public IndexCondition indexCondition() {
+        return indexCondition;
     }
 
     /** Whether {@code row} matches: the exact predicate, on the row decoded whole. */

@@ -1,13 +1,13 @@
 package dev.ourios.query.search;
 
-import java.util.ArrayList;
+import dev.ourios.parquet.index.TextTokens;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * The tokens of a text (docs/spec/query.md, section 4): maximal runs of letters, marks, decimal digits and the
  * underscore, each lower-cased by Unicode's default mapping. The same function splits a log line and the words of a
- * query, so matching is whole-token and case-insensitive on both sides alike.
+ * query, so matching is whole-token and case-insensitive on both sides alike; it is also the one the token index is
+ * built with ({@link TextTokens}), so the index never rules out a row a word matches.
  */
 public final class Tokenizer {
     private Tokenizer() {
@@ -15,42 +15,11 @@ public final class Tokenizer {
 
     /** The lower-cased tokens of {@code text}, in order. */
     public static List<String> tokens(String text) {
-        List<String> out = new ArrayList<>();
-        int start = -1;
-        for (int i = 0; i < text.length(); ) {
-            int cp = text.codePointAt(i);
-            if (isTokenChar(cp)) {
-                if (start < 0) {
-                    start = i;
-                }
-            } else if (start >= 0) {
-                out.add(fold(text.substring(start, i)));
-                start = -1;
-            }
-            i += Character.charCount(cp);
-        }
-        if (start >= 0) {
-            out.add(fold(text.substring(start)));
-        }
-        return out;
+        return TextTokens.tokens(text);
     }
 
     /** True for a code point that is part of a token: a letter, a mark, a decimal digit or '_'. */
     public static boolean isTokenChar(int cp) {
-        if (cp == '_') {
-            return true;
-        }
-        switch (Character.getType(cp)) {
-            case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-                    Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-                    Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK, Character.DECIMAL_DIGIT_NUMBER:
-                return true;
-            default:
-                return false;
-        }
-    }
-
-    private static String fold(String token) {
-        return token.toLowerCase(Locale.ROOT);
+        return TextTokens.isTokenChar(cp);
     }
 }

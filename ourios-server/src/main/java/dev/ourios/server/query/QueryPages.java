@@ -87,7 +87,7 @@ final class QueryPages {
         int pageRows = FIRST_PAGE_ROWS;
         long bytes = 0;
         long sent = 0;
-        long[] totals = new long[6];
+        long[] totals = new long[7];
         long begin = System.nanoTime();
         RowSink sink = null;
         Optional<Cut> cut = Optional.empty();
@@ -145,7 +145,7 @@ final class QueryPages {
             sink = open.open(); // a limit of 0
         }
         QueryStats stats = new QueryStats(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], sent,
-                (System.nanoTime() - begin) / 1_000_000);
+                (System.nanoTime() - begin) / 1_000_000, totals[6]);
         sink.end(cut, cut.isPresent() ? cursor : Optional.empty(), stats);
     }
 
@@ -293,5 +293,6 @@ final class QueryPages {
         t[3] += s.rowGroupsScanned();
         t[4] += s.rowGroupsPruned();
         t[5] += s.bytesRead();
+        t[6] += s.rowGroupsIndexSkipped();
     }
 }
