@@ -24,7 +24,7 @@ public final class BenchMain {
 
     static Map<String, Suite> suites() {
         return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
-                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new QuerySparkSuite(), new IngestSuite(),
+                new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new StatsDuckDbSuite(), new QuerySparkSuite(), new IngestSuite(),
                 new ColdCliSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }

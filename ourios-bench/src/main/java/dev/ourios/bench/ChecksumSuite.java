@@ -1,7 +1,9 @@
 package dev.ourios.bench;
 
+import dev.ourios.compaction.RowVerification;
 import dev.ourios.compaction.SortedRewriter;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.core.Uuid7;
 import java.nio.file.Path;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -26,7 +28,8 @@ public final class ChecksumSuite implements Suite {
         int fanIn = CompactionOptions.DEFAULT_FAN_IN;
         List<Contender> contenders = List.of(
                 new RewriterContender("with-checksum", s -> new SortedRewriter(s, scratch), o.budgetBytes(), fanIn),
-                new RewriterContender("without-checksum", s -> SortedRewriter.withoutChecksums(s, scratch),
+                new RewriterContender("without-checksum",
+                        s -> new SortedRewriter(s, scratch, Uuid7.system(), RowVerification.ROW_COUNTS),
                         o.budgetBytes(), fanIn));
         Map<String, Contest.Result> r = new Contest(contenders, o.warmups(), o.runs(), ctx.log()).run(f);
         double with = r.get("with-checksum").seconds().median();

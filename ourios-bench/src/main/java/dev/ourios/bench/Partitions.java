@@ -1,11 +1,12 @@
 package dev.ourios.bench;
 
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.PartitionFilter;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -36,9 +37,10 @@ final class Partitions {
     static Compacted compacted(Fixtures fixtures, Fixture f, String name) throws IOException {
         Fixture copy = copy(fixtures, f, name);
         Path scratch = fixtures.scratch(name + "-scratch");
-        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(java.time.Duration.ofDays(3650));
+        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(java.time.Duration.ofDays(3650))
+                .withRowGroupBytes(RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)));
         long t0 = System.nanoTime();
-        SweepReport report = CompactionWiring.sweepRunner(copy.store(), opts, LATER, MeterProvider.noop())
+        SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(copy.store(), opts).withPlanClock(LATER))
                 .sweep(PartitionFilter.all(), r -> { });
         double secs = (System.nanoTime() - t0) / 1e9;
         if (report.hasErrors()) {

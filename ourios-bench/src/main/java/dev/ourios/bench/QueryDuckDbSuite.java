@@ -25,6 +25,7 @@ import java.util.Map;
  * outliers), ours through {@link QueryEngine} and DuckDB 2 threads through {@code read_parquet} over the live
  * files with the same predicates; in-process, warm, alternating, medians. Both must return the same row count.
  * Both hand every matching row to the caller: ours as records to a sink, DuckDB as a result set walked to the end.
+ * Then the search cases of {@link SearchCases}, ours with and without the token index.
  */
 public final class QueryDuckDbSuite implements Suite {
     @Override
@@ -80,7 +81,32 @@ public final class QueryDuckDbSuite implements Suite {
                             k.name(), b.median() / a.median()));
                 }
             }
+            for (SearchCases.Case k : SearchCases.of(live, tenant, probe)) {
+                String sql = "SELECT * FROM read_parquet(" + DuckDbContender.list(live) + ") WHERE " + k.where();
+                try (PreparedStatement ps = c.prepareStatement(sql)) {
+                    OursAgainstDuckDb.Timed indexed = OursAgainstDuckDb.time(engine, k.indexed(), ps, warmups,
+                            iterations);
+                    OursAgainstDuckDb.Timed scanned = OursAgainstDuckDb.time(engine, k.scanned(), ps, warmups,
+                            iterations);
+                    if (indexed.oursRows() != indexed.duckRows() || scanned.oursRows() != indexed.duckRows()) {
+                        throw new IllegalStateException(k.name() + ": ours returned " + indexed.oursRows()
+                                + " rows with the index, " + scanned.oursRows() + " without, DuckDB "
+                                + indexed.duckRows() + " (" + sql + ")");
+                    }
+                    report.row(row(k.name(), "ours", indexed.oursRows(), indexed.ours(), indexed.stats()));
+                    report.row(row(k.name(), "ours-noindex", scanned.oursRows(), scanned.ours(), scanned.stats()));
+                    report.row(row(k.name(), "duckdb-2t", indexed.duckRows(), indexed.duck(), null));
+                    report.note(String.format("%s: DuckDB median / ours median = %.2f, ours without the index /"
+                            + " ours = %.2f (> 1: ours is faster)", k.name(),
+                            indexed.duck().median() / indexed.ours().median(),
+                            scanned.ours().median() / indexed.ours().median()));
+                }
+            }
         }
+        report.note("Search cases (docs/spec/query.md): ours is the search through QueryEngine with the files' token"
+                + " index, ours-noindex the same search with the index switched off; DuckDB's twin matches the"
+                + " word with regexp_matches over the line (body, or separators and parameters joined) and"
+                + " attributes with json_contains / json_extract.");
         report.note("DuckDB: SET threads=2, `SELECT * FROM read_parquet([live files]) WHERE …`, every row of the "
                 + "result set visited; ours: QueryEngine.run over the manifest's live set, every row decoded and "
                 + "handed to a sink. Warm: " + warmups + " warm-up rounds, then " + iterations + " alternating.");
@@ -94,6 +120,7 @@ public final class QueryDuckDbSuite implements Suite {
         row.put("rows", rows);
         row.put("row groups scanned / total", stats == null ? "—"
                 : stats.rowGroupsScanned() + " / " + stats.rowGroupsTotal());
+        row.put("skipped by the token index", stats == null ? "—" : stats.rowGroupsIndexSkipped());
         row.put("bytes read", stats == null ? "—" : stats.bytesRead());
         row.put("median ms", ms.median());
         row.put("min ms", ms.min());

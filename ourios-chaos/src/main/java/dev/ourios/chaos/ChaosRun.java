@@ -2,8 +2,8 @@ package dev.ourios.chaos;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
 import dev.ourios.testkit.LandingLedger;

@@ -3,9 +3,9 @@ package dev.ourios.chaos;
 import java.util.Optional;
 
 /**
- * How one iteration's child dies: SIGKILLed at a random moment (a compaction sweep or a {@code gc}), or halted by
- * the compaction's test-only crash seam at a named protocol step ({@code -Dourios.test.crashAt=<label>}; the labels
- * and what each step has done are listed in {@code dev.ourios.compaction.FaultSeam}).
+ * How one iteration's child dies: SIGKILLed at a random moment (a compaction sweep or a {@code gc}), or halted at a
+ * named protocol step by the store it runs on ({@link HaltingCli}; the labels and what each step has done are listed
+ * in {@code dev.ourios.store.HaltingObjectStore}).
  */
 enum ChildKind {
     SIGKILL_COMPACT("SIGKILL compact (random moment)", null),

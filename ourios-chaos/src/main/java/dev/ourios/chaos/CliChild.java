@@ -1,5 +1,6 @@
 package dev.ourios.chaos;
 
+import dev.ourios.store.HaltingObjectStore;
 import dev.ourios.testkit.ChildJvm;
 import java.io.IOException;
 import java.time.Duration;
@@ -7,12 +8,12 @@ import java.util.List;
 import java.util.Optional;
 
 /**
- * One real {@code ourios} CLI process ({@code dev.ourios.cli.Main} in a {@link ChildJvm}, stdout and stderr
- * merged) and the first line of its output containing a marker.
+ * One real {@code ourios} CLI process ({@code dev.ourios.cli.Main} in a {@link ChildJvm}, or {@link HaltingCli} when
+ * it is to halt at a protocol step; stdout and stderr merged) and the first line of its output containing a marker.
  */
 final class CliChild {
-    /** What the test-only crash seam halts with: the status a shell reports for SIGKILL. */
-    static final int HALTED = 137;
+    /** What a halted child exits with: the status a shell reports for SIGKILL. */
+    static final int HALTED = HaltingObjectStore.HALT_STATUS;
 
     private final ChildJvm process;
     private final String marker;
@@ -23,18 +24,19 @@ final class CliChild {
     }
 
     /**
-     * @param crashAt a crash point label to arm ({@code -Dourios.test.crashAt}, see ChildKind), if any
+     * @param crashAt the label of the protocol step the child halts at (see ChildKind), if any
      * @param marker  a fragment of the output line {@link #awaitMarker} waits for
      */
     static CliChild start(String classpath, Optional<String> crashAt, String marker, List<String> args)
             throws IOException {
-        ChildJvm.Builder b = ChildJvm.main("dev.ourios.cli.Main").name("ourios-" + args.get(0)).classpath(classpath)
+        String main = crashAt.isPresent() ? HaltingCli.class.getName() : "dev.ourios.cli.Main";
+        ChildJvm.Builder b = ChildJvm.main(main).name("ourios-" + args.get(0)).classpath(classpath)
                 .heap("256m").jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // The GC summary line marks the end of the sweep's GC step: kills are timed from it.
                 .property("org.slf4j.simpleLogger.log.dev.ourios.table.GarbageCollector", "info")
                 // Tiny row groups make parquet-java dump its buffers at WARN for every one: noise, not news.
                 .property("org.slf4j.simpleLogger.log.org.apache.parquet", "error");
-        crashAt.ifPresent(p -> b.property("ourios.test.crashAt", p));
+        crashAt.ifPresent(b::args); // HaltingCli's first argument: the step
         return new CliChild(b.args(args).mergeStderr().start(), marker);
     }
 

@@ -6,6 +6,7 @@ import dev.ourios.server.sweep.SweepLoop;
 import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.PlanDecision;
 import dev.ourios.compaction.sweep.Shard;
@@ -91,9 +92,9 @@ public final class CompactCommand implements Callable<Integer> {
                         : Shutdown.onSignal(Duration.ofMinutes(10), msg -> LOG.warn("{}", msg));
                 ObjectStore s = store.open();
                 Telemetry telemetry = Telemetry.open(TelemetryEnvironment.read(System.getenv()))) {
-            SweepRunner runner = CompactionWiring.sweepRunner(s, options, planClock, Clock.systemUTC(),
-                    telemetry.meterProvider(), dryRun, slice,
-                    IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
+            SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, options).withPlanClock(planClock)
+                    .withMeters(telemetry.meterProvider()).withGcDryRun(dryRun).withShard(slice)
+                    .withFileRetention(IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC())));
             if (dryRun) {
                 return dryRun(runner, filter, out);
             }

@@ -112,6 +112,29 @@ public final class CompactionFlags {
         if (rowGroupBytes != null) {
             return OptionalLong.of(Units.parseSize("--row-group-bytes", rowGroupBytes));
         }
+        return envRowGroupBytes(env);
+    }
+
+    /**
+     * {@code OURIOS_COMPACTED_RG_BYTES} as the row-group setting of a command without the flag ({@code delete},
+     * {@code demo}): empty when unset; a value that is not a byte count of at least 1 KiB is bad usage, naming the
+     * variable.
+     */
+    static OptionalLong envRowGroupBytes() {
+        return envRowGroupBytes(rowGroupEnv());
+    }
+
+    /**
+     * The raw value of the row-group variable, which the registry names ({@link ConfigKeys#ROW_GROUP_BYTES}): the
+     * command line's one read of it, for {@code compact}, {@code delete} and {@code demo} alike ({@code serve} reads
+     * it with the rest of its configuration).
+     */
+    private static String rowGroupEnv() {
+        return System.getenv(ConfigKeys.standard().get(ConfigKeys.ROW_GROUP_BYTES).env());
+    }
+
+    /** {@code env}, the variable's raw value, as a row-group setting; see {@link #envRowGroupBytes()}. */
+    private static OptionalLong envRowGroupBytes(String env) {
         try {
             return RowGroupSizing.parseEnv(env);
         } catch (IllegalArgumentException e) {
@@ -123,7 +146,7 @@ public final class CompactionFlags {
         try {
             return new CompactionOptions(Units.parseDuration("--grace", grace), minFiles,
                     Units.parseSize("--small-file-bytes", smallFileBytes), Units.parseSize("--sort-budget", sortBudget),
-                    fanIn, rowGroupBytes(System.getenv(ConfigKeys.standard().get(ConfigKeys.ROW_GROUP_BYTES).env())),
+                    fanIn, rowGroupBytes(rowGroupEnv()),
                     concurrency, Units.parseDuration("--gc-grace", gcGrace), scratch,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),

@@ -5,10 +5,10 @@ import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.Deletion;
 import dev.ourios.compaction.DeletionRequest;
 import dev.ourios.compaction.DeletionResult;
+import dev.ourios.compaction.DeletionSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.store.ObjectStore;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.Callable;
@@ -51,7 +51,9 @@ public final class DeleteCommand implements Callable<Integer> {
         Path scratchDir = scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir"), "ourios-scratch");
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
-            Deletion deletion = CompactionWiring.deletion(s, CompactionOptions.defaults(scratchDir), Clock.systemUTC());
+            CompactionOptions options = CompactionOptions.defaults(scratchDir)
+                    .withRowGroupBytes(CompactionFlags.envRowGroupBytes());
+            Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(s, options));
             List<DeletionResult> results;
             try {
                 results = deletion.run(request, dryRun, r -> print(out, r));

@@ -2,11 +2,11 @@ package dev.ourios.cli;
 
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.parquet.footer.FooterInspector;
 import dev.ourios.query.Query;
@@ -87,10 +87,10 @@ public final class DemoCommand implements Callable<Integer> {
 
         Snapshot before = measure(store, layout, query, errors);
         CompactionOptions options = CompactionOptions.defaults(Path.of(System.getProperty("java.io.tmpdir"),
-                "ourios-scratch"));
-        SweepReport report = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(), Clock.systemUTC(),
-                MeterProvider.noop(), false, Shard.ALL,
-                IcebergWiring.retention(IcebergWiring.view(store, dir.toString()), Clock.systemUTC()))
+                "ourios-scratch"))
+                .withRowGroupBytes(CompactionFlags.envRowGroupBytes());
+        SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store, options).withFileRetention(
+                IcebergWiring.retention(IcebergWiring.view(store, dir.toString()), Clock.systemUTC())))
                 .sweep(PartitionFilter.all(), r -> out.progress("compact", 1, 1));
         Snapshot after = measure(store, layout, query, errors);
 
@@ -132,6 +132,8 @@ public final class DemoCommand implements Callable<Integer> {
                 + "  curl -s -X POST localhost:4319/v1/query -H 'X-Ourios-Tenant: %s' "
                 + "-d '{\"service\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"limit\":5}'%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
+        w.printf("See it in the web UI: ./ourios serve --store %s   then open http://127.0.0.1:4319/#range=24h"
+                + "&tenant=%s%n", dir, tenant);
         if (before.stats.rows() != after.stats.rows() || before.count.rows() != after.count.rows()) {
             throw new JobFailedException("BUG: the query returned " + before.stats.rows() + " rows before and "
                     + after.stats.rows() + " after compaction; the count " + before.count.rows() + " and "

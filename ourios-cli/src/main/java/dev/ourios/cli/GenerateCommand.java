@@ -1,8 +1,8 @@
 package dev.ourios.cli;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ingest.IngestWriter;
 import java.time.Instant;

@@ -3,7 +3,7 @@ package dev.ourios.cli;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Retention;
 import dev.ourios.core.json.JsonPathException;
-import dev.ourios.core.otlp.OtlpJsonStream;
+import dev.ourios.otlp.OtlpJsonStream;
 import dev.ourios.table.ingest.ContentNamedIngestWriter;
 import dev.ourios.table.ingest.IngestBatcher;
 import java.io.IOException;

@@ -1,11 +1,13 @@
 package dev.ourios.cli;
 
 import dev.ourios.server.StartupException;
+import dev.ourios.store.ObjectStore;
 import java.io.PrintWriter;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Command;
@@ -22,7 +24,7 @@ public final class Main implements Runnable {
      */
     private static final List<Class<?>> COMMANDS = List.of(DemoCommand.class, GenerateCommand.class,
             IngestCommand.class, InspectCommand.class, CompactCommand.class, GcCommand.class, QueryCommand.class,
-            DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
+            StatsCommand.class, TailCommand.class, DeleteCommand.class, FilesCommand.class, VerifyCommand.class, IcebergCommand.class,
             dev.ourios.cli.serve.ServeCommand.class, dev.ourios.cli.config.ConfigCommand.class,
             dev.ourios.cli.keys.KeysCommand.class, dev.ourios.cli.wal.WalCommand.class);
 
@@ -56,7 +58,16 @@ public final class Main implements Runnable {
      * its result, so this is one outside any partition, or one that leaves the JVM unusable) is one line and 1 too.
      */
     public static int run(String... args) {
-        CommandLine cl = commandLineFor(args);
+        return run(UnaryOperator.identity(), args);
+    }
+
+    /**
+     * As {@link #run(String...)}, every store the command opens ({@code --store}) wrapped by {@code storeDecorator}:
+     * how a harness runs a real command on a store of its own making (the chaos harness's, which halts the process
+     * at a protocol step).
+     */
+    public static int run(UnaryOperator<ObjectStore> storeDecorator, String... args) {
+        CommandLine cl = commandLineFor(storeDecorator, args);
         try {
             return cl.execute(args);
         } catch (Error e) {
@@ -93,7 +104,7 @@ public final class Main implements Runnable {
      * (usage on stdout, exit 0, before any required option is checked) and {@code --version}.
      */
     public static CommandLine commandLine() {
-        return buildTree(COMMANDS, type -> type);
+        return buildTree(COMMANDS, type -> type, CommandLine.defaultFactory());
     }
 
     /**
@@ -102,8 +113,24 @@ public final class Main implements Runnable {
      * "did you mean" need); otherwise summaries only.
      */
     public static CommandLine commandLineFor(String... args) {
+        return commandLineFor(UnaryOperator.identity(), args);
+    }
+
+    private static CommandLine commandLineFor(UnaryOperator<ObjectStore> storeDecorator, String... args) {
         Optional<Class<?>> named = namedCommand(args);
-        return buildTree(COMMANDS, type -> named.isPresent() && named.get() == type ? type : summaryOf(type));
+        return buildTree(COMMANDS, type -> named.isPresent() && named.get() == type ? type : summaryOf(type),
+                new DecoratingFactory(storeDecorator));
+    }
+
+    /** Builds every command's {@link StoreOptions} with the store decorator, everything else as picocli does. */
+    private record DecoratingFactory(UnaryOperator<ObjectStore> storeDecorator) implements CommandLine.IFactory {
+        @Override
+        public <K> K create(Class<K> type) throws Exception {
+            if (type == StoreOptions.class) {
+                return type.cast(new StoreOptions(storeDecorator));
+            }
+            return CommandLine.defaultFactory().create(type);
+        }
     }
 
     private static Optional<Class<?>> namedCommand(String[] args) {
@@ -131,8 +158,9 @@ public final class Main implements Runnable {
         return spec;
     }
 
-    private static CommandLine buildTree(List<Class<?>> commands, Function<Class<?>, Object> model) {
-        CommandLine cl = new CommandLine(new Main());
+    private static CommandLine buildTree(List<Class<?>> commands, Function<Class<?>, Object> model,
+            CommandLine.IFactory factory) {
+        CommandLine cl = new CommandLine(new Main(), factory);
         for (Class<?> type : commands) {
             cl.addSubcommand(model.apply(type));
         }

@@ -2,6 +2,8 @@ package dev.ourios.cli;
 
 import dev.ourios.core.Bytes;
 import dev.ourios.query.Query;
+import dev.ourios.query.search.QuerySyntaxException;
+import dev.ourios.query.search.SearchQuery;
 import java.util.Locale;
 import picocli.CommandLine.Option;
 
@@ -24,6 +26,10 @@ public final class RowFilters {
 
     @Option(names = "--contains", paramLabel = "STR", description = "Body contains STR")
     String contains;
+
+    @Option(names = {"-q", "--search"}, paramLabel = "QUERY", description = "Search query (docs/spec/query.md), "
+            + "combined with the other filters by AND")
+    String search;
 
     /** {@code q} narrowed by the filters given, each checked and refused as a usage error naming its flag. */
     Query narrow(Query q) {
@@ -53,6 +59,18 @@ public final class RowFilters {
         if (contains != null) {
             q = q.bodyContains(contains);
         }
+        if (search != null) {
+            q = search(search).applyTo(q);
+        }
         return q;
+    }
+
+    /** The parsed search, or a usage error naming the column where it fails. */
+    static SearchQuery search(String text) {
+        try {
+            return SearchQuery.parse(text);
+        } catch (QuerySyntaxException e) {
+            throw new UsageException("-q: " + TableText.escape(e.getMessage()));
+        }
     }
 }

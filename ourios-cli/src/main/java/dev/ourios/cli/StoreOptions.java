@@ -6,10 +6,17 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreUri;
 import dev.ourios.store.s3.S3StoreFactory;
 import java.util.Optional;
+import java.util.function.UnaryOperator;
 import picocli.CommandLine.Option;
 
-/** {@code --store URI} and {@code --s3-endpoint}, shared by every command that touches a store. */
+/**
+ * {@code --store URI} and {@code --s3-endpoint}, shared by every command that touches a store. A decorator given at
+ * construction wraps every store opened (the crash harness hands one that halts the process at a protocol step);
+ * the command line {@code ourios} runs builds none.
+ */
 public final class StoreOptions {
+    private final UnaryOperator<ObjectStore> decorator;
+
     @Option(names = "--store", paramLabel = "URI",
             description = "Store: a directory, file:///..., or s3://bucket/prefix (default: $OURIOS_STORE or ./ourios-data)")
     String store;
@@ -17,6 +24,16 @@ public final class StoreOptions {
     @Option(names = "--s3-endpoint", paramLabel = "URL",
             description = "S3 endpoint for S3-compatible servers (default: $OURIOS_S3_ENDPOINT); implies path-style")
     String s3Endpoint;
+
+    /** Stores as opened. */
+    public StoreOptions() {
+        this(UnaryOperator.identity());
+    }
+
+    /** Stores wrapped by {@code decorator} once opened and checked. */
+    public StoreOptions(UnaryOperator<ObjectStore> decorator) {
+        this.decorator = decorator;
+    }
 
     public String uri() {
         if (store != null && !store.isBlank()) {
@@ -46,7 +63,7 @@ public final class StoreOptions {
             } else {
                 StoreCheck.requireExisting(s, label());
             }
-            return s;
+            return decorator.apply(s);
         } catch (RuntimeException e) {
             try {
                 s.close();

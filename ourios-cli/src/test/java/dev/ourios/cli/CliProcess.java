@@ -26,6 +26,12 @@ final class CliProcess {
 
     static Result run(Path workDir, Map<String, String> env, String... args) throws IOException, InterruptedException {
         String name = args.length > 0 ? "ourios-" + args[0] : "ourios";
+        if (args.length > 0 && args[0].equals("serve") && !env.containsKey("OURIOS_INGEST_GRPC_LISTEN")) {
+            // serve's OTLP/gRPC receiver on any free port unless a test chooses one, so runs never collide.
+            Map<String, String> all = new java.util.HashMap<>(env);
+            all.put("OURIOS_INGEST_GRPC_LISTEN", "127.0.0.1:0");
+            env = all;
+        }
         try (ChildJvm cli = ChildJvm.main(Main.class).name(name).heap("512m").workDir(workDir)
                 .removeEnv(k -> k.equals("OURIOS_STORE") || k.equals("OTEL_EXPORTER_OTLP_ENDPOINT")).env(env)
                 .args(args).start()) {

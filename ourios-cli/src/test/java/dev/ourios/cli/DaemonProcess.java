@@ -34,6 +34,7 @@ final class DaemonProcess implements AutoCloseable {
         Map<String, String> all = new java.util.HashMap<>(env);
         if (args[0].equals("serve")) {
             all.putIfAbsent("OURIOS_OTLP_HTTP", "127.0.0.1:0");
+            all.putIfAbsent("OURIOS_INGEST_GRPC_LISTEN", "127.0.0.1:0");
         }
         return new DaemonProcess(ChildJvm.main(Main.class).name("ourios-" + args[0]).heap("512m").workDir(workDir)
                 .removeEnv(k -> k.startsWith("OURIOS_") || k.startsWith("OTEL_")).env(all).args(args).start());
@@ -92,6 +93,12 @@ final class DaemonProcess implements AutoCloseable {
     int ingestPort() throws Exception {
         return awaitEvent("ourios.serve.started", Duration.ofSeconds(60)).get("Attributes").get("ourios.ingest.port")
                 .asInt();
+    }
+
+    /** The OTLP/gRPC receiver's port, from the started event. */
+    int grpcPort() throws Exception {
+        return awaitEvent("ourios.serve.started", Duration.ofSeconds(60)).get("Attributes")
+                .get("ourios.ingest.grpc_port").asInt();
     }
 
     /** SIGKILL: the process dies at once, mid-write if it was writing. */

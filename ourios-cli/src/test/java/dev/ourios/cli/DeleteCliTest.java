@@ -5,12 +5,17 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ourios.parquet.footer.FooterInspector;
+import dev.ourios.store.LocalObjectStore;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -112,5 +117,33 @@ class DeleteCliTest {
         var trace = delete(store, WINDOW[0], WINDOW[1], WINDOW[2], WINDOW[3], "--trace-id", "xyz");
         assertEquals(2, trace.exit(), trace.err());
         assertTrue(trace.err().contains("--trace-id: 'xyz' is not 32 hex digits"), trace.err());
+    }
+
+    @Test
+    void theRowGroupVariableSizesTheRewrittenFileAndABadValueIsExit2() throws Exception {
+        Path storeDir = dir.resolve("rg");
+        String store = storeDir.toString();
+        var gen = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "3", "--rows-per-file", "300");
+        assertEquals(0, gen.exit(), gen.err());
+        String[] args = {"delete", "--store", store, "--tenant", "acme", WINDOW[0], WINDOW[1], WINDOW[2], WINDOW[3],
+            "--severity-min", "13"};
+        long total = count(store);
+
+        var bad = CliProcess.run(dir, Map.of("OURIOS_COMPACTED_RG_BYTES", "8MiB"), args);
+        assertEquals(2, bad.exit(), bad.err());
+        assertTrue(bad.err().contains("OURIOS_COMPACTED_RG_BYTES: '8MiB'"), bad.err());
+        assertEquals(total, count(store), "a refused deletion changes nothing");
+
+        var small = CliProcess.run(dir, Map.of("OURIOS_COMPACTED_RG_BYTES", "1024"), args);
+        assertEquals(0, small.exit(), small.err());
+        List<Path> outputs;
+        try (Stream<Path> all = Files.walk(storeDir)) {
+            outputs = all.filter(p -> p.getFileName().toString().endsWith(".compacted.parquet")).toList();
+        }
+        assertEquals(1, outputs.size(), outputs.toString());
+        String key = storeDir.relativize(outputs.get(0)).toString().replace('\\', '/');
+        int groups = FooterInspector.inspect(new LocalObjectStore(storeDir), key).rowGroups().size();
+        assertTrue(groups > 1, "1 KiB row groups, not the adaptive size: " + groups + " group(s)");
     }
 }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.ourios.server.auth.AuthMetrics;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.security.Authorizer;
 import dev.ourios.security.Decision;
 import dev.ourios.security.KeyRing;
@@ -20,7 +21,7 @@ import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.CompactionMetrics;
 import dev.ourios.compaction.sweep.SweepReport;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;
@@ -205,8 +206,8 @@ class SemconvRegistryTest {
             GenerateCommand.run(store, new GeneratorSpec(List.of("acme", "globex"),
                     Instant.parse("2026-11-01T10:00:00Z"), 1, 3, 200, GeneratorSpec.DEFAULT_SERVICES, 7, 0),
                     new Output(quiet, quiet));
-            SweepReport report = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                    Clock.systemUTC(), Clock.systemUTC(), meters, false)
+            SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(dir.resolve("scratch"))).withMeters(meters))
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, report.count(PartitionResult.Result.COMMITTED), report.toString());
 

@@ -41,6 +41,13 @@ class ServeAuthCliTest {
         assertEquals(1, otlp.errLines().size(), otlp.err());
         assertTrue(otlp.err().startsWith("ourios: ingest.listen: 0.0.0.0:0 is not a loopback address"), otlp.err());
 
+        var grpc = CliProcess.run(dir, Map.of("OURIOS_OTLP_HTTP", "127.0.0.1:0"), "serve", "--store", store,
+                "--http", "127.0.0.1:0", "--otlp-grpc", "0.0.0.0:0");
+        assertEquals(2, grpc.exit(), grpc.err());
+        assertEquals(1, grpc.errLines().size(), grpc.err());
+        assertTrue(grpc.err().startsWith("ourios: ingest.grpc_listen: 0.0.0.0:0 is not a loopback address"),
+                grpc.err());
+
         var both = CliProcess.run(dir, Map.of(), "serve", "--store", store, "--http", "0.0.0.0:0",
                 "--insecure-no-auth", "--keys-file", dir.resolve("k.json").toString());
         assertEquals(2, both.exit(), both.err());

@@ -69,7 +69,7 @@ class ServeAuthorizationMatrixTest {
                             && rowCount(api, token.get("two"), TenantHeader.encode(UNICODE)) == 1);
 
             List<String> failures = new ArrayList<>();
-            for (Endpoint e : List.of(Endpoint.QUERY, Endpoint.FILES, Endpoint.LOGS)) {
+            for (Endpoint e : Endpoint.values()) {
                 String base = e == Endpoint.LOGS ? otlp : api;
                 expect(failures, e, "no key", e.call(this, base, null, null), 401, true);
                 expect(failures, e, "unknown key", e.call(this, base, "ourios_not-a-key", null), 401, true);
@@ -107,23 +107,39 @@ class ServeAuthorizationMatrixTest {
     }
 
     private enum Endpoint {
-        QUERY, FILES, LOGS;
+        QUERY("/v1/query"), FILES("/v1/files"), LOGS("/v1/logs"), STATS("/v1/stats"), FIELDS("/v1/fields"),
+        VALUES("/v1/fields/service/values"), TAIL("/v1/tail");
+
+        private static final String STATS_BODY = "{\"from\":\"2026-11-01T10:00:00Z\",\"to\":\"2026-11-01T11:00:00Z\"}";
+        final String path;
+
+        Endpoint(String path) {
+            this.path = path;
+        }
+
+        boolean posts() {
+            return this == QUERY || this == LOGS || this == STATS;
+        }
 
         HttpResponse<String> call(ServeAuthorizationMatrixTest t, String base, String token, String tenant)
                 throws Exception {
             return switch (this) {
                 case QUERY -> t.query(base, token, tenant);
-                case FILES -> t.get(base + "/v1/files", token, tenant);
                 case LOGS -> t.logs(base, token, tenant, "refused-write");
+                case STATS -> t.http.send(t.request(base + path, token, tenant).header("Content-Type",
+                        "application/json").POST(HttpRequest.BodyPublishers.ofString(STATS_BODY)).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                default -> t.get(base + path, token, tenant);
             };
         }
 
         HttpResponse<String> callTwoTenants(ServeAuthorizationMatrixTest t, String base, String token)
                 throws Exception {
-            HttpRequest.Builder b = t.request(base + (this == LOGS ? "/v1/logs" : this == FILES ? "/v1/files"
-                    : "/v1/query"), token, ACME).header(TenantHeader.NAME, TenantHeader.encode(UNICODE));
-            b = this == FILES ? b.GET() : b.header("Content-Type", "application/json")
-                    .POST(HttpRequest.BodyPublishers.ofString(this == LOGS ? otlpJson("refused-write") : "{}"));
+            HttpRequest.Builder b = t.request(base + path, token, ACME).header(TenantHeader.NAME,
+                    TenantHeader.encode(UNICODE));
+            b = !posts() ? b.GET() : b.header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(this == LOGS ? otlpJson("refused-write")
+                            : this == STATS ? STATS_BODY : "{}"));
             return t.http.send(b.build(), HttpResponse.BodyHandlers.ofString());
         }
     }

@@ -39,6 +39,22 @@ class ServeTlsTest {
                 .POST(HttpRequest.BodyPublishers.ofString("{}")).build();
     }
 
+    /** One export over gRPC; its status. */
+    private static io.grpc.Status grpcExport(int port, io.grpc.ChannelCredentials credentials) throws Exception {
+        io.grpc.ManagedChannel channel = io.grpc.Grpc.newChannelBuilderForAddress("localhost", port, credentials)
+                .build();
+        try {
+            io.opentelemetry.proto.collector.logs.v1.LogsServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(30, java.util.concurrent.TimeUnit.SECONDS)
+                    .export(io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest.getDefaultInstance());
+            return io.grpc.Status.OK;
+        } catch (io.grpc.StatusRuntimeException e) {
+            return e.getStatus();
+        } finally {
+            channel.shutdownNow().awaitTermination(10, java.util.concurrent.TimeUnit.SECONDS);
+        }
+    }
+
     @Test
     void both_ports_speak_tls_and_mutual_tls_refuses_clients_without_a_ca_certificate() throws Exception {
         TestTls tls = TestTls.generate(dir.resolve("tls"));
@@ -61,6 +77,18 @@ class ServeTlsTest {
             for (SSLContext refused : new SSLContext[] {tls.anonymousClient(), tls.strangerClient()}) {
                 assertThrows(IOException.class, () -> send(refused, health(api)));
                 assertThrows(IOException.class, () -> send(refused, export(otlp)));
+            }
+            // OTLP/gRPC: the same files, the same mutual TLS.
+            int grpc = serve.grpcPort();
+            assertTrue(grpcExport(grpc, io.grpc.TlsChannelCredentials.newBuilder().trustManager(tls.trustManagers())
+                    .keyManager(tls.trustedClientKeys()).build()).isOk(), "a client with a CA certificate");
+            for (io.grpc.ChannelCredentials refused : new io.grpc.ChannelCredentials[] {
+                    io.grpc.TlsChannelCredentials.newBuilder().trustManager(tls.trustManagers()).build(),
+                    io.grpc.TlsChannelCredentials.newBuilder().trustManager(tls.trustManagers())
+                            .keyManager(tls.strangerKeys()).build(),
+                    io.grpc.InsecureChannelCredentials.create()}) {
+                assertEquals(io.grpc.Status.Code.UNAVAILABLE, grpcExport(grpc, refused).getCode(),
+                        "no certificate, one no listed CA issued, or plaintext: the connection fails");
             }
             assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
         }

@@ -55,7 +55,7 @@ final class BackgroundChecksum implements AutoCloseable {
         return new BackgroundChecksum(new RowChecksum(true), threadName);
     }
 
-    /** Counts rows only, with no helper (see {@link SortedRewriter#withoutChecksums}). */
+    /** Counts rows only, with no helper ({@link RowVerification#ROW_COUNTS}). */
     static BackgroundChecksum counting() {
         return new BackgroundChecksum(new RowChecksum(false), null);
     }

@@ -4,7 +4,7 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.core.Bytes;
 import dev.ourios.core.LogRecord;
-import dev.ourios.query.Query;
+import dev.ourios.core.RowSelection;
 import dev.ourios.table.PartitionFilter;
 import java.time.Instant;
 import java.util.LinkedHashMap;
@@ -17,12 +17,13 @@ import java.util.function.Predicate;
 /**
  * What to delete: the rows of one tenant that a query with the same filters returns (cli.md, {@code ourios delete}).
  * The tenant and the time window are required, so a request always names a bounded set of partitions; service,
- * minimum severity, trace id, template id and body substring narrow it. Rows are decided by the query's own
- * predicate ({@link Query#rowPredicate()}), so a deletion removes exactly what {@code ourios query} shows.
+ * minimum severity, trace id, template id and body substring narrow it. Rows are decided by the filter's exact
+ * predicate ({@link RowSelection#rowPredicate()}), the one every query applies, so a deletion removes exactly what
+ * {@code ourios query} shows.
  *
- * @param filter the query whose rows are deleted; its limit and order are not used
+ * @param filter the conditions whose rows are deleted (a query's, whose order is not used); it has no limit
  */
-public record DeletionRequest(Query filter) {
+public record DeletionRequest(RowSelection filter) {
     private static final ObjectMapper JSON = new ObjectMapper();
 
     public DeletionRequest {
@@ -72,6 +73,7 @@ public record DeletionRequest(Query filter) {
         filter.traceId().ifPresent(t -> m.put("trace_id", Bytes.hex(t)));
         filter.templateId().ifPresent(t -> m.put("template_id", Long.toUnsignedString(t)));
         filter.bodyContains().ifPresent(c -> m.put("contains", c));
+        filter.condition().ifPresent(c -> m.put("q", c.text()));
         return m;
     }
 

@@ -20,7 +20,6 @@ public final class PartitionCompactor {
     private final Optional<ObjectStore> store;
     private final Function<ObjectStore, CompactionSteps> steps;
     private final Clock clock;
-    private final FaultSeam faults;
 
     /** Fixed steps: results carry no request counts. */
     public PartitionCompactor(PartitionRewriter rewriter, ManifestCommitter committer, AuditLog audit, Clock clock) {
@@ -28,7 +27,6 @@ public final class PartitionCompactor {
         CompactionSteps fixed = new CompactionSteps(rewriter, committer, audit);
         this.steps = s -> fixed;
         this.clock = clock;
-        this.faults = FaultSeam.NONE;
     }
 
     /**
@@ -36,16 +34,9 @@ public final class PartitionCompactor {
      * requests its own rewrite, commit and audit made, even with other partitions compacting at the same time.
      */
     public PartitionCompactor(ObjectStore store, Function<ObjectStore, CompactionSteps> steps, Clock clock) {
-        this(store, steps, clock, FaultSeam.NONE);
-    }
-
-    /** As above, reaching the seam's crash points between the steps. */
-    PartitionCompactor(ObjectStore store, Function<ObjectStore, CompactionSteps> steps, Clock clock,
-            FaultSeam faults) {
         this.store = Optional.of(store);
         this.steps = steps;
         this.clock = clock;
-        this.faults = faults;
     }
 
     public PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan) {
@@ -63,7 +54,7 @@ public final class PartitionCompactor {
             return new CompactionRewrite(snapshot, plan, null, clock).report(
                     new RewriteOutcome.Failed(Optional.empty(), Containment.contain(t), 0));
         }
-        return new RewriteProtocol(built.committer(), built.audit(), faults)
+        return new RewriteProtocol(built.committer(), built.audit())
                 .run(new CompactionRewrite(snapshot, plan, built.rewriter(), clock));
     }
 }

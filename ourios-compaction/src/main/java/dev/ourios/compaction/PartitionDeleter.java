@@ -37,10 +37,9 @@ public final class PartitionDeleter {
     private final AuditLog audit;
     private final CompactionOptions options;
     private final Clock clock;
-    private final FaultSeam faults;
 
     PartitionDeleter(ObjectStore store, TableReader reader, SortedRewriter rewriter, ManifestCommitter committer,
-            AuditLog audit, CompactionOptions options, Clock clock, FaultSeam faults) {
+            AuditLog audit, CompactionOptions options, Clock clock) {
         this.store = store;
         this.reader = reader;
         this.rewriter = rewriter;
@@ -48,7 +47,6 @@ public final class PartitionDeleter {
         this.audit = audit;
         this.options = options;
         this.clock = clock;
-        this.faults = faults;
     }
 
     /** Counts the live rows and those the request matches; changes nothing (the dry run). */
@@ -84,7 +82,7 @@ public final class PartitionDeleter {
 
     /** Rewrites the partition without the request's rows and commits it. */
     public DeletionResult delete(PartitionKey p, DeletionRequest request) {
-        return new RewriteProtocol(committer, audit, faults)
+        return new RewriteProtocol(committer, audit)
                 .run(new DeletionRewrite(p, request, reader, rewriter, this::plan, ATTEMPTS, clock));
     }
 
@@ -92,8 +90,7 @@ public final class PartitionDeleter {
     private CompactionPlan plan(PartitionKey p, long generation, List<ObjectInfo> inputs) {
         long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
         return new CompactionPlan(p, generation, inputs,
-                RowGroupSizing.resolve(options.rowGroupBytes(),
-                        RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)), bytesIn),
+                RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn),
                 options.sortBudgetBytes(), options.fanIn());
     }
 

@@ -20,18 +20,12 @@ public final class PartitionExpirer {
     private final ManifestCommitter committer;
     private final AuditLog audit;
     private final Clock clock;
-    private final FaultSeam faults;
 
     public PartitionExpirer(ObjectStore store, ManifestCommitter committer, AuditLog audit, Clock clock) {
-        this(store, committer, audit, clock, FaultSeam.NONE);
-    }
-
-    PartitionExpirer(ObjectStore store, ManifestCommitter committer, AuditLog audit, Clock clock, FaultSeam faults) {
         this.store = store;
         this.committer = committer;
         this.audit = audit;
         this.clock = clock;
-        this.faults = faults;
     }
 
     /**
@@ -40,6 +34,6 @@ public final class PartitionExpirer {
      * @param retention the tenant's retention, recorded as the reason
      */
     public PartitionResult expire(PartitionSnapshot snapshot, Duration retention) {
-        return new RewriteProtocol(committer, audit, faults).run(new ExpiryRewrite(store, snapshot, retention, clock));
+        return new RewriteProtocol(committer, audit).run(new ExpiryRewrite(store, snapshot, retention, clock));
     }
 }

@@ -36,29 +36,22 @@ public final class RewriteProtocol {
 
     private final ManifestCommitter committer;
     private final Optional<AuditLog> audit;
-    private final FaultSeam faults;
 
     /**
      * Commits through {@code committer}; plans that audit after the commit write to {@code audit}.
      */
     public RewriteProtocol(ManifestCommitter committer, AuditLog audit) {
-        this(committer, Optional.of(audit), FaultSeam.NONE);
+        this(committer, Optional.of(audit));
     }
 
     /** For plans that audit in their own output (an audit day's compaction): no audit log. */
     public RewriteProtocol(ManifestCommitter committer) {
-        this(committer, Optional.empty(), FaultSeam.NONE);
+        this(committer, Optional.empty());
     }
 
-    /** As above, reaching the seam's crash points between the steps. */
-    RewriteProtocol(ManifestCommitter committer, AuditLog audit, FaultSeam faults) {
-        this(committer, Optional.of(audit), faults);
-    }
-
-    private RewriteProtocol(ManifestCommitter committer, Optional<AuditLog> audit, FaultSeam faults) {
+    private RewriteProtocol(ManifestCommitter committer, Optional<AuditLog> audit) {
         this.committer = committer;
         this.audit = audit;
-        this.faults = faults;
     }
 
     /** Runs {@code plan} through every step and returns its report. */
@@ -81,14 +74,10 @@ public final class RewriteProtocol {
                 if (!staged.verified()) {
                     return new RewriteOutcome.Unverified(planned, staged, secs(started));
                 }
-                if (staged.rewrote()) {
-                    faults.reach(FaultSeam.CrashPoint.AFTER_OUTPUT_PUBLISHED);
-                }
                 CommitRecord record = staged.commitRecord();
                 CommitResult cr = commit(planned, NextManifest.from(planned.snapshot(), record));
                 switch (cr.status()) {
                     case COMMITTED -> {
-                        faults.reach(FaultSeam.CrashPoint.AFTER_COMMIT);
                         plan.auditEvent(planned, record, cr.generation()).ifPresent(e -> emit(planned, e));
                         return new RewriteOutcome.Committed(planned, staged, cr.generation(), secs(started));
                     }

@@ -36,34 +36,30 @@ public final class SortedRewriter implements PartitionRewriter {
     private final ObjectStore store;
     private final Path scratchRoot;
     private final Uuid7 uuids;
-    private final FaultSeam faults;
+    private final RowFault rowFault;
     private final boolean checksums;
 
     public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids) {
-        this(store, scratchRoot, uuids, FaultSeam.NONE, true);
+        this(store, scratchRoot, uuids, RowVerification.CHECKSUMS);
     }
 
     public SortedRewriter(ObjectStore store, Path scratchRoot) {
         this(store, scratchRoot, Uuid7.system());
     }
 
-    /** {@code checksums = false}: rows are counted, not hashed (see {@link #withoutChecksums}). */
-    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, FaultSeam faults, boolean checksums) {
+    /** A rewriter that compares the rows written with the rows read as {@code verification} says. */
+    public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowVerification verification) {
+        this(store, scratchRoot, uuids, null, verification);
+    }
+
+    /** {@code rowFault}: the test point output rows pass through (null: none, what every product path runs with). */
+    SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault,
+            RowVerification verification) {
         this.store = store;
         this.scratchRoot = scratchRoot;
         this.uuids = uuids;
-        this.faults = faults;
-        this.checksums = checksums;
-    }
-
-    /**
-     * The same rewrite with row hashing replaced by row counting, so only the row counts are compared: it exists to
-     * measure what the checksum verification costs (the benchmark's checksum suite sets the two side by side), and
-     * is public because that benchmark is a separate module. {@link CompactionWiring} never builds one, so no sweep
-     * commits an unverified rewrite.
-     */
-    public static SortedRewriter withoutChecksums(ObjectStore store, Path scratchRoot) {
-        return new SortedRewriter(store, scratchRoot, Uuid7.system(), FaultSeam.NONE, false);
+        this.rowFault = rowFault;
+        this.checksums = verification == RowVerification.CHECKSUMS;
     }
 
     @Override
@@ -109,22 +105,17 @@ public final class SortedRewriter implements PartitionRewriter {
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
                 long[] ordinal = {0};
-                long half = Math.max(1, in.rows() / 2);
-                FaultSeam.RowFault fault = faults.rowFault().orElse(null);
                 sorter.drainTo((buf, offset, length, strings) -> {
-                    if (fault == null) {
+                    if (rowFault == null) {
                         // The product path: the checksum and the writer read the same bytes.
                         out.add(buf, offset, length, strings);
                         writer.write(buf, offset, length, strings);
                         ordinal[0]++;
                     } else {
-                        for (LogRecord w : fault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
+                        for (LogRecord w : rowFault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
                             out.add(w, decodedWeight(length));
                             writer.write(w);
                         }
-                    }
-                    if (ordinal[0] == half) {
-                        faults.reach(FaultSeam.CrashPoint.MID_REWRITE); // a no-op unless a crash test armed it
                     }
                 });
                 String inSum = in.value();

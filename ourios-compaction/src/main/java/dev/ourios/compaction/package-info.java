@@ -12,9 +12,10 @@
  * is a sweep's outcome per partition. {@link dev.ourios.compaction.CompactionWiring} builds the whole object graph,
  * a {@link dev.ourios.compaction.sweep.SweepRunner}, from a store and options.
  *
- * <p>The crash and verification tests' fault-injection seam, {@code FaultSeam}, is package-private on purpose: the
- * steps it reaches (the rewriter, the rewrite protocol, the store the wiring hands to GC) are all in this package,
- * and from outside it only the JVM system property {@code ourios.test.crashAt} arms it.
+ * <p>Nothing here knows a crash point: crash tests hand the wiring a store that halts the process at a named
+ * step, recognised by the store call (a test-side wrapper of ourios-store's tests). The one test point is the
+ * package-private {@code RowFault}, which tests in this package hand the wiring to alter rows between the sorter
+ * and the writer; no product path builds one.
  *
  * <p>Sub-packages: {@code plan} (which partitions to compact, and how), {@code sort} (the input readers and the
  * external sort), {@code verify} (the row checksum and the {@code ourios verify} scrub), {@code sweep} (the

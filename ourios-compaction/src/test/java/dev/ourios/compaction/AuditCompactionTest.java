@@ -18,7 +18,6 @@ import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -188,8 +187,8 @@ class AuditCompactionTest {
     }
 
     private SweepRunner runner(LocalObjectStore store, Duration gcGrace) {
-        return CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch"))
-                .withGcGrace(gcGrace), TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, CompactionOptions.defaults(dir.resolve("scratch"))
+                .withGcGrace(gcGrace)).withPlanClock(TestStores.LATER));
     }
 
     private static PartitionSnapshot snapshot(LocalObjectStore store, AuditDay day) throws Exception {

@@ -18,13 +18,11 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import dev.ourios.testkit.ForeignParquet;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.LocalDate;
@@ -152,8 +150,8 @@ class AuditForeignFilesTest {
     }
 
     private SweepRunner runner(LocalObjectStore store) {
-        return CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch"))
-                .withGcGrace(Duration.ofHours(1)), TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, CompactionOptions.defaults(dir.resolve("scratch"))
+                .withGcGrace(Duration.ofHours(1))).withPlanClock(TestStores.LATER));
     }
 
     private static PartitionSnapshot snapshot(LocalObjectStore store, AuditDay day) throws Exception {

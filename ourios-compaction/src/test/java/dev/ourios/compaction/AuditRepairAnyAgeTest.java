@@ -34,8 +34,9 @@ class AuditRepairAnyAgeTest {
     Path dir;
 
     private SweepRunner runnerAt(LocalObjectStore store, Instant wall) {
-        return CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                TestStores.LATER, Clock.fixed(wall, ZoneOffset.UTC), MeterProvider.noop(), false);
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, CompactionOptions.defaults(dir.resolve("scratch")))
+                .withPlanClock(TestStores.LATER).withWallClock(Clock.fixed(wall, ZoneOffset.UTC))
+                .withMeters(MeterProvider.noop()).withGcDryRun(false));
     }
 
     private Path day(LocalObjectStore store) {

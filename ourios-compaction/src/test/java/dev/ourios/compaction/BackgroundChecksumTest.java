@@ -8,7 +8,7 @@ import dev.ourios.compaction.sort.RecordFootprint;
 import dev.ourios.compaction.sort.RowBufferAccess;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.rows.StringTable;
 import java.util.ArrayList;
 import java.util.List;

@@ -14,8 +14,8 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.StoreRequests;
@@ -29,7 +29,6 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -222,8 +221,8 @@ class BothBackendsCompactionTest {
         Set<PartitionKey> compacted = new TreeSet<>();
         for (int i = 0; i < n; i++) {
             Shard shard = new Shard(i, n);
-            SweepReport r = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false, shard)
+            SweepReport r = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER).withShard(shard))
                     .sweep(PartitionFilter.all(), x -> { });
             assertFalse(r.hasErrors(), r.toString());
             for (PartitionResult pr : r.partitions()) {
@@ -243,7 +242,7 @@ class BothBackendsCompactionTest {
     }
 
     private static CompactionPlan plan(PartitionSnapshot s) {
-        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(Path.of("unused")), null);
+        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(Path.of("unused")));
         return policy.decide(s.partition(), s.generation(), s.live(), TestStores.LATER.instant()).plan()
                 .orElseThrow(() -> new AssertionError("not a candidate: " + s.partition()));
     }

@@ -1,6 +1,6 @@
 package dev.ourios.compaction;
 
-import dev.ourios.compaction.FaultSeam.CrashPoint;
+import dev.ourios.store.HaltingObjectStore.Step;
 import dev.ourios.testkit.ChildJvm;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -17,22 +17,21 @@ final class CompactorChild {
 
     /** Starts a child; {@code warm}: warm the JVM up on a private copy before the sweep (see CompactorProcess). */
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
-            Optional<CrashPoint> crashAt) throws IOException {
+            Optional<Step> crashAt) throws IOException {
         return start(store, scratch, gcGraceMillis, concurrency, warm, crashAt, Optional.empty());
     }
 
     /** As above, the child expiring every partition older than {@code retention}. */
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
-            Optional<CrashPoint> crashAt, Optional<Duration> retention) throws IOException {
+            Optional<Step> crashAt, Optional<Duration> retention) throws IOException {
         ChildJvm.Builder b = ChildJvm.main(CompactorProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
                 // row-group threshold the child uses; that flood would only slow the child down.
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
                 .property("org.slf4j.simpleLogger.log.org.apache.parquet", "error");
-        crashAt.ifPresent(p -> b.property(FaultSeam.CRASH_PROPERTY, p.label()));
         b.args(store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency),
-                warm ? "warm" : "cold");
+                warm ? "warm" : "cold", crashAt.map(Step::label).orElse(CompactorProcess.NO_HALT));
         retention.ifPresent(r -> b.args(r.toString()));
         return new CompactorChild(b.mergeStderr().start());
     }

@@ -5,27 +5,29 @@ import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
+import dev.ourios.store.HaltingObjectStore;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
+import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.stream.Stream;
 
 /**
  * The compactor as a separate process for the RFC0009.4 crash tests: one real sweep (GC, plan, rewrite, commit,
  * audit) over a store directory, run in a child JVM that the test SIGKILLs at a random moment or that halts itself
- * at an armed crash point ({@link FaultSeam}).
+ * at a named protocol step: the sweep then runs on a {@link HaltingObjectStore} wrapping the directory's store.
  *
- * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold [retention]}, the
+ * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold <step>|none
+ * [retention]}, the step a {@link HaltingObjectStore.Step} label ({@value #NO_HALT}: run to the end) and the
  * retention an ISO-8601 duration every tenant keeps its logs for (none when absent). With {@code warm}, one
  * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
  * kill lands in protocol work rather than in start-up. Prints {@code SWEEP} when the sweep starts (the parent times
@@ -33,16 +35,21 @@ import java.util.stream.Stream;
  * {@code DONE <millis> <committed> <errors>} when the sweep ends; exits 0, or 1 if the sweep recorded errors.
  */
 public final class CompactorProcess {
+    /** The step argument of a child that halts nowhere. */
+    static final String NO_HALT = "none";
+
     private CompactorProcess() {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 5 || args.length > 6 || !List.of("warm", "cold").contains(args[4])) {
+        if (args.length < 6 || args.length > 7 || !List.of("warm", "cold").contains(args[4])) {
             System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
-                    + " warm|cold [retention]");
+                    + " warm|cold <step>|none [retention]");
             System.exit(2);
         }
-        FaultSeam.fromSystemProperty(); // a mistyped -Dourios.test.crashAt fails here, before anything is touched
+        // A mistyped step fails here, before anything is touched.
+        Optional<HaltingObjectStore.Step> haltAt = args[5].equals(NO_HALT) ? Optional.empty()
+                : Optional.of(HaltingObjectStore.Step.of(args[5]));
         Path storeDir = Path.of(args[0]);
         Path scratch = Path.of(args[1]);
         // Min-files 1 and tiny row groups: every multi-file partition is compacted, and its output is flushed to
@@ -51,13 +58,13 @@ public final class CompactorProcess {
                 .withRowGroupBytes(OptionalLong.of(1024))
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
                 .withConcurrency(Integer.parseInt(args[3]))
-                .withRetention(args.length == 6 ? Retention.of(Duration.parse(args[5])) : Retention.NONE);
-        LocalObjectStore store = new LocalObjectStore(storeDir);
+                .withRetention(args.length == 7 ? Retention.of(Duration.parse(args[6])) : Retention.NONE);
+        LocalObjectStore local = new LocalObjectStore(storeDir);
         if (args[4].equals("warm")) {
-            warmUp(store, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
+            warmUp(local, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
         }
-        SweepRunner runner = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false);
+        ObjectStore store = haltAt.<ObjectStore>map(step -> HaltingObjectStore.haltingAt(local, step)).orElse(local);
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER));
         System.out.println("SWEEP");
         System.out.flush();
         long started = System.nanoTime();
@@ -80,8 +87,8 @@ public final class CompactorProcess {
             for (ObjectInfo o : TestStores.snapshot(store, partitions.get(0)).live()) {
                 copy.put(o.key(), store.readAllBytes(o.key()));
             }
-            CompactionWiring.sweepRunner(copy, opts.withConcurrency(1), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+            CompactionWiring.sweepRunner(SweepSettings.of(copy, opts.withConcurrency(1))
+                    .withPlanClock(TestStores.LATER)).sweep(PartitionFilter.all(), r -> { });
         }
         try (Stream<Path> all = Files.walk(dir)) {
             for (Path p : all.sorted(Comparator.reverseOrder()).toList()) {

@@ -4,21 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ourios.compaction.FaultSeam.CrashPoint;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.store.HaltingObjectStore;
+import dev.ourios.store.HaltingObjectStore.Step;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.testkit.ChildJvm;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
 import java.util.function.Predicate;
@@ -42,8 +41,8 @@ class DeletionCrashTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = CrashPoint.class, names = {"MID_REWRITE", "AFTER_OUTPUT_PUBLISHED", "AFTER_COMMIT"})
-    void aDeletionHaltedAtAnyStepLeavesEachPartitionBeforeOrAfterAndARerunFinishesIt(CrashPoint point)
+    @EnumSource(value = Step.class, names = {"MID_REWRITE", "AFTER_OUTPUT_PUBLISHED", "AFTER_COMMIT"})
+    void aDeletionHaltedAtAnyStepLeavesEachPartitionBeforeOrAfterAndARerunFinishesIt(Step point)
             throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("acme"), 2, 3, 500, 31));
@@ -64,14 +63,13 @@ class DeletionCrashTest {
         try (ChildJvm child = ChildJvm.main(DeleterProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 .property("org.slf4j.simpleLogger.defaultLogLevel", "warn")
-                .property(FaultSeam.CRASH_PROPERTY, point.label())
                 .args(dir.resolve("store").toString(), dir.resolve("scratch").toString(), "acme", FROM, TO,
-                        Integer.toString(SEVERITY_MIN))
+                        Integer.toString(SEVERITY_MIN), point.label())
                 .mergeStderr().start()) {
             status = child.waitFor(Duration.ofSeconds(120));
             ctx = point.label() + ", child said:\n" + child.output();
         }
-        assertEquals(FaultSeam.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
+        assertEquals(HaltingObjectStore.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
 
         List<String> now1 = TestStores.identities(TestStores.liveRows(store, first));
         assertEquals(before2, TestStores.identities(TestStores.liveRows(store, second)),
@@ -80,7 +78,7 @@ class DeletionCrashTest {
         switch (point) {
             case MID_REWRITE -> {
                 assertEquals(before1, now1, ctx);
-                assertEquals(1, s1.temps().size(), "the half-written output is a temp file: " + ctx);
+                assertEquals(1, s1.temps().size(), "the partly written output is a temp file: " + ctx);
             }
             case AFTER_OUTPUT_PUBLISHED -> {
                 assertEquals(before1, now1, ctx);
@@ -100,15 +98,14 @@ class DeletionCrashTest {
 
         // Recovery: the same request again, then one sweep (audit repair) with a zero GC grace, twice (the second
         // collects what the first sweep's commits retired).
-        List<DeletionResult> rerun = CompactionWiring.deletion(store, CompactionOptions.defaults(dir.resolve("s2")),
-                Clock.systemUTC()).run(request, false, r -> { });
+        List<DeletionResult> rerun = CompactionWiring.deletion(DeletionSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("s2")))).run(request, false, r -> { });
         assertTrue(rerun.stream().noneMatch(r -> r.status() == DeletionResult.Status.ERROR), rerun.toString());
         assertEquals(after1, TestStores.identities(TestStores.liveRows(store, first)), ctx);
         assertEquals(after2, TestStores.identities(TestStores.liveRows(store, second)), ctx);
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("s3")).withGcGrace(Duration.ZERO)
                 .withMinFiles(1000).withSmallFileBytes(0);
-        var runner = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false);
+        var runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER));
         runner.sweep(PartitionFilter.all(), r -> { });
         for (PartitionKey p : List.of(first, second)) {
             PartitionSnapshot s = TestStores.snapshot(store, p);

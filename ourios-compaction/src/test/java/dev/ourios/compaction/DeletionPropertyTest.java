@@ -23,7 +23,6 @@ import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -74,8 +73,8 @@ class DeletionPropertyTest {
             long matching = before.size() - expected.size();
             System.out.println("round " + round + ": " + matching + " of " + before.size() + " rows match " + q);
 
-            Deletion deletion = CompactionWiring.deletion(store, CompactionOptions.defaults(root.resolve("scratch")),
-                    Clock.systemUTC());
+            Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(store,
+                    CompactionOptions.defaults(root.resolve("scratch"))));
             List<DeletionResult> dry = deletion.run(request, true, r -> { });
             assertEquals(matching, dry.stream().mapToLong(DeletionResult::rowsRemoved).sum(), "dry run: " + ctx);
             assertEquals(counts(before), counts(rows(store, "acme")), "a dry run changes nothing: " + ctx);

@@ -9,7 +9,7 @@ import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Uuid7;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;

@@ -32,7 +32,6 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
@@ -94,8 +93,8 @@ class PartitionContainmentTest {
         ObjectStore store = new FailingReads(base, BAD.dataPrefix(), error);
 
         List<PartitionResult> lines = new ArrayList<>();
-        SweepReport first = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false)
+        SweepReport first = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER))
                 .sweep(PartitionFilter.all(), lines::add);
 
         assertEquals(1, first.count(PartitionResult.Result.ERROR), first.toString());
@@ -111,9 +110,9 @@ class PartitionContainmentTest {
         assertEquals(0, TestStores.snapshot(base, BAD).generation());
 
         // The daemon's next sweep meets the same file and goes on the same way.
-        SweepReport second = CompactionWiring.sweepRunner(store,
-                CompactionOptions.defaults(dir.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+        SweepReport second = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER))
+                .sweep(PartitionFilter.all(), r -> { });
         assertEquals(1, second.count(PartitionResult.Result.ERROR), second.toString());
         assertEquals(BAD, second.partitions().stream().filter(r -> r.result() == PartitionResult.Result.ERROR)
                 .findFirst().orElseThrow().partition());
@@ -129,8 +128,8 @@ class PartitionContainmentTest {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch"))
                 .withRetention(Retention.of(Duration.ofDays(1)));
 
-        SweepReport report = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+        SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store, opts)
+                .withPlanClock(TestStores.LATER)).sweep(PartitionFilter.all(), r -> { });
 
         assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
         assertEquals(3, report.partitions().stream().filter(r -> r.result() == PartitionResult.Result.COMMITTED
@@ -151,8 +150,8 @@ class PartitionContainmentTest {
         DeletionRequest request = new DeletionRequest(Query.tenant("a").window(TestStores.HOUR,
                 TestStores.HOUR.plus(Duration.ofHours(3))));
 
-        Deletion deletion = CompactionWiring.deletion(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                Clock.systemUTC());
+        Deletion deletion = CompactionWiring.deletion(DeletionSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("scratch"))));
         List<DeletionResult> dry = deletion.run(request, true, r -> { });
         List<DeletionResult> done = deletion.run(request, false, r -> { });
 
@@ -247,9 +246,9 @@ class PartitionContainmentTest {
         Files.write(store.root().resolve(bad.prefix() + Uuid7.system().next() + ".parquet"),
                 deeplyNested(NESTING));
         // The audit series is compacted by the wall clock: one long after both days were sealed.
-        SweepReport report = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(dir.resolve("scratch")),
-                TestStores.LATER, TestStores.LATER, MeterProvider.noop(), false)
-                .sweep(PartitionFilter.all(), r -> { });
+        SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER)
+                .withWallClock(TestStores.LATER)).sweep(PartitionFilter.all(), r -> { });
 
         assertEquals(1, report.errors().size(), report.toString());
         assertTrue(report.errors().get(0).startsWith(bad + ": ")

@@ -4,21 +4,20 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ourios.compaction.FaultSeam.CrashPoint;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
+import dev.ourios.store.HaltingObjectStore;
+import dev.ourios.store.HaltingObjectStore.Step;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -43,8 +42,8 @@ class RetentionCrashTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(value = CrashPoint.class, names = {"AFTER_COMMIT", "MID_GC"})
-    void anExpiryHaltedAtAnyStepLeavesThePartitionWholeOrEmptyAndRecoveryFinishesIt(CrashPoint point)
+    @EnumSource(value = Step.class, names = {"AFTER_COMMIT", "MID_GC"})
+    void anExpiryHaltedAtAnyStepLeavesThePartitionWholeOrEmptyAndRecoveryFinishesIt(Step point)
             throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("acme"), 2, 3, 150, 23));
@@ -53,7 +52,7 @@ class RetentionCrashTest {
         List<String> keptRows = TestStores.identities(TestStores.liveRows(store, kept));
         assertEquals(450, TestStores.liveRows(store, expired).size());
         long gcGrace = 60_000;
-        if (point == CrashPoint.MID_GC) {
+        if (point == Step.MID_GC) {
             // GC needs expired files to collect: expire in-process first (files retired, not deleted).
             SweepReport first = sweep(store, Duration.ofHours(1));
             assertEquals(2, first.count(PartitionResult.Result.COMMITTED), first.toString());
@@ -64,7 +63,7 @@ class RetentionCrashTest {
                 Optional.of(point), Optional.of(RETENTION));
         int status = child.await(60_000);
         String ctx = point.label() + ", child said:\n" + child.output();
-        assertEquals(FaultSeam.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
+        assertEquals(HaltingObjectStore.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
 
         PartitionSnapshot s = TestStores.snapshot(store, expired);
         assertEquals(1, s.generation(), ctx);
@@ -103,7 +102,7 @@ class RetentionCrashTest {
     private SweepReport sweep(LocalObjectStore store, Duration gcGrace) {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMinFiles(1)
                 .withGcGrace(gcGrace).withRetention(Retention.of(RETENTION));
-        return CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(),
-                false).sweep(PartitionFilter.all(), r -> { });
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER))
+                .sweep(PartitionFilter.all(), r -> { });
     }
 }

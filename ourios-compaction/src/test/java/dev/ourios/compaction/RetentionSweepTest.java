@@ -11,7 +11,7 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
-import dev.ourios.core.gen.GeneratorSpec;
+import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.CommitKind;
@@ -22,7 +22,6 @@ import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -136,8 +135,8 @@ class RetentionSweepTest {
     private SweepReport sweep(LocalObjectStore store, Retention retention, Instant now, Duration gcGrace) {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMinFiles(1)
                 .withGcGrace(gcGrace).withRetention(retention);
-        SweepRunner runner = CompactionWiring.sweepRunner(store, opts, Clock.fixed(now, ZoneOffset.UTC),
-                Clock.systemUTC(), MeterProvider.noop(), false);
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts)
+                .withPlanClock(Clock.fixed(now, ZoneOffset.UTC)));
         SweepReport report = runner.sweep(PartitionFilter.all(), x -> { });
         assertTrue(report.errors().isEmpty(), report.toString());
         return report;

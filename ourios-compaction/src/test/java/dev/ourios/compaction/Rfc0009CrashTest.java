@@ -3,15 +3,16 @@ package dev.ourios.compaction;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.ourios.compaction.FaultSeam.CrashPoint;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
+import dev.ourios.store.HaltingObjectStore;
+import dev.ourios.store.HaltingObjectStore.Step;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
@@ -29,9 +30,9 @@ import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * RFC0009.4, crash safety: a real compactor process (a child JVM running {@link CompactorProcess}) dies by SIGKILL
- * at random moments, or halts at each named protocol step ({@link CrashPoint}). After every death each partition
- * still reads, at a clean generation, exactly the rows that were acknowledged; one ordinary recovery sweep plus GC
- * past the grace then leaves exactly one live file per partition and no debris.
+ * at random moments, or halts at each named protocol step ({@link Step}, on a store that halts it). After every
+ * death each partition still reads, at a clean generation, exactly the rows that were acknowledged; one ordinary
+ * recovery sweep plus GC past the grace then leaves exactly one live file per partition and no debris.
  *
  * <p>Random kills: {@value #CI_ITERATIONS} child JVMs in CI; {@code -Dourios.soak=true} runs
  * {@value #SOAK_ITERATIONS} (or {@code -Dourios.soak.iterations=N}).
@@ -46,16 +47,16 @@ class Rfc0009CrashTest {
     Path dir;
 
     @ParameterizedTest
-    @EnumSource(CrashPoint.class)
-    void rfc0009_4_halt_at_a_protocol_step_loses_no_row_and_recovery_reclaims_the_debris(CrashPoint point)
+    @EnumSource(Step.class)
+    void rfc0009_4_halt_at_a_protocol_step_loses_no_row_and_recovery_reclaims_the_debris(Step point)
             throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        // Two partitions; enough rows that half the sorted output outgrows the store's 64 KiB write buffer.
+        // Two partitions; enough rows that the sorted output outgrows what the mid-rewrite step lets through.
         GeneratorSpec spec = TestStores.spec(List.of("acme"), 2, 3, 500, 41);
         TestStores.generate(store, spec);
         StoreLedger ledger = new StoreLedger(store);
         long gcGrace = 60_000;
-        if (point == CrashPoint.MID_GC) {
+        if (point == Step.MID_GC) {
             // GC needs something to delete: compact everything once in-process (the inputs are retired, not yet
             // deleted), land late data so there is work after GC, and give the child a 1 ms grace.
             SweepReport first = TestStores.runner(store, dir.resolve("scratch0")).sweep(PartitionFilter.all(), r -> { });
@@ -72,7 +73,7 @@ class Rfc0009CrashTest {
                 Optional.of(point));
         int status = child.await(60_000);
         String ctx = point.label() + ", child said:\n" + child.output();
-        assertEquals(FaultSeam.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
+        assertEquals(HaltingObjectStore.HALT_STATUS, status, "the child must die at the armed point: " + ctx);
 
         ledger.assertRowsIntact("after a halt at " + ctx);
         StoreLedger.Debris after = ledger.debris();
@@ -84,7 +85,7 @@ class Rfc0009CrashTest {
         switch (point) {
             case MID_REWRITE -> {
                 assertEquals(0, committed, ctx);
-                assertEquals(1, after.temps(), "the half-written output is a temp file: " + ctx);
+                assertEquals(1, after.temps(), "the partly written output is a temp file: " + ctx);
                 PartitionSnapshot s = snaps.stream().filter(x -> !x.temps().isEmpty()).findFirst().orElseThrow();
                 assertTrue(s.temps().get(0).size() > 4, "row groups reached the output file: " + s.temps());
             }

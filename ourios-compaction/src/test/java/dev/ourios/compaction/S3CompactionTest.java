@@ -106,7 +106,7 @@ class S3CompactionTest {
         S3ObjectStore store = s3.newStore();
         List<String> tenants = List.of("a", "b", "c", "d");
         TestStores.generate(store, TestStores.spec(tenants, 1, 5, 300, 9));
-        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(dir), null);
+        CompactionPolicy policy = new CompactionPolicy(CompactionOptions.defaults(dir));
         PartitionCompactor compactor = new PartitionCompactor(store, view -> new CompactionSteps(
                 new SortedRewriter(view, dir.resolve("scratch")),
                 ManifestCommitter.forGcGrace(view, new ManifestCodec(), Clock.systemUTC(),

@@ -24,7 +24,6 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.testkit.Await;
 import dev.ourios.testkit.ChildJvm;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -205,8 +204,8 @@ class S3MultipartKillTest {
                 }, "multipart-watcher");
                 watcher.setDaemon(true);
                 watcher.start();
-                SweepRunner runner = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
-                        TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
+                SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                        CompactionOptions.defaults(Path.of(args[3]))).withPlanClock(TestStores.LATER));
                 SweepReport report = runner.sweep(PartitionFilter.all(), r -> System.out.println("RESULT " + r));
                 System.out.println("DONE " + report);
             }

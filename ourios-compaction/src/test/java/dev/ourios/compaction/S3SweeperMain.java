@@ -9,11 +9,9 @@ import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.store.s3.S3ProxyServer;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.testkit.Await;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 
 /**
@@ -33,8 +31,8 @@ public final class S3SweeperMain {
         Path go = Path.of(args[4]);
         Path stop = Path.of(args[5]);
         try (S3ObjectStore store = new S3ObjectStore(config)) {
-            SweepRunner runner = CompactionWiring.sweepRunner(store, CompactionOptions.defaults(Path.of(args[3])),
-                    TestStores.LATER, Clock.systemUTC(), MeterProvider.noop(), false);
+            SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(Path.of(args[3]))).withPlanClock(TestStores.LATER));
             Await.until("the go file " + go, Duration.ofMinutes(5), () -> Files.exists(go));
             boolean last;
             do {

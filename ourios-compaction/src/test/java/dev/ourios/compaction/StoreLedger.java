@@ -20,7 +20,6 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import dev.ourios.testkit.LandingLedger;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -81,8 +80,8 @@ final class StoreLedger {
      */
     void converge(Path scratch) throws IOException {
         CompactionOptions opts = CompactionOptions.defaults(scratch).withMaxTailRatio(0);
-        SweepReport report = CompactionWiring.sweepRunner(store, opts, TestStores.LATER, Clock.systemUTC(),
-                MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+        SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER))
+                .sweep(PartitionFilter.all(), r -> { });
         assertTrue(!report.hasErrors(), "recovery sweep: " + report);
         TableReader reader = new TableReader(store, new ManifestCodec());
         Clock pastGrace = Clock.offset(Clock.systemUTC(), opts.gcGrace().plus(Duration.ofMinutes(1)));

@@ -4,18 +4,15 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -61,7 +58,7 @@ class SweepFailureTest {
 
     @Test
     void output_fault_dropped_duplicated_or_flipped_row_is_refused_and_the_partition_unchanged() throws Exception {
-        List<FaultSeam.RowFault> faults = List.of(
+        List<RowFault> faults = List.of(
                 (i, r) -> i == 5 ? List.of() : List.of(r),
                 (i, r) -> i == 5 ? List.of(r, r) : List.of(r),
                 (i, r) -> {
@@ -74,15 +71,14 @@ class SweepFailureTest {
                     return List.of(b.build());
                 });
         int n = 0;
-        for (FaultSeam.RowFault fault : faults) {
+        for (RowFault fault : faults) {
             Path root = dir.resolve("f" + n++);
             LocalObjectStore store = new LocalObjectStore(root.resolve("store"));
             TestStores.generate(store, TestStores.spec(List.of("a"), 1, 5, 50, 9));
             PartitionKey p = PartitionKey.ofHour("a", TestStores.HOUR);
             PartitionSnapshot before = TestStores.snapshot(store, p);
-            SweepReport report = CompactionWiring.sweepRunner(store,
-                    CompactionOptions.defaults(root.resolve("scratch")), TestStores.LATER, Clock.systemUTC(),
-                    MeterProvider.noop(), false, Shard.ALL, FaultSeam.altering(fault))
+            SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                    CompactionOptions.defaults(root.resolve("scratch"))).withPlanClock(TestStores.LATER), fault)
                     .sweep(PartitionFilter.all(), r -> { });
             assertEquals(1, report.count(PartitionResult.Result.ERROR), report.toString());
             String error = report.partitions().get(0).error();

@@ -5,8 +5,8 @@ import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.ObjectInfo;
@@ -51,7 +51,7 @@ public final class TestStores {
     }
 
     public static SweepRunner runner(ObjectStore store, Path scratch, CompactionOptions opts, MeterProvider meters) {
-        return CompactionWiring.sweepRunner(store, opts, LATER, Clock.systemUTC(), meters, false);
+        return CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(LATER).withMeters(meters));
     }
 
     public static SweepRunner runner(ObjectStore store, Path scratch) {

@@ -9,7 +9,10 @@ import java.util.Optional;
 /**
  * The canonical percent-codec for tenant ids in paths (STORAGE.md §1): unreserved bytes
  * {@code A-Z a-z 0-9 - _ . ~} pass through, every other byte of the UTF-8 encoding becomes {@code %XX} in
- * upper-case hex. Decoding accepts only that exact form, so one tenant has exactly one directory.
+ * upper-case hex. {@link #decode} accepts only that exact form, so one tenant has exactly one directory.
+ *
+ * <p>{@link #decodeLenient} reads the same encoding where a person or a client writes it (the tenant header of the
+ * HTTP surfaces): strict about escapes, lenient about what need not be escaped.
  */
 public final class TenantCodec {
     private static final char[] HEX = "0123456789ABCDEF".toCharArray();
@@ -21,6 +24,12 @@ public final class TenantCodec {
     public static final int MAX_TENANT_BYTES = 81;
 
     private TenantCodec() {
+    }
+
+    /** A tenant id: a non-empty string that survives UTF-8 (no lone surrogates). */
+    public static boolean isTenantId(String s) {
+        return s != null && !s.isEmpty() && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8)
+                .equals(s);
     }
 
     public static String encode(String tenantId) {
@@ -101,6 +110,48 @@ public final class TenantCodec {
             return Optional.of(s);
         } catch (CharacterCodingException e) {
             return Optional.empty();
+        }
+    }
+
+    /**
+     * Decodes a tenant id written by hand or by a client: {@code %XX} (either case) is a byte, any other visible
+     * ASCII character except {@code ,} stands for itself, and the bytes must be UTF-8. A {@code %} without two hex
+     * digits, a space, a control or non-ASCII character, or a {@code ,} (what a proxy leaves when it joins two
+     * headers into one) is refused with an {@link IllegalArgumentException} naming the position and what is wrong
+     * there. The canonical encoding of every tenant id is accepted and decodes to that tenant id.
+     */
+    public static String decodeLenient(String value) {
+        if (value == null || value.isEmpty()) {
+            throw new IllegalArgumentException("empty; give a tenant id, percent-encoded UTF-8");
+        }
+        ByteBuffer bytes = ByteBuffer.allocate(value.length());
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c == '%') {
+                int hi = i + 1 < value.length() ? Character.digit(value.charAt(i + 1), 16) : -1;
+                int lo = i + 2 < value.length() ? Character.digit(value.charAt(i + 2), 16) : -1;
+                if (hi < 0 || lo < 0 || value.charAt(i + 1) > 0x7F || value.charAt(i + 2) > 0x7F) {
+                    throw new IllegalArgumentException("malformed escape at position " + (i + 1) + " ('%' must be "
+                            + "followed by two hex digits; a literal '%' is %25)");
+                }
+                bytes.put((byte) ((hi << 4) | lo));
+                i += 2;
+            } else if (c == ',') {
+                throw new IllegalArgumentException("',' at position " + (i + 1) + ": two tenant headers joined into "
+                        + "one? (a ',' in a tenant id is %2C)");
+            } else if (c > 0x20 && c < 0x7F) {
+                bytes.put((byte) c);
+            } else {
+                throw new IllegalArgumentException(String.format("character U+%04X at position %d must be "
+                        + "percent-encoded (its UTF-8 bytes as %%XX)", (int) c, i + 1));
+            }
+        }
+        bytes.flip();
+        try {
+            return StandardCharsets.UTF_8.newDecoder().onMalformedInput(CodingErrorAction.REPORT)
+                    .onUnmappableCharacter(CodingErrorAction.REPORT).decode(bytes).toString();
+        } catch (CharacterCodingException e) {
+            throw new IllegalArgumentException("the percent-encoded bytes are not UTF-8");
         }
     }
 

@@ -8,6 +8,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.CharacterCodingException;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.Random;
 import org.junit.jupiter.api.Test;
@@ -27,7 +28,22 @@ class TenantCodecPropertyTest {
             String ctx = "seed=" + seed + " case=" + i + " tenant=" + s;
             assertTrue(enc.matches("([A-Za-z0-9._~-]|%[0-9A-F]{2})+"), ctx + " encoded=" + enc);
             assertEquals(Optional.of(s), TenantCodec.decode(enc), ctx);
+            assertEquals(s, TenantCodec.decodeLenient(enc), ctx + " lenient");
+            assertEquals(s, TenantCodec.decodeLenient(lowerCaseEscapes(enc)), ctx + " lenient, lower-case escapes");
         }
+    }
+
+    private static String lowerCaseEscapes(String enc) {
+        StringBuilder sb = new StringBuilder(enc.length());
+        for (int i = 0; i < enc.length(); i++) {
+            char c = enc.charAt(i);
+            sb.append(c);
+            if (c == '%') {
+                sb.append(enc.substring(i + 1, i + 3).toLowerCase(Locale.ROOT));
+                i += 2;
+            }
+        }
+        return sb.toString();
     }
 
     @Test

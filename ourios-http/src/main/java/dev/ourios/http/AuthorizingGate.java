@@ -1,6 +1,7 @@
 package dev.ourios.http;
 
 import dev.ourios.security.Authorizer;
+import dev.ourios.security.Caller;
 import dev.ourios.security.Decision;
 import dev.ourios.security.EndpointScopes;
 import dev.ourios.security.Scope;
@@ -33,10 +34,12 @@ public final class AuthorizingGate implements RequestGate {
         Scope scope = EndpointScopes.of(exchange.path()).orElseThrow(() -> new IllegalStateException(
                 "BUG: gated route " + exchange.path() + " has no scope in EndpointScopes"));
         Decision d = authorizer.authorize(exchange.headers(Authorizer.AUTHORIZATION),
-                exchange.headers(TenantHeader.NAME), scope);
+                exchange.headers(TenantHeader.NAME), scope,
+                new Caller(exchange.requestId(), exchange.remoteAddress(), exchange.path()));
         if (d instanceof Decision.Denied denied) {
+            // The authorizer logged it, with the caller: the listener does not log it again.
             return Optional.of(new HttpRefusal(denied.status(), denied.field(), denied.message(), 0,
-                    denied.challenge().orElse(null)));
+                    denied.challenge().orElse(null)).alreadyLogged());
         }
         exchange.actFor(((Decision.Allowed) d).tenant());
         return Optional.empty();

@@ -22,6 +22,7 @@ import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
+import dev.ourios.security.ThrottledLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -30,10 +31,18 @@ import org.slf4j.LoggerFactory;
  * the body read without holding a thread (bounded by the body timeout: 408), then the handler on a pool thread.
  * A handler's {@link HttpRefusal} is rendered with the listener's {@link ErrorBody}; any other exception is a 500
  * saying only "internal error" and the request id, with the stack trace in the log under the same id.
+ *
+ * <p>Every refusal is logged once at WARN with its request id, client address, method, path, tenant (once the gate
+ * decided one) and message, at most {@link #LOG_LINES_PER_SECOND} lines a second per status (the rest counted);
+ * the gate's refusals are logged by the authorizer that decided them. Messages are cut to
+ * {@link #MAX_MESSAGE_CHARS} characters in the answer and the log, so no value a client sent comes back whole.
  */
 final class Dispatcher extends Handler.Abstract {
     static final String REQUEST_ID_HEADER = "X-Request-Id";
     private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+    static final int LOG_LINES_PER_SECOND = 10;
+    static final int MAX_MESSAGE_CHARS = 300;
+    private final ThrottledLog refusals = new ThrottledLog(LOG, LOG_LINES_PER_SECOND);
 
     private final Map<String, Map<String, Route>> routes;
     private final String known;
@@ -62,6 +71,31 @@ final class Dispatcher extends Handler.Abstract {
         this.executor = executor;
     }
 
+    /**
+     * The route template a path with one variable segment falls under ({@code /a/x/b} matches a route
+     * {@code /a/{name}/b}), or the path itself. A variable segment is never empty.
+     */
+    private String template(String path) {
+        String[] parts = path.split("/", -1);
+        for (String route : routes.keySet()) {
+            if (!route.contains("{")) {
+                continue;
+            }
+            String[] want = route.split("/", -1);
+            if (want.length != parts.length) {
+                continue;
+            }
+            boolean fits = true;
+            for (int i = 0; i < want.length && fits; i++) {
+                fits = want[i].startsWith("{") ? !parts[i].isEmpty() : want[i].equals(parts[i]);
+            }
+            if (fits) {
+                return route;
+            }
+        }
+        return path;
+    }
+
     @Override
     public boolean handle(Request request, Response response, Callback jettyCallback) {
         long start = System.nanoTime();
@@ -74,7 +108,7 @@ final class Dispatcher extends Handler.Abstract {
         try {
             path = request.getHttpURI().getDecodedPath();
         } catch (RuntimeException e) {
-            refuse(request, response, callback, id, new HttpRefusal(400, null, "malformed request path"));
+            refuse(request, response, callback, id, null, new HttpRefusal(400, null, "malformed request path"));
             return true;
         }
         Exchange ex = new Exchange(request, response, id, path == null ? "/" : path);
@@ -85,6 +119,9 @@ final class Dispatcher extends Handler.Abstract {
                         + executor.getQueueSize() + " requests waiting)", 1);
             }
             Map<String, Route> byMethod = routes.get(ex.path());
+            if (byMethod == null) {
+                byMethod = routes.get(template(ex.path()));
+            }
             if (byMethod == null) {
                 throw new HttpRefusal(404, null, "no such endpoint: " + ex.path() + " (" + known + ")");
             }
@@ -135,7 +172,7 @@ final class Dispatcher extends Handler.Abstract {
                     .whenComplete((bytes, failure) -> afterBody(route, ex, callback, releaseOnce, bytes, failure));
         } catch (HttpRefusal r) {
             release.run();
-            refuse(request, response, callback, id, r);
+            refuse(request, response, callback, id, ex.decidedTenant().orElse(null), r);
         } catch (RuntimeException e) {
             release.run();
             fail(ex, callback, e);
@@ -151,15 +188,15 @@ final class Dispatcher extends Handler.Abstract {
             release.run();
             if (cause instanceof TimeoutException) {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
-                refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(408, null,
+                refuse(ex, callback, new HttpRefusal(408, null,
                         "request body not received within " + bodyTimeout.toSeconds() + "s (the body timeout)"));
             } else if (cause instanceof HttpRefusal refused) {
                 // The body's memory was refused part way: the rest of it is not read.
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
-                refuse(ex.request(), ex.response(), callback, ex.requestId(), refused);
+                refuse(ex, callback, refused);
             } else if (tooLarge(cause)) {
                 ex.response().getHeaders().put(HttpHeader.CONNECTION, "close");
-                refuse(ex.request(), ex.response(), callback, ex.requestId(), tooLarge(route));
+                refuse(ex, callback, tooLarge(route));
             } else {
                 // the client went away or sent a malformed body (e.g. bad chunking): nothing useful to answer
                 LOG.debug("request {}: body not read: {}", ex.requestId(), cause.toString());
@@ -172,7 +209,7 @@ final class Dispatcher extends Handler.Abstract {
             executor.execute(() -> run(route, ex, callback, release));
         } catch (RejectedExecutionException e) {
             release.run();
-            refuse(ex.request(), ex.response(), callback, ex.requestId(), new HttpRefusal(503, null,
+            refuse(ex, callback, new HttpRefusal(503, null,
                     "the server is at capacity (every handler thread busy, the queue full)", 1));
         }
     }
@@ -191,7 +228,7 @@ final class Dispatcher extends Handler.Abstract {
             if (ex.started()) {
                 callback.failed(r);
             } else {
-                refuse(ex.request(), ex.response(), callback, ex.requestId(), r);
+                refuse(ex, callback, r);
             }
         } catch (Throwable e) {
             fail(ex, callback, e);
@@ -211,14 +248,25 @@ final class Dispatcher extends Handler.Abstract {
         if (ex.started()) {
             callback.failed(e); // the client sees a cut response, never a 200 that looks complete
         } else {
-            refuse(ex.request(), ex.response(), callback, ex.requestId(),
-                    new HttpRefusal(500, null, "internal error (request id "
-                    + ex.requestId() + ")"));
+            // the failure log has it, with the stack trace
+            refuse(ex.request(), ex.response(), callback, ex.requestId(), ex.decidedTenant().orElse(null),
+                    new HttpRefusal(500, null, "internal error (request id " + ex.requestId() + ")").alreadyLogged());
         }
     }
 
-    private void refuse(Request request, Response response, Callback callback, String id, HttpRefusal r) {
-        ErrorBody.Rendered body = errors.render(r.status(), r.fieldName(), r.getMessage(), id,
+    private void refuse(Exchange ex, Callback callback, HttpRefusal r) {
+        refuse(ex.request(), ex.response(), callback, ex.requestId(), ex.decidedTenant().orElse(null), r);
+    }
+
+    private void refuse(Request request, Response response, Callback callback, String id, String tenant,
+            HttpRefusal r) {
+        String message = bounded(r.getMessage());
+        if (!r.logged()) {
+            refusals.warn(Integer.toString(r.status()), "request " + id + " from " + remote(request) + " "
+                    + request.getMethod() + " " + bounded(request.getHttpURI().getPath()) + " refused (" + r.status()
+                    + ", tenant " + (tenant == null ? "not decided" : "'" + tenant + "'") + "): " + message);
+        }
+        ErrorBody.Rendered body = errors.render(r.status(), r.fieldName(), message, id,
                 request.getHeaders().get(HttpHeader.CONTENT_TYPE));
         response.setStatus(r.status());
         if (r.retryAfterSeconds() > 0) {
@@ -235,6 +283,20 @@ final class Dispatcher extends Handler.Abstract {
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);
         response.write(true, ByteBuffer.wrap(body.body()), callback);
+    }
+
+    /** At most {@link #MAX_MESSAGE_CHARS} characters: a refusal quotes what it must, never a whole value. */
+    static String bounded(String message) {
+        if (message == null || message.length() <= MAX_MESSAGE_CHARS) {
+            return message;
+        }
+        return message.substring(0, MAX_MESSAGE_CHARS - 1) + "…";
+    }
+
+    static String remote(Request request) {
+        java.net.SocketAddress a = request.getConnectionMetaData().getRemoteSocketAddress();
+        return a instanceof java.net.InetSocketAddress i && i.getAddress() != null ? i.getAddress().getHostAddress()
+                : String.valueOf(a);
     }
 
     /** Jetty's failure for a body over the size given to the read ("Max size (N) exceeded"). */

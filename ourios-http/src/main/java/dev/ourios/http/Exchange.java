@@ -77,6 +77,11 @@ public final class Exchange {
         return tenant;
     }
 
+    /** The tenant the gate decided, or empty before the gate (or on an ungated route). */
+    public java.util.Optional<String> decidedTenant() {
+        return java.util.Optional.ofNullable(tenant);
+    }
+
     public String requestId() {
         return requestId;
     }

@@ -11,6 +11,7 @@ public class HttpRefusal extends RuntimeException {
     private final String field;
     private final int retryAfterSeconds;
     private final String challenge;
+    private boolean logged;
 
     public HttpRefusal(int status, String field, String message) {
         this(status, field, message, 0);
@@ -27,6 +28,16 @@ public class HttpRefusal extends RuntimeException {
         this.field = field;
         this.retryAfterSeconds = retryAfterSeconds;
         this.challenge = challenge;
+    }
+
+    /** Marks a refusal whose log line was written where it was decided (the authorizer's), so it is not repeated. */
+    public HttpRefusal alreadyLogged() {
+        logged = true;
+        return this;
+    }
+
+    public boolean logged() {
+        return logged;
     }
 
     /** The {@code WWW-Authenticate} value to send, or null. */

@@ -1,5 +1,6 @@
 package dev.ourios.http;
 
+import dev.ourios.security.ThrottledLog;
 import java.nio.ByteBuffer;
 import org.eclipse.jetty.http.HttpFields;
 import org.eclipse.jetty.http.HttpHeader;
@@ -7,16 +8,20 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.ErrorHandler;
 import org.eclipse.jetty.util.Callback;
+import org.slf4j.LoggerFactory;
 
 /**
  * The answers Jetty sends on its own, before a request reaches a route: a malformed request line, a bogus
  * {@code Content-Length}, headers over the size limit (431), an ambiguous path. JSON in the listener's shape
  * instead of Jetty's HTML or plain text, with a request id like every other response. Jetty's own message is
  * kept: it names the fault ("Invalid Content-Length Value", "Request Header Fields Too Large") and never holds a
- * server path.
+ * server path. Each is logged once, as the dispatcher logs its refusals (rate-limited per status); a request the
+ * parser could not read has no address or path to name.
  */
 final class JsonErrorHandler extends ErrorHandler {
     private final ErrorBody errors;
+    private final ThrottledLog refusals = new ThrottledLog(LoggerFactory.getLogger(JsonErrorHandler.class),
+            Dispatcher.LOG_LINES_PER_SECOND);
 
     JsonErrorHandler(ErrorBody errors) {
         this.errors = errors;
@@ -25,7 +30,9 @@ final class JsonErrorHandler extends ErrorHandler {
     @Override
     public ByteBuffer badMessageError(int status, String reason, HttpFields.Mutable fields) {
         String id = RequestIds.next();
-        ErrorBody.Rendered body = errors.render(status, null, message(status, reason), id, null);
+        String text = Dispatcher.bounded(message(status, reason));
+        refusals.warn(Integer.toString(status), "request " + id + " (not parsed) refused (" + status + "): " + text);
+        ErrorBody.Rendered body = errors.render(status, null, text, id, null);
         fields.put(HttpHeader.CONTENT_TYPE, body.contentType());
         fields.put(Dispatcher.REQUEST_ID_HEADER, id);
         return ByteBuffer.wrap(body.body());
@@ -40,8 +47,11 @@ final class JsonErrorHandler extends ErrorHandler {
             response.getHeaders().put(Dispatcher.REQUEST_ID_HEADER, id);
         }
         // 503 is Jetty refusing a request while the server stops (graceful shutdown): say so, not "internal error".
-        String text = status == 503 ? "unavailable: the server is stopping" : status >= 500 ? "internal error "
-                + "(request id " + id + ")" : message(status, reason);
+        String text = Dispatcher.bounded(status == 503 ? "unavailable: the server is stopping" : status >= 500
+                ? "internal error (request id " + id + ")" : message(status, reason));
+        refusals.warn(Integer.toString(status), "request " + id + " from " + Dispatcher.remote(request) + " "
+                + request.getMethod() + " " + Dispatcher.bounded(request.getHttpURI().getPath()) + " refused ("
+                + status + "): " + text);
         ErrorBody.Rendered body = errors.render(status, null, text, id, request.getHeaders().get(HttpHeader.CONTENT_TYPE));
         response.getHeaders().put(HttpHeader.CONTENT_TYPE, body.contentType());
         response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.body().length);

@@ -42,6 +42,11 @@ public final class PemStores {
         }
     }
 
+    /** The password of the in-memory key store's entry (for a {@code KeyManagerFactory}). */
+    public static char[] password() {
+        return PASSWORD.clone();
+    }
+
     /** A key store with one entry: the key and its certificate chain. */
     public static KeyStore keyStore(Path certFile, Path keyFile) {
         List<X509Certificate> chain = certificates(certFile);

@@ -1,6 +1,7 @@
 package dev.ourios.iceberg;
 
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.Bytes;
@@ -128,7 +129,7 @@ final class ViewStore implements AutoCloseable {
         // Max tail ratio 0: late files fold into their hour, so a sweep after late data commits every such hour.
         CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(Duration.ofDays(3650))
                 .withMaxTailRatio(0);
-        SweepReport r = CompactionWiring.sweepRunner(store, opts, LATER, MeterProvider.noop())
+        SweepReport r = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(LATER))
                 .sweep(PartitionFilter.all(), x -> { });
         if (r.hasErrors()) {
             throw new IllegalStateException("sweep failed: " + r);

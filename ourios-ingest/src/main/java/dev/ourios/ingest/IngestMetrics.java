@@ -31,6 +31,8 @@ public final class IngestMetrics implements WalListener, FlushListener {
     private final LongCounter files;
     private final LongCounter quarantined;
     private final Meter meter;
+    private final java.util.concurrent.atomic.AtomicLong acceptedTotal = new java.util.concurrent.atomic.AtomicLong();
+    private final java.util.concurrent.atomic.AtomicLong rejectedTotal = new java.util.concurrent.atomic.AtomicLong();
 
     public IngestMetrics(MeterProvider provider) {
         meter = provider.get("ourios.ingest");
@@ -62,7 +64,18 @@ public final class IngestMetrics implements WalListener, FlushListener {
                 .buildWithCallback(m -> m.record(pendingBytes.getAsLong()));
     }
 
+    /** Records accepted since start, for the status page's rate. */
+    public long acceptedTotal() {
+        return acceptedTotal.get();
+    }
+
+    /** Records refused since start (every reason), for the status page. */
+    public long rejectedTotal() {
+        return rejectedTotal.get();
+    }
+
     public void accepted(long n) {
+        acceptedTotal.addAndGet(n);
         records.add(n);
     }
 
@@ -76,6 +89,7 @@ public final class IngestMetrics implements WalListener, FlushListener {
     }
 
     public void rejected(String reason, long n) {
+        rejectedTotal.addAndGet(n);
         rejected.add(n, Attributes.of(REASON, reason));
     }
 

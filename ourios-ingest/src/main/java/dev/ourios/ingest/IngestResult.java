@@ -1,6 +1,6 @@
 package dev.ourios.ingest;
 
-import dev.ourios.ingest.otlp.Rejection;
+import dev.ourios.otlp.Rejection;
 import java.util.List;
 
 /**

@@ -5,12 +5,13 @@ import dev.ourios.core.TenantCodec;
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.FlushFailures;
 import dev.ourios.ingest.flush.FlushLoop;
+import dev.ourios.ingest.flush.LandedRows;
 import dev.ourios.ingest.flush.SegmentFlusher;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.quarantine.SegmentQuarantine;
-import dev.ourios.ingest.otlp.Rejection;
-import dev.ourios.ingest.otlp.RetentionScreen;
-import dev.ourios.ingest.otlp.Screened;
+import dev.ourios.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.Rejection;
+import dev.ourios.otlp.RetentionScreen;
+import dev.ourios.otlp.Screened;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WriteAheadLog;
 import dev.ourios.store.ObjectStore;
@@ -83,12 +84,18 @@ public final class Ingester implements AutoCloseable {
     /** As above, telling {@code changes} of every partition a flush lands an ingest file in. */
     public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
             Retention retention, Clock clock, LiveSetChanges changes) throws IOException {
+        return open(settings, store, metrics, retention, clock, changes, LandedRows.NONE);
+    }
+
+    /** As above, handing {@code landedRows} the rows of every ingest file a flush publishes (live tail). */
+    public static Ingester open(IngestSettings settings, ObjectStore store, IngestMetrics metrics,
+            Retention retention, Clock clock, LiveSetChanges changes, LandedRows landedRows) throws IOException {
         // The ingester writes into this store from now on: a store without a marker (new, or made before markers)
         // is claimed here, and every flush then checks that the marker is still there.
         StoreMarker.ensure(store);
         OtlpLogsDecoder decoder = new OtlpLogsDecoder();
         SegmentFlusher flusher = new SegmentFlusher(new IngestWriter(store),
-                new TableReader(store, new ManifestCodec()), decoder, metrics, changes);
+                new TableReader(store, new ManifestCodec()), decoder, metrics, changes, landedRows);
         WriteAheadLog[] walRef = new WriteAheadLog[1];
         SegmentQuarantine quarantine = new SegmentQuarantine(settings.walDir());
         FlushLoop loop = new FlushLoop(flusher, s -> {

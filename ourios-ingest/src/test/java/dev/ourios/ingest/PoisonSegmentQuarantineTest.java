@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.flush.SegmentFlusher;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.quarantine.QuarantineReplay;
 import dev.ourios.ingest.quarantine.SegmentQuarantine;
 import dev.ourios.ingest.wal.WalEntry;

@@ -4,6 +4,8 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.RowTime;
+import dev.ourios.parquet.index.IndexCondition;
 import dev.ourios.parquet.read.ColumnTest;
 import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.read.LogFileReader;
@@ -32,7 +34,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Reads one hour partition of a query: resolves its live set, opens every live file with the pushdown predicate,
  * checks and matches every row the pruning leaves (on the query's columns first, see {@link #prefilter}), and keeps
- * the partition's first rows in the query's order.
+ * the partition's first rows in the query's order. Row groups are pruned by the pushdown predicate (statistics,
+ * dictionaries, bloom filters) and by the files' token index for what the row filter requires of it.
  *
  * <p>With more than one thread, a partition is read by that many workers: each takes the next unread file, and a
  * worker that finds none left joins a file still being read, splitting its remaining row groups with the reader
@@ -49,6 +52,8 @@ import org.slf4j.LoggerFactory;
 final class PartitionScan {
     private static final Logger LOG = LoggerFactory.getLogger(PartitionScan.class);
     private static final int ATTEMPTS = 2;
+    /** Rows decoded between two checks for cancellation. */
+    private static final int CANCEL_CHECK_ROWS = 256;
 
     private final ObjectStore store;
     private final TableReader tables;
@@ -56,14 +61,15 @@ final class PartitionScan {
     private final Query query;
     private final RowMatcher matcher;
     private final ScanCounters counters;
-    private final PlanHook hook;
     private final int threads;
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
+    /** What the row filter requires of the files' token index (docs/spec/query.md, "The token index"). */
+    private final IndexCondition indexCondition;
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
-            PlanHook hook, ScanThreads scanThreads) {
+            ScanThreads scanThreads) {
         this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
@@ -72,9 +78,10 @@ final class PartitionScan {
         this.query = query;
         this.matcher = new RowMatcher(query);
         this.counters = counters;
-        this.hook = hook;
         this.predicate = Pushdown.of(query, true);
         this.predicateWithoutService = Pushdown.of(query, false);
+        this.indexCondition = query.condition().filter(IndexedCondition.class::isInstance).map(c -> ((IndexedCondition) c).indexCondition())
+                .orElse(IndexCondition.ANY);
     }
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
@@ -84,12 +91,44 @@ final class PartitionScan {
     }
 
     /**
-     * The number of the partition's matching rows. Without a body substring no row is decoded beyond the query's
-     * columns (each row is still checked for the tenant and the partition).
+     * The number of the partition's matching rows. Without a body substring or a row filter no row is decoded beyond
+     * the query's columns (each row is still checked for the tenant and the partition).
      */
     long count(PartitionKey partition) throws IOException {
         return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
                 .run().count());
+    }
+
+    /**
+     * Hands every matching row of the partition to a visitor; each scan thread gets its own from {@code visitors}.
+     * Returns the visitors of the read that completed (a read repeated after a vanished file starts with fresh ones,
+     * so no row is seen twice by what is returned). A visitor that returns false stops the read ({@code stop} is set
+     * for the query's other partitions). With {@code columns}, a visitor that needs only those columns: when the
+     * query needs no whole row either, the visitor is handed the rows as decoded for the query's columns and these
+     * (others read as absent), and no row is decoded whole.
+     */
+    <V extends RowVisitor> Visited<V> visit(PartitionKey partition, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, java.util.concurrent.atomic.AtomicBoolean stop)
+            throws IOException {
+        return attempt(partition, snapshot -> {
+            List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
+            PartitionRead read = new PartitionRead(snapshot.partition(), snapshot.live(), 0, false);
+            read.visiting = () -> {
+                V v = visitors.get();
+                made.add(v);
+                return v;
+            };
+            read.stop = stop;
+            // Only columns: with no condition on whole rows, the visitor sees each matching row as the prefilter
+            // decoded it (the query's columns and those asked for), and nothing else of the row is decoded.
+            read.visitColumns = columns.filter(c -> matcher.decidedByColumns());
+            long rows = read.run().count();
+            return new Visited<>(List.copyOf(made), rows);
+        });
+    }
+
+    /** The visitors of a completed partition read and the number of rows they were handed. */
+    record Visited<V>(List<V> visitors, long rows) {
     }
 
     @FunctionalInterface
@@ -102,7 +141,6 @@ final class PartitionScan {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
             PartitionSnapshot snapshot = tables.snapshot(partition);
-            hook.planned(snapshot, attempt);
             try {
                 return read.read(snapshot);
             } catch (IOException e) {
@@ -136,6 +174,14 @@ final class PartitionScan {
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final List<Worker> workers = new ArrayList<>();
         private final List<Thread> helpers = new ArrayList<>();
+        /** Visiting: each worker's visitor comes from here (null when keeping or counting). */
+        java.util.function.Supplier<RowVisitor> visiting;
+        /** Visiting on columns: the columns the visitors read (empty = whole rows). */
+        Optional<Set<String>> visitColumns = Optional.empty();
+        /** Visiting: set when a visitor asks to stop. */
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        /** The thread the query runs on: interrupting it cancels the read. */
+        private final Thread caller = Thread.currentThread();
 
         PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep, boolean counting) {
             this.partition = partition;
@@ -210,7 +256,21 @@ final class PartitionScan {
 
         /** Whether enough of a file being read is left unclaimed to give a second thread (see the class comment). */
         private boolean worthSharing(LogFileReader reader) {
-            return reader.unclaimedBytes() >= minSharedBytes;
+            // a partner reader shares the file's prefilter, which calls its worker's own visitor: not shared then
+            return visitColumns.isEmpty() && reader.unclaimedBytes() >= minSharedBytes;
+        }
+
+        /**
+         * Ends this read when the query's thread was interrupted (its caller gave up, e.g. at its deadline) or
+         * another worker failed: a slow scan (a regex-heavy row filter) never runs on after nobody waits for it.
+         */
+        private void stopIfCancelled() throws InterruptedIOException {
+            if (caller.isInterrupted()) {
+                throw new InterruptedIOException("the query of " + partition + " was cancelled");
+            }
+            if (failure.get() != null) {
+                throw new InterruptedIOException("another scan thread of " + partition + " failed");
+            }
         }
 
         private void fail(Throwable t) {
@@ -224,14 +284,16 @@ final class PartitionScan {
             final TopRows top = new TopRows(Hit.order(query.order()), keep);
             final ScanCounters counters = new ScanCounters();
             final boolean first;
+            final RowVisitor visitor;
             long counted;
 
             Worker(boolean first) {
                 this.first = first;
+                this.visitor = visiting == null ? null : visiting.get();
             }
 
             void work() throws IOException {
-                while (failure.get() == null) {
+                while (failure.get() == null && !stop.get()) {
                     int f = nextFile.getAndIncrement();
                     if (f < live.size()) {
                         readFile(f);
@@ -257,7 +319,10 @@ final class PartitionScan {
 
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
-                RowPrefilter rows = prefilter(partition, store.describe(key));
+                RowPrefilter rows = visitColumns.isPresent()
+                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query.tenant(),
+                                matcher), visitColumns.get(), this)
+                        : prefilter(partition, store.describe(key));
                 LogFileReader reader = open(key, predicate, rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
                     // An older file without the promoted column: the service predicate would prune it whole.
@@ -280,14 +345,45 @@ final class PartitionScan {
                 }
             }
 
+            /** A matching row decoded on columns only (see {@link VisitingPrefilter}). */
+            void visitPartial(LogRecord partial) throws InterruptedIOException {
+                if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
+                    sinceCancelCheck = 0;
+                    stopIfCancelled();
+                }
+                if (stop.get()) {
+                    return;
+                }
+                counted++;
+                if (!visitor.visit(partial)) {
+                    stop.set(true);
+                }
+            }
+
+            /** Rows tested since the last check for cancellation (column visits). */
+            private int sinceCancelCheck;
+
             private void drain(LogFileReader r, int fileOrdinal) throws IOException {
-                if (counting && query.bodyContains().isEmpty()) {
+                if (counting && matcher.decidedByColumns()) {
                     counted += r.countRest(); // the prefilter decides every row: nothing else is decoded
                     return;
                 }
+                int sinceCheck = 0;
                 for (LogRecord rec = r.read(); rec != null; rec = r.read()) {
-                    if (matcher.matchesText(rec)) { // the prefilter decided all but the body substring
-                        if (counting) {
+                    if (++sinceCheck == CANCEL_CHECK_ROWS) {
+                        sinceCheck = 0;
+                        stopIfCancelled();
+                    }
+                    if (matcher.matchesWholeRow(rec)) { // the prefilter decided all but the whole-row conditions
+                        if (visitor != null) {
+                            counted++;
+                            if (!visitor.visit(rec)) {
+                                stop.set(true);
+                            }
+                            if (stop.get()) {
+                                return;
+                            }
+                        } else if (counting) {
                             counted++;
                         } else {
                             top.add(new Hit(RowTime.of(rec), fileOrdinal, r.rowIndex(), rec));
@@ -299,7 +395,8 @@ final class PartitionScan {
     }
 
     private LogFileReader open(String key, Optional<FilterPredicate> filter, RowPrefilter rows) throws IOException {
-        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows)), footers);
+        return LogFileReader.open(store, key, new ReadOptions(Optional.empty(), filter, Optional.of(rows))
+                .withIndex(indexCondition), footers);
     }
 
     /**
@@ -308,6 +405,47 @@ final class PartitionScan {
      */
     private RowPrefilter prefilter(PartitionKey partition, String file) {
         return new CheckedPrefilter(file, partition, query.tenant(), matcher);
+    }
+
+    /**
+     * The checks and conditions of {@link CheckedPrefilter} on the query's columns and those a visitor reads; a row
+     * that passes goes to the worker's visitor there and is then rejected, so the reader decodes nothing more of it.
+     */
+    private static final class VisitingPrefilter implements RowPrefilter {
+        private final CheckedPrefilter checked;
+        private final Set<String> columns;
+        private final PartitionRead.Worker worker;
+
+        VisitingPrefilter(CheckedPrefilter checked, Set<String> visitorColumns, PartitionRead.Worker worker) {
+            this.checked = checked;
+            Set<String> all = new java.util.HashSet<>(checked.columns());
+            all.addAll(visitorColumns);
+            this.columns = Set.copyOf(all);
+            this.worker = worker;
+        }
+
+        @Override
+        public Set<String> columns() {
+            return columns;
+        }
+
+        @Override
+        public List<ColumnTest> columnTests() {
+            return checked.columnTests();
+        }
+
+        @Override
+        public List<ColumnTest> columnGuards() {
+            return checked.columnGuards();
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            if (checked.test(partial, rowIndex)) {
+                worker.visitPartial(partial);
+            }
+            return false;
+        }
     }
 
     /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule, then the query. */

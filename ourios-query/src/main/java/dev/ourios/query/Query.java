@@ -1,6 +1,7 @@
 package dev.ourios.query;
 
-import java.nio.charset.StandardCharsets;
+import dev.ourios.core.RowCondition;
+import dev.ourios.core.RowSelection;
 import java.time.Instant;
 import java.util.Arrays;
 import java.util.Objects;
@@ -9,8 +10,9 @@ import java.util.OptionalInt;
 import java.util.OptionalLong;
 
 /**
- * One log query (CLI {@code ourios query}). Every filter is optional except the tenant, which is structural: only
- * that tenant's directory is ever listed.
+ * One log query (CLI {@code ourios query}): a {@link RowSelection} (whose exact row predicate it applies) with a
+ * limit and an order. Every filter is optional except the tenant, which is structural: only that tenant's directory
+ * is ever listed.
  *
  * @param tenant       the tenant whose rows are read
  * @param from         inclusive lower bound on the row's effective time
@@ -19,13 +21,14 @@ import java.util.OptionalLong;
  * @param templateId   exact template id (u64 carried bit for bit in a long)
  * @param severityMin  minimum {@code severity_number}
  * @param traceId      exact 16-byte trace id
- * @param bodyContains substring of the log line (see {@link RowMatcher} for what the line is)
+ * @param bodyContains substring of the log line (see {@link dev.ourios.core.RowPredicate} for what the line is)
  * @param limit        at most this many rows; empty = all
  * @param order        newest or oldest first, by effective time
+ * @param condition    a condition on whole rows beyond the fixed filters (a compiled search), decided last
  */
 public record Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
         OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
-        OptionalLong limit, Order order) {
+        OptionalLong limit, Order order, Optional<RowCondition> condition) implements RowSelection {
 
     /** Result order by effective time. */
     public enum Order {
@@ -46,6 +49,7 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         Objects.requireNonNull(bodyContains, "bodyContains");
         Objects.requireNonNull(limit, "limit");
         Objects.requireNonNull(order, "order");
+        Objects.requireNonNull(condition, "condition");
         if (from.isPresent() && to.isPresent() && !from.get().isBefore(to.get())) {
             throw new IllegalArgumentException("empty time window: from " + from.get() + " is not before to "
                     + to.get());
@@ -59,6 +63,14 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         }
     }
 
+    /** A query without a row filter. */
+    public Query(String tenant, Optional<Instant> from, Optional<Instant> to, Optional<String> service,
+            OptionalLong templateId, OptionalInt severityMin, Optional<byte[]> traceId, Optional<String> bodyContains,
+            OptionalLong limit, Order order) {
+        this(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, order,
+                Optional.empty());
+    }
+
     /** Every row of the tenant, newest first. */
     public static Query tenant(String tenant) {
         return new Query(tenant, Optional.empty(), Optional.empty(), Optional.empty(), OptionalLong.empty(),
@@ -67,84 +79,58 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
 
     public Query window(Instant fromInclusive, Instant toExclusive) {
         return new Query(tenant, Optional.of(fromInclusive), Optional.of(toExclusive), service, templateId,
-                severityMin, traceId, bodyContains, limit, order);
+                severityMin, traceId, bodyContains, limit, order, condition);
     }
 
     public Query from(Instant fromInclusive) {
         return new Query(tenant, Optional.of(fromInclusive), to, service, templateId, severityMin, traceId,
-                bodyContains, limit, order);
+                bodyContains, limit, order, condition);
     }
 
     public Query to(Instant toExclusive) {
         return new Query(tenant, from, Optional.of(toExclusive), service, templateId, severityMin, traceId,
-                bodyContains, limit, order);
+                bodyContains, limit, order, condition);
     }
 
     public Query service(String name) {
         return new Query(tenant, from, to, Optional.of(name), templateId, severityMin, traceId, bodyContains, limit,
-                order);
+                order, condition);
     }
 
     public Query templateId(long id) {
         return new Query(tenant, from, to, service, OptionalLong.of(id), severityMin, traceId, bodyContains, limit,
-                order);
+                order, condition);
     }
 
     public Query severityMin(int n) {
         return new Query(tenant, from, to, service, templateId, OptionalInt.of(n), traceId, bodyContains, limit,
-                order);
+                order, condition);
     }
 
     public Query traceId(byte[] id) {
         return new Query(tenant, from, to, service, templateId, severityMin, Optional.of(id), bodyContains, limit,
-                order);
+                order, condition);
     }
 
     public Query bodyContains(String text) {
         return new Query(tenant, from, to, service, templateId, severityMin, traceId, Optional.of(text), limit,
-                order);
+                order, condition);
     }
 
     public Query limit(long n) {
         return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains,
-                OptionalLong.of(n), order);
+                OptionalLong.of(n), order, condition);
     }
 
     public Query order(Order o) {
-        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o);
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, o,
+                condition);
     }
 
-    /** The window's lower bound in nanoseconds since the epoch (saturating), or Long.MIN_VALUE. */
-    public long fromNanos() {
-        return from.map(Query::nanos).orElse(Long.MIN_VALUE);
-    }
-
-    /** The window's exclusive upper bound in nanoseconds since the epoch (saturating), or Long.MAX_VALUE. */
-    public long toNanos() {
-        return to.map(Query::nanos).orElse(Long.MAX_VALUE);
-    }
-
-    /**
-     * The exact row predicate of this query's conditions (window, service, severity, trace id, template id, body
-     * substring), the one every query decides rows with; {@code limit} and {@code order} do not apply, and the
-     * tenant is structural (only its directory is read). Public for deletion requests, which remove exactly the rows
-     * a query with the same filters returns.
-     */
-    public java.util.function.Predicate<dev.ourios.core.LogRecord> rowPredicate() {
-        return new RowMatcher(this)::matches;
-    }
-
-    /** The body needle as UTF-8 bytes. */
-    Optional<byte[]> needle() {
-        return bodyContains.map(s -> s.getBytes(StandardCharsets.UTF_8));
-    }
-
-    static long nanos(Instant t) {
-        try {
-            return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
-        } catch (ArithmeticException e) {
-            return t.getEpochSecond() < 0 ? Long.MIN_VALUE : Long.MAX_VALUE;
-        }
+    /** This query with {@code filter} deciding rows after its fixed filters (it replaces any earlier one). */
+    public Query condition(RowCondition filter) {
+        return new Query(tenant, from, to, service, templateId, severityMin, traceId, bodyContains, limit, order,
+                Optional.of(filter));
     }
 
     @Override
@@ -152,13 +138,14 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         return o instanceof Query q && tenant.equals(q.tenant) && from.equals(q.from) && to.equals(q.to)
                 && service.equals(q.service) && templateId.equals(q.templateId) && severityMin.equals(q.severityMin)
                 && Arrays.equals(traceId.orElse(null), q.traceId.orElse(null))
-                && bodyContains.equals(q.bodyContains) && limit.equals(q.limit) && order == q.order;
+                && bodyContains.equals(q.bodyContains) && limit.equals(q.limit) && order == q.order
+                && condition.equals(q.condition);
     }
 
     @Override
     public int hashCode() {
         return Objects.hash(tenant, from, to, service, templateId, severityMin, Arrays.hashCode(traceId.orElse(null)),
-                bodyContains, limit, order);
+                bodyContains, limit, order, condition);
     }
 
     @Override
@@ -166,6 +153,6 @@ public record Query(String tenant, Optional<Instant> from, Optional<Instant> to,
         return "Query[tenant=" + tenant + ", from=" + from + ", to=" + to + ", service=" + service + ", templateId="
                 + templateId + ", severityMin=" + severityMin + ", traceId="
                 + traceId.map(dev.ourios.core.Bytes::hex) + ", bodyContains=" + bodyContains + ", limit=" + limit
-                + ", order=" + order + "]";
+                + ", order=" + order + ", condition=" + condition.map(RowCondition::text) + "]";
     }
 }

@@ -43,7 +43,6 @@ public final class QueryEngine {
     private final TableLayout layout;
     private final TableReader tables;
     private final QueryMetrics metrics;
-    private final PlanHook hook;
     private final ScanThreads scanThreads;
     /** Parsed footers of the files queries opened: data files are immutable, so a footer is read once. */
     private final FooterCache footers;
@@ -57,26 +56,28 @@ public final class QueryEngine {
 
     public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
             int scanThreads) {
-        this(store, layout, tables, meterProvider, new FooterCache(FooterCache.DEFAULT_MAX_BYTES), PlanHook.NONE,
+        this(store, layout, tables, meterProvider, new FooterCache(FooterCache.DEFAULT_MAX_BYTES),
                 ScanThreads.of(scanThreads));
     }
 
     /** An engine whose readers keep parsed footers in {@code footers} (shared by its queries and their threads). */
     public QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
             FooterCache footers) {
-        this(store, layout, tables, meterProvider, footers, PlanHook.NONE, ScanThreads.of(defaultScanThreads()));
+        this(store, layout, tables, meterProvider, footers, ScanThreads.of(defaultScanThreads()));
     }
 
-    /** Test seam: {@code hook} runs between resolving a partition and reading its files. */
+    /**
+     * The engine with every setting: its footer cache, and how many threads read a partition and how much of a file
+     * must be left for two of them to share it ({@link ScanThreads}; the public constructors take the default).
+     */
     QueryEngine(ObjectStore store, TableLayout layout, TableReader tables, MeterProvider meterProvider,
-            FooterCache footers, PlanHook hook, ScanThreads scanThreads) {
+            FooterCache footers, ScanThreads scanThreads) {
         this.footers = Objects.requireNonNull(footers, "footers");
         this.scanThreads = scanThreads;
         this.store = Objects.requireNonNull(store, "store");
         this.layout = Objects.requireNonNull(layout, "layout");
         this.tables = Objects.requireNonNull(tables, "tables");
         this.metrics = new QueryMetrics(Objects.requireNonNull(meterProvider, "meterProvider"));
-        this.hook = Objects.requireNonNull(hook, "hook");
     }
 
     /** Streams the rows to {@code sink} in the query's order and returns what the query cost. */
@@ -112,6 +113,38 @@ public final class QueryEngine {
         });
     }
 
+    /**
+     * Hands every row matching {@code q} (its limit and order do not apply) to visitors made by {@code visitors},
+     * one per scan thread and partition read, and passes each to {@code done} once its partition's read completed,
+     * so an aggregate merged there counts each row once. Rows are decoded whole; nothing is kept by the engine. A
+     * visitor returning false ends the visit early. The stats' {@code rows} is the number of rows visited.
+     */
+    public <V extends RowVisitor> QueryStats visit(Query q, java.util.function.Supplier<V> visitors,
+            Consumer<V> done) throws IOException {
+        return visit(q, Optional.empty(), visitors, done);
+    }
+
+    /**
+     * As {@link #visit(Query, java.util.function.Supplier, Consumer)}, for visitors that read only {@code columns}
+     * of a row (top-level column names): when the query has no condition on whole rows (no body substring, no row
+     * filter) each matching row is handed over decoded on the query's columns and these alone (the others read as
+     * absent), so nothing else of any row is decoded.
+     */
+    public <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
+        java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
+        return measured(q, (scan, counters) -> {
+            for (PartitionKey p : plan(q)) {
+                PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
+                read.visitors().forEach(done);
+                counters.rows += read.rows();
+                if (stop.get()) {
+                    break;
+                }
+            }
+        });
+    }
+
     @FunctionalInterface
     private interface ScanBody {
         void run(PartitionScan scan, ScanCounters counters) throws IOException;
@@ -122,7 +155,7 @@ public final class QueryEngine {
         long start = System.nanoTime();
         ScanCounters counters = new ScanCounters();
         try {
-            body.run(new PartitionScan(store, tables, footers, q, counters, hook, scanThreads), counters);
+            body.run(new PartitionScan(store, tables, footers, q, counters, scanThreads), counters);
             long elapsed = System.nanoTime() - start;
             QueryStats stats = counters.stats(elapsed / 1_000_000);
             metrics.record(stats, elapsed);

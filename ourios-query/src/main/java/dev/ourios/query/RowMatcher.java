@@ -2,48 +2,44 @@ package dev.ourios.query;
 
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.json.AttributesJson;
+import dev.ourios.core.RowPredicate;
 import dev.ourios.parquet.read.ColumnTest;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
 
 /**
- * The exact row predicate. Parquet pruning only skips data that cannot match; every row that is decoded is still
- * decided here, so results never depend on which statistics, dictionaries or blooms a file happens to have.
- *
- * <p>Service: the promoted {@code resource.service.name} column; for rows from files older than that column the
- * value is derived the way the writer promotes it (first string {@code service.name} in resource_attributes).
+ * A query's row predicate for the readers: the exact predicate ({@link RowPredicate}, shared with deletion requests)
+ * split into the body condition and the rest, and what a reader may decide before decoding a row (the columns the
+ * conditions read, and single-column tests).
  */
 final class RowMatcher {
-    private static final String SERVICE_KEY = "service.name";
-
     private final Query query;
     private final long from;
     private final long to;
-    private final byte[] needle;
+    private final RowPredicate predicate;
 
     RowMatcher(Query query) {
         this.query = query;
         this.from = query.fromNanos();
         this.to = query.toNanos();
-        this.needle = query.needle().orElse(null);
+        this.predicate = new RowPredicate(query);
     }
 
     boolean matches(LogRecord r) {
-        return matchesExceptText(r) && matchesText(r);
+        return predicate.matches(r);
     }
 
-    /** The body substring condition alone (true without one): what is left once a prefilter has kept a row. */
-    boolean matchesText(LogRecord r) {
-        if (needle == null) {
-            return true;
-        }
-        byte[] line = LineText.of(r);
-        return line != null && LineText.contains(line, needle);
+    /** The conditions on the whole row alone (body substring, row condition): what is left after a prefilter. */
+    boolean matchesWholeRow(LogRecord r) {
+        return predicate.matchesWholeRow(r);
+    }
+
+    /** Whether {@link #matchesExceptText} decides every row: no condition needs the row decoded whole. */
+    boolean decidedByColumns() {
+        return predicate.decidedByColumns();
     }
 
     /**
@@ -51,20 +47,7 @@ final class RowMatcher {
      * decodes the rest of a row ({@link dev.ourios.parquet.read.RowPrefilter}).
      */
     boolean matchesExceptText(LogRecord r) {
-        long t = RowTime.of(r);
-        if (t < from || t >= to) {
-            return false;
-        }
-        if (query.severityMin().isPresent() && r.severityNumber() < query.severityMin().getAsInt()) {
-            return false;
-        }
-        if (query.templateId().isPresent() && r.templateId() != query.templateId().getAsLong()) {
-            return false;
-        }
-        if (query.traceId().isPresent() && !Arrays.equals(query.traceId().get(), r.traceId())) {
-            return false;
-        }
-        return query.service().isEmpty() || query.service().get().equals(service(r));
+        return predicate.matchesExceptText(r);
     }
 
     /**
@@ -117,12 +100,5 @@ final class RowMatcher {
             tests.add(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, floor, Long.MAX_VALUE, floor <= 0));
         }
         return List.copyOf(tests);
-    }
-
-    private static String service(LogRecord r) {
-        if (r.serviceName() != null) {
-            return r.serviceName();
-        }
-        return AttributesJson.firstString(r.resourceAttributes(), SERVICE_KEY).orElse(null);
     }
 }

@@ -8,6 +8,7 @@ final class ScanCounters {
     long files;
     long rowGroupsTotal;
     long rowGroupsScanned;
+    long rowGroupsIndexSkipped;
     long bytesRead;
     long rows;
 
@@ -16,6 +17,7 @@ final class ScanCounters {
         files++;
         rowGroupsTotal += r.rowGroupsTotal();
         rowGroupsScanned += r.rowGroupsKept();
+        rowGroupsIndexSkipped += r.rowGroupsIndexSkipped();
         bytesRead += r.bytesRead();
     }
 
@@ -30,12 +32,13 @@ final class ScanCounters {
         files += other.files;
         rowGroupsTotal += other.rowGroupsTotal;
         rowGroupsScanned += other.rowGroupsScanned;
+        rowGroupsIndexSkipped += other.rowGroupsIndexSkipped;
         bytesRead += other.bytesRead;
         rows += other.rows;
     }
 
     QueryStats stats(long elapsedMs) {
         return new QueryStats(partitions, files, rowGroupsTotal, rowGroupsScanned, rowGroupsTotal - rowGroupsScanned,
-                bytesRead, rows, elapsedMs);
+                bytesRead, rows, elapsedMs, rowGroupsIndexSkipped);
     }
 }

@@ -6,8 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.write.WriterOptions;
 import java.io.IOException;
 import java.nio.file.Path;
@@ -20,7 +20,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * A planned file that vanishes (compaction committed, GC collected the retired input) makes the query re-resolve
- * its partition once; the hook deletes real files in the gap between planning and reading.
+ * its partition once; a store wrapper ({@link GapStore}) deletes real files in the gap between planning and reading.
  */
 class ReResolveTest {
     static final Instant START = Instant.parse("2026-07-01T00:00:00Z");
@@ -41,14 +41,14 @@ class ReResolveTest {
             inputs.add(ts.ingest(p, fileRows));
         }
         List<Integer> attempts = new ArrayList<>();
-        PlanHook compactAndCollect = (snapshot, attempt) -> {
+        GapStore compactAndCollect = new GapStore(ts.store, (key, attempt) -> {
             attempts.add(attempt);
             if (attempt == 1) {
                 String out = ts.compacted(p, rows, WriterOptions.compacted(1 << 20));
                 ts.commit(p, 1, out, inputs, rows.size());
                 ts.store.delete(inputs.get(1)); // GC, past the grace period
             }
-        };
+        });
         QueryResult r = ts.engine(compactAndCollect).collect(Query.tenant("t").order(Query.Order.OLDEST_FIRST));
         assertEquals(List.of(1, 2), attempts);
         assertEquals(rows.size(), r.rows().size());
@@ -66,7 +66,8 @@ class ReResolveTest {
         for (int f = 0; f < 3; f++) {
             ts.ingest(p, gen.file("t", 0, f));
         }
-        PlanHook deleteOne = (snapshot, attempt) -> ts.store.delete(snapshot.live().get(0).key());
+        // Each resolution's first planned file is gone by the time it is opened.
+        GapStore deleteOne = new GapStore(ts.store, (key, attempt) -> ts.store.delete(key));
         IOException e = assertThrows(IOException.class, () -> ts.engine(deleteOne).collect(Query.tenant("t")));
         assertTrue(e.getMessage().contains("vanished again"), e.getMessage());
         assertTrue(e.getMessage().contains(".parquet"), e.getMessage());

@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.RowTime;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.PartitionMismatchException;

@@ -8,6 +8,7 @@ import dev.ourios.parquet.read.FooterCache;
 import dev.ourios.parquet.write.LogFileWriter;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.store.LocalObjectStore;
+import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
@@ -50,15 +51,15 @@ final class TestStore {
         return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers);
     }
 
-    QueryEngine engine(PlanHook hook) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers, hook,
-                ScanThreads.of(QueryEngine.defaultScanThreads()));
+    /** An engine reading through {@code through}, a wrapper of this store (its own layout, tables and footers). */
+    QueryEngine engine(ObjectStore through) {
+        return new QueryEngine(through, new TableLayout(through), new TableReader(through, codec),
+                MeterProvider.noop(), new FooterCache(FooterCache.DEFAULT_MAX_BYTES));
     }
 
     /** An engine with {@code scanThreads} that shares a file between threads however little of it is left. */
     QueryEngine engine(int scanThreads) {
-        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers, PlanHook.NONE,
-                new ScanThreads(scanThreads, 0));
+        return new QueryEngine(store, layout, tables, MeterProvider.noop(), footers, new ScanThreads(scanThreads, 0));
     }
 
     LiveFiles liveFiles() {

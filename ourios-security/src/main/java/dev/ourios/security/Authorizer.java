@@ -24,16 +24,22 @@ import org.slf4j.LoggerFactory;
  * Without keys, authorization is off: every request is allowed, for the header's tenant or {@code default}; two
  * tenant headers or a malformed one are still 400.
  *
- * <p>Every refusal is logged (WARN, the key's name when the token matched one; never the token) and counted through
- * the {@link DenialRecorder}. Tenants appear in messages in their header encoding, which is plain ASCII.
+ * <p>Every refusal is logged (WARN, with the request id, client address, path, the tenant header as sent and the
+ * key's name when the token matched one; never the token; at most {@link #LOG_LINES_PER_SECOND} lines a second per
+ * reason) and counted through the {@link DenialRecorder}. Tenants appear in messages in their header encoding, which is plain ASCII.
  */
 public final class Authorizer {
     public static final String AUTHORIZATION = "Authorization";
     public static final String DEFAULT_TENANT = "default";
+    /** Refusal lines a second per reason; the rest are counted in the next line. */
+    public static final int LOG_LINES_PER_SECOND = 10;
+    /** How much of a tenant header a log line quotes. */
+    private static final int LOGGED_TENANT_CHARS = 64;
     private static final Logger LOG = LoggerFactory.getLogger(Authorizer.class);
     private static final String BEARER = "bearer ";
     private final Optional<KeyRing> keys;
     private final DenialRecorder recorder;
+    private final ThrottledLog refusals = new ThrottledLog(LOG, LOG_LINES_PER_SECOND);
 
     private Authorizer(Optional<KeyRing> keys, DenialRecorder recorder) {
         this.keys = Objects.requireNonNull(keys, "keys");
@@ -55,11 +61,37 @@ public final class Authorizer {
     }
 
     /**
+     * The tenants the request's key may use, for a request the gate has already allowed: {@link TenantGrant#every()}
+     * when no keys file is in use; empty when the headers name no valid, unrevoked key.
+     */
+    public Optional<TenantGrant> grantOf(List<String> authorization) {
+        if (keys.isEmpty()) {
+            return Optional.of(TenantGrant.every());
+        }
+        if (authorization.size() != 1) {
+            return Optional.empty();
+        }
+        String value = authorization.get(0).strip();
+        if (!value.toLowerCase(Locale.ROOT).startsWith(BEARER) || value.substring(BEARER.length()).isBlank()) {
+            return Optional.empty();
+        }
+        return keys.get().current().matching(TokenHash.of(value.substring(BEARER.length()).strip()))
+                .filter(k -> !k.isRevoked()).map(ApiKey::tenants);
+    }
+
+    /**
      * @param authorization every {@code Authorization} value of the request
      * @param tenantHeader  every {@code X-Ourios-Tenant} value of the request
      * @param needed        the scope of the endpoint
      */
     public Decision authorize(List<String> authorization, List<String> tenantHeader, Scope needed) {
+        return authorize(authorization, tenantHeader, needed, Caller.UNKNOWN);
+    }
+
+    /**
+     * As {@link #authorize(List, List, Scope)}, naming {@code caller} in the log line of a refusal.
+     */
+    public Decision authorize(List<String> authorization, List<String> tenantHeader, Scope needed, Caller caller) {
         Decision d;
         try {
             d = decide(List.copyOf(authorization), List.copyOf(tenantHeader), needed);
@@ -67,11 +99,23 @@ public final class Authorizer {
             d = r.denied;
         }
         if (d instanceof Decision.Denied denied) {
-            LOG.warn("request refused ({} {}, key {}): {}", denied.status(), denied.reason().wireName(),
-                    denied.keyName().map(n -> "'" + n + "'").orElse("none"), denied.message());
+            refusals.warn(denied.reason().wireName(), "request " + caller.requestId() + " from " + caller.address()
+                    + " " + caller.path() + " refused (" + denied.status() + " " + denied.reason().wireName()
+                    + ", key " + denied.keyName().map(n -> "'" + n + "'").orElse("none") + ", tenant "
+                    + loggedTenant(tenantHeader) + "): " + denied.message());
             recorder.denied(denied.reason());
         }
         return d;
+    }
+
+    /** The tenant header as sent (cut to a bounded length), or the default's name without one. */
+    private static String loggedTenant(List<String> values) {
+        if (values.isEmpty()) {
+            return "(none: " + DEFAULT_TENANT + ")";
+        }
+        String v = String.join(",", values);
+        return v.length() <= LOGGED_TENANT_CHARS ? "'" + v + "'"
+                : "'" + v.substring(0, LOGGED_TENANT_CHARS) + "…' (" + v.length() + " chars)";
     }
 
     private Decision decide(List<String> authorization, List<String> tenantHeader, Scope needed) {

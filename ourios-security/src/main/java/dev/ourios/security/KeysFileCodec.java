@@ -26,8 +26,8 @@ import java.util.Set;
  * {@code 0123} or {@code *} means exactly that string, with no implicit typing or alias syntax in the way.
  *
  * <p>Reading is strict (unknown or duplicate fields, a missing field, a wrong type, a duplicate name or token hash are
- * errors), and every error is one line naming the file, the entry ({@code keys[2] 'grafana'}) and the field. A file
- * holding only whitespace has no keys.
+ * errors, as is anything after the object), and every error is one line naming the file, the entry
+ * ({@code keys[2] 'grafana'}) and the field. A file holding only whitespace has no keys.
  */
 public final class KeysFileCodec {
     private static final Set<String> TOP = Set.of("keys");
@@ -50,13 +50,20 @@ public final class KeysFileCodec {
             return KeysFile.empty();
         }
         JsonNode root;
-        try {
-            root = json.readTree(s);
+        try (JsonParser parser = json.createParser(s)) {
+            root = json.readTree(parser);
+            // One object and nothing after it: a second object or stray text is a damaged or mis-edited file.
+            if (parser.nextToken() != null) {
+                throw new KeysFileException(label + ": content after the JSON object (line "
+                        + parser.currentTokenLocation().getLineNr() + "); the file holds one object {\"keys\":[…]}");
+            }
         } catch (JsonProcessingException e) {
             String at = e.getLocation() == null ? "" : " (line " + e.getLocation().getLineNr() + ")";
             // Jackson names the source it does not show ("[Source: REDACTED …; line: 1, …]"); keep the line only.
             String why = e.getOriginalMessage().replaceAll("\\[Source: [^;]*; ", "[");
             throw new KeysFileException(label + ": not valid JSON: " + why + at, e);
+        } catch (java.io.IOException e) {
+            throw new KeysFileException(label + ": cannot read: " + e.getMessage(), e);
         }
         if (root == null || !root.isObject()) {
             throw new KeysFileException(label + ": expected a JSON object {\"keys\":[…]}");

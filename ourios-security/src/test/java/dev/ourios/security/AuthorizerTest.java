@@ -58,6 +58,22 @@ class AuthorizerTest {
     }
 
     @Test
+    void the_grant_of_a_key_names_its_tenants_and_nothing_for_a_bad_or_revoked_one() {
+        assertEquals(Optional.of(TenantGrant.of(List.of("acme", "globex", EMOJI_TENANT))),
+                auth.grantOf(bearer("tok-multi")));
+        assertEquals(Optional.of(TenantGrant.every()), auth.grantOf(bearer("tok-every")));
+        assertEquals(Optional.of(TenantGrant.of(List.of("acme"))), auth.grantOf(List.of("bearer  tok-reader-acme ")));
+        assertEquals(Optional.empty(), auth.grantOf(bearer("tok-revoked")));
+        assertEquals(Optional.empty(), auth.grantOf(bearer("tok-nobody")));
+        assertEquals(Optional.empty(), auth.grantOf(List.of()));
+        assertEquals(Optional.empty(), auth.grantOf(List.of("Basic dXNlcjpwYXNz")));
+        assertEquals(Optional.empty(), auth.grantOf(List.of("Bearer tok-multi", "Bearer tok-every")));
+        assertEquals(Optional.of(TenantGrant.every()), Authorizer.off(r -> { }).grantOf(List.of()),
+                "without keys every tenant may be read");
+        assertTrue(denials.isEmpty(), "asking for a grant is not a request: no denial is counted");
+    }
+
+    @Test
     void the_decision_matrix() {
         List<String> acme = List.of("acme");
         List<Case> cases = new ArrayList<>(List.of(
@@ -128,8 +144,11 @@ class AuthorizerTest {
      */
     @Test
     void every_endpoint_against_every_kind_of_bad_key() {
-        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs", "/v1/delete"),
-                EndpointScopes.all().keySet());
+        assertEquals(java.util.Set.of("/v1/query", "/v1/files", "/v1/logs", "/v1/delete", "/v1/stats", "/v1/fields",
+                EndpointScopes.FIELD_VALUES, "/v1/tail", "/v1/tenants", "/v1/status"), EndpointScopes.all().keySet());
+        assertEquals(Scope.QUERY, EndpointScopes.of("/v1/tenants").orElseThrow());
+        assertEquals(Scope.ADMIN, EndpointScopes.of("/v1/status").orElseThrow());
+        assertEquals(Scope.QUERY, EndpointScopes.of("/v1/fields/attributes.http.route/values").orElseThrow());
         assertEquals(Scope.ADMIN, EndpointScopes.of("/v1/delete").orElseThrow());
         assertTrue(EndpointScopes.of("/healthz").isEmpty() && EndpointScopes.of("/readyz").isEmpty());
         for (Map.Entry<String, Scope> e : EndpointScopes.all().entrySet()) {

@@ -28,6 +28,17 @@ class KeysFileCodecTest {
     }
 
     @Test
+    void content_after_the_object_is_refused_naming_its_line() {
+        String valid = "{\"keys\":[" + body("g", HASH) + "]}";
+        assertEquals(1, codec.decode(valid.getBytes(StandardCharsets.UTF_8), "k.json").keys().size());
+        assertEquals(1, codec.decode((valid + "\n \n").getBytes(StandardCharsets.UTF_8), "k.json").keys().size(),
+                "trailing whitespace is fine");
+        assertError(valid + "\n{\"keys\":[]}", "k.json: content after the JSON object (line 2)");
+        assertError(valid + " garbage", "k.json: ");
+        assertError(valid + "]", "k.json: ");
+    }
+
+    @Test
     void whitespace_only_is_no_keys() {
         assertEquals(KeysFile.empty(), codec.decode(" \n".getBytes(StandardCharsets.UTF_8), "k.json"));
     }

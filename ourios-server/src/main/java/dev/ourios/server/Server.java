@@ -1,8 +1,9 @@
 package dev.ourios.server;
 
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.DeletionSettings;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
-import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
@@ -12,6 +13,7 @@ import dev.ourios.iceberg.PendingPartitions;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
+import dev.ourios.server.tail.TailHub;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.server.auth.ListenGuard;
@@ -23,11 +25,21 @@ import dev.ourios.server.iceberg.IcebergSyncLoop;
 import dev.ourios.server.lifecycle.Shutdown;
 import dev.ourios.server.otlp.OtlpHttpReceiver;
 import dev.ourios.server.otlp.OtlpSettings;
+import dev.ourios.server.otlp.grpc.OtlpGrpcReceiver;
+import dev.ourios.server.otlp.grpc.OtlpGrpcSettings;
 import dev.ourios.server.query.DeleteEndpoint;
 import dev.ourios.server.query.HttpApi;
 import dev.ourios.server.query.StoreProbe;
 import dev.ourios.server.sweep.SweepEvents;
 import dev.ourios.server.sweep.SweepLoop;
+import dev.ourios.server.status.StatusEndpoint;
+import dev.ourios.server.status.StoreFigures;
+import dev.ourios.server.status.SweepHistory;
+import dev.ourios.server.status.TenantsEndpoint;
+import dev.ourios.server.ui.UiRoutes;
+import dev.ourios.http.Route;
+import dev.ourios.compaction.plan.CompactionPolicy;
+import java.util.Optional;
 import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.LiveSetChanges;
@@ -43,10 +55,9 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
 
 /**
- * The service of {@code ourios serve}: the compaction daemon, the query API and the OTLP/HTTP logs receiver in one
+ * The service of {@code ourios serve}: the compaction daemon, the query API and the OTLP logs receivers (HTTP and gRPC) in one
  * long-lived process, on one store. Logs are JSON lines on stderr. SIGTERM drains: readiness turns 503, no new
  * partition starts, running ones finish, accepted requests are answered, the WAL is flushed, the listeners stop,
  * telemetry is flushed, and the process exits 0.
@@ -103,45 +114,73 @@ public final class Server {
             // Every component below that changes a partition's live set reports it here, for the Iceberg view.
             PendingPartitions changed = new PendingPartitions(IcebergSyncLoop.MAX_PENDING_PARTITIONS);
             LiveSetChanges changes = iceberg.enabled() ? changed : LiveSetChanges.NONE;
+            // Live tails follow the ingester's flushes; they end when the stop begins, so the drain never waits on one.
+            TailHub tails = new TailHub(settings.http().tail());
+            drain.whenStopping(tails::close);
             // The receiver's ingester first: opening it replays the WAL, so what was acknowledged before a crash is
             // flushed; readiness then also reports whether it can take records.
             Ingester ingester = settings.otlp().isPresent()
-                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes) : null;
+                    ? openIngester(settings.otlp().get(), s, telemetry, compaction, changes, tails) : null;
             StoreProbe probe = new StoreProbe(s, drain::stopRequested,
                     ingester == null ? Optional::empty : ingester::notReady);
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
-            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(s, compaction, clock, changes),
-                    probe, events);
+            DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(DeletionSettings.of(s, compaction)
+                    .withClock(clock).withLiveSetChanges(changes)), probe, events);
             HttpApi api = new HttpApi(settings.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), probe, events, gate, deletes);
+                    new LiveFiles(s, layout, tables), probe, events, gate, deletes, tails);
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester,
                     settings.http().listener(), gate, settings.otlp().get().listenSetting());
             InetSocketAddress otlp = receiver == null ? null : receiver.start();
+            Optional<OtlpGrpcSettings> grpcSettings = settings.otlp().flatMap(OtlpSettings::grpc);
+            OtlpGrpcReceiver grpc = ingester == null || grpcSettings.isEmpty() ? null
+                    : new OtlpGrpcReceiver(ingester, grpcSettings.get(), settings.http().listener(),
+                            auth.authorizer());
+            InetSocketAddress grpcBound = null;
+            try {
+                grpcBound = grpc == null ? null : grpc.start();
+            } catch (RuntimeException e) {
+                receiver.stop(Duration.ZERO);
+                throw e;
+            }
             if (ingester != null) {
                 drain.whenStopping(ingester::stopAccepting);
             }
-            InetSocketAddress bound = api.start();
-            JsonStderr.install(events);
-            String scheme = settings.http().listener().scheme();
-            events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
-                    + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
-                    + otlp.getHostString() + ":" + otlp.getPort())
-                    + " on " + settings.storeUri(), started(bound, otlp));
             // One view for both: GC keeps what its snapshots reference, and the sync moves it on.
             IcebergView view = IcebergWiring.view(s, settings.storeUri());
             IcebergSyncLoop viewSync = !iceberg.enabled() ? null
                     : new IcebergSyncLoop(IcebergWiring.sync(s, view, clock, iceberg.form()), changed, events,
                             clock, iceberg.syncInterval(), iceberg.reconcileInterval());
+            SweepHistory sweeps = new SweepHistory(new SweepEvents(events), clock);
+            List<Route> more = new ArrayList<>();
+            more.add(new StatusEndpoint(new StoreFigures(layout, new LiveFiles(s, layout, tables),
+                    new CompactionPolicy(compaction), clock),
+                    new StatusEndpoint.Sweeps(settings.compaction().enabled(), settings.compaction().interval(),
+                            Optional.of(sweeps)),
+                    Optional.ofNullable(ingester), Optional.ofNullable(viewSync), compaction.retention(), clock)
+                    .route());
+            more.add(new TenantsEndpoint(auth.authorizer(), layout).route());
+            if (settings.http().uiEnabled()) {
+                more.addAll(UiRoutes.load().routes());
+            }
+            InetSocketAddress bound = api.start(more);
+            JsonStderr.install(events);
+            String scheme = settings.http().listener().scheme();
+            events.info("ourios.serve.started", "serving " + scheme + "://" + bound.getHostString() + ":"
+                    + bound.getPort() + (otlp == null ? "" : ", OTLP/HTTP logs on " + scheme + "://"
+                    + otlp.getHostString() + ":" + otlp.getPort())
+                    + (grpcBound == null ? "" : ", OTLP/gRPC logs on " + grpcBound.getHostString() + ":"
+                    + grpcBound.getPort())
+                    + " on " + settings.storeUri(), started(bound, otlp, grpcBound));
             if (viewSync != null) {
                 viewSync.start();
             }
             try {
                 if (settings.compaction().enabled()) {
-                    SweepRunner runner = CompactionWiring.sweepRunner(s, compaction, clock, clock,
-                            telemetry.meterProvider(), false, Shard.ALL, IcebergWiring.retention(view, clock),
-                            changes);
+                    SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(s, compaction)
+                            .withPlanClock(clock).withWallClock(clock).withMeters(telemetry.meterProvider())
+                            .withFileRetention(IcebergWiring.retention(view, clock)).withLiveSetChanges(changes));
                     new SweepLoop(runner, PartitionFilter.all(), settings.compaction().interval(), drain)
-                            .run(new SweepEvents(events));
+                            .run(sweeps);
                 } else {
                     while (!drain.stopRequested()) {
                         drain.sleep(Duration.ofHours(1));
@@ -150,6 +189,9 @@ public final class Server {
             } finally {
                 if (receiver != null) {
                     // Stop accepting, answer what was accepted, then flush every record the WAL holds.
+                    if (grpc != null) {
+                        grpc.stop(HTTP_DRAIN);
+                    }
                     receiver.stop(HTTP_DRAIN);
                     boolean flushed = ingester.drain(settings.drainTimeout());
                     events.info("ourios.ingest.drained", flushed ? "ingest drained: every record flushed"
@@ -170,21 +212,23 @@ public final class Server {
         List<ListenGuard.Listener> out = new ArrayList<>();
         out.add(new ListenGuard.Listener(settings.http().listenSetting(), settings.http().listener().listen()));
         settings.otlp().ifPresent(o -> out.add(new ListenGuard.Listener(o.listenSetting(), o.ingest().listen())));
+        settings.otlp().flatMap(OtlpSettings::grpc)
+                .ifPresent(g -> out.add(new ListenGuard.Listener(g.listenSetting(), g.listen())));
         return out;
     }
 
     private Ingester openIngester(OtlpSettings otlp, ObjectStore store, Telemetry telemetry,
-            CompactionOptions compaction, LiveSetChanges changes) {
+            CompactionOptions compaction, LiveSetChanges changes, TailHub tails) {
         IngestSettings ingest = otlp.ingest();
         try {
             return Ingester.open(ingest, store, new IngestMetrics(telemetry.meterProvider()), compaction.retention(),
-                    clock, changes);
+                    clock, changes, tails);
         } catch (IOException e) {
             throw new StartupException(otlp.walDirSetting() + ": " + e.getMessage(), e);
         }
     }
 
-    private Map<String, Object> started(InetSocketAddress bound, InetSocketAddress otlp) {
+    private Map<String, Object> started(InetSocketAddress bound, InetSocketAddress otlp, InetSocketAddress grpc) {
         Map<String, Object> a = new LinkedHashMap<>();
         a.put("server.address", bound.getHostString());
         a.put("server.port", bound.getPort());
@@ -192,6 +236,9 @@ public final class Server {
         if (otlp != null) {
             a.put("ourios.ingest.port", otlp.getPort());
             a.put("ourios.ingest.wal_dir", settings.otlp().get().ingest().walDir().toString());
+        }
+        if (grpc != null) {
+            a.put("ourios.ingest.grpc_port", grpc.getPort());
         }
         a.put("ourios.store", settings.storeUri());
         a.put("ourios.compaction.enabled", settings.compaction().enabled());

@@ -4,7 +4,7 @@ import dev.ourios.server.auth.AuthSettings;
 import dev.ourios.server.iceberg.IcebergSettings;
 import dev.ourios.server.otlp.OtlpSettings;
 import dev.ourios.server.query.QueryApiSettings;
-import dev.ourios.server.sweep.SweepSettings;
+import dev.ourios.server.sweep.SweepLoopSettings;
 import dev.ourios.server.telemetry.TelemetrySettings;
 import java.time.Duration;
 import java.util.Objects;
@@ -24,7 +24,7 @@ import java.util.Optional;
  * @param drainTimeout how long a stop may take to finish running work before the process halts anyway
  */
 public record ServerSettings(String storeUri, QueryApiSettings http, Optional<OtlpSettings> otlp,
-        SweepSettings compaction, IcebergSettings iceberg, AuthSettings auth, TelemetrySettings telemetry,
+        SweepLoopSettings compaction, IcebergSettings iceberg, AuthSettings auth, TelemetrySettings telemetry,
         Duration drainTimeout) {
     public ServerSettings {
         Objects.requireNonNull(storeUri, "storeUri");

@@ -11,8 +11,11 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Decides, without I/O, what GC may delete from one partition snapshot (STORAGE.md §4). Only four categories are
- * ever candidates: retired files, unnamed compacted files, temp files and superseded manifests. Live files,
+ * Decides, without I/O, what GC may delete from one partition snapshot (STORAGE.md §5). Only four categories are
+ * ever candidates: retired files, orphans (unnamed compacted files; every unnamed {@code *.parquet} while the
+ * reference implementation's {@code manifest.json} rules), temp files and superseded manifests (with
+ * {@code manifest.json} once a manifest of ours rules: it sorts below every generation, so its successor is the
+ * lowest manifest of ours present). Live files,
  * ingest files that are not retired, the current manifest and unrecognised objects are never candidates, and
  * nothing is a candidate unless it is older than the grace.
  */

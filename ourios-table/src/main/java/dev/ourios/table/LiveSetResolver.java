@@ -15,6 +15,10 @@ import org.slf4j.LoggerFactory;
 /**
  * Classifies one listing of a partition against its current manifest (STORAGE.md §3). Pure: no I/O, so the
  * visibility rules can be tested and reused (reader, compactor, GC) on exactly the same code.
+ *
+ * <p>The current manifest is the highest canonical {@code manifest.<generation>.json}; without one, the reference
+ * implementation's {@code manifest.json} rules the partition (§3.6): its files are exactly the live set and every
+ * other {@code *.parquet} is an orphan. Once a manifest of ours exists, {@code manifest.json} is superseded.
  */
 public final class LiveSetResolver {
     private static final Logger LOG = LoggerFactory.getLogger(LiveSetResolver.class);
@@ -29,23 +33,58 @@ public final class LiveSetResolver {
     }
 
     /**
-     * @param listing  one listing of the partition directory
-     * @param manifest the decoded content of {@link #highestManifest(List)}; must be present iff that is
+     * The manifest that rules a data partition's listing: the highest canonical one, else the reference
+     * implementation's {@code manifest.json}, else none (generation 0).
+     */
+    public static Optional<ObjectInfo> currentManifest(List<ObjectInfo> listing) {
+        return currentManifest(listing, true);
+    }
+
+    /**
+     * As above; {@code referenceRules} false (an audit day, which the reference manifest does not govern) considers
+     * only canonical manifests.
+     */
+    public static Optional<ObjectInfo> currentManifest(List<ObjectInfo> listing, boolean referenceRules) {
+        Optional<ObjectInfo> ours = highestManifest(listing);
+        if (ours.isPresent() || !referenceRules) {
+            return ours;
+        }
+        return listing.stream().filter(o -> o.name().equals(ManifestKeys.REFERENCE_NAME)).findFirst();
+    }
+
+    /** Resolves a data partition's listing, where the reference implementation's {@code manifest.json} counts. */
+    public static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
+            Optional<Manifest> manifest) throws MissingFileException {
+        return resolve(partition, listing, manifest, true);
+    }
+
+    /**
+     * @param listing        one listing of the partition directory
+     * @param manifest       the decoded content of {@link #currentManifest(List, boolean)} (for {@code manifest.json},
+     *                       its {@link ReferenceManifest#asManifest()}); must be present iff that is
+     * @param referenceRules whether the reference implementation's {@code manifest.json} governs this directory (a
+     *                       data partition); where it does not (an audit day) it is an ignored object
      * @throws MissingFileException if the manifest names a file the listing does not hold
      */
     public static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
-            Optional<Manifest> manifest) throws MissingFileException {
+            Optional<Manifest> manifest, boolean referenceRules) throws MissingFileException {
         List<ObjectInfo> sorted = new ArrayList<>(listing);
         sorted.sort(Comparator.comparing(ObjectInfo::key));
-        Optional<ObjectInfo> current = highestManifest(sorted);
+        Optional<ObjectInfo> current = currentManifest(sorted, referenceRules);
         if (current.isPresent() != manifest.isPresent()) {
             throw new IllegalArgumentException("BUG: manifest " + (manifest.isPresent() ? "given" : "missing")
                     + " but the listing of " + partition + " has " + (current.isPresent() ? "one" : "none"));
         }
-        long generation = current.map(o -> ManifestKeys.generationOfName(o.name())).orElse(0L);
-        if (manifest.isPresent() && manifest.get().generation() != generation) {
-            throw new IllegalArgumentException("BUG: manifest generation " + manifest.get().generation()
-                    + " given for the listing's current generation " + generation);
+        boolean reference = current.isPresent() && current.get().name().equals(ManifestKeys.REFERENCE_NAME);
+        long generation;
+        if (reference) {
+            generation = manifest.get().generation();
+        } else {
+            generation = current.map(o -> ManifestKeys.generationOfName(o.name())).orElse(0L);
+            if (manifest.isPresent() && manifest.get().generation() != generation) {
+                throw new IllegalArgumentException("BUG: manifest generation " + manifest.get().generation()
+                        + " given for the listing's current generation " + generation);
+            }
         }
         Set<String> files = manifest.map(Manifest::fileNames).orElse(Set.of());
         Set<String> retired = manifest.map(Manifest::retiredNames).orElse(Set.of());
@@ -65,12 +104,18 @@ public final class LiveSetResolver {
                 if (gen < generation) {
                     superseded.add(o);
                 }
+            } else if (referenceRules && name.equals(ManifestKeys.REFERENCE_NAME)) {
+                if (!reference) {
+                    superseded.add(o); // a manifest of ours took the partition over
+                }
             } else if (files.contains(name)) {
                 live.add(o);
             } else if (retired.contains(name)) {
                 retiredPresent.add(o);
             } else if (FileNames.isTempFile(name)) {
                 temps.add(o);
+            } else if (reference && name.endsWith(FileNames.PARQUET)) {
+                orphans.add(o); // the reference writes at the final key: unnamed means a lost race or a crash
             } else if (FileNames.isIngestFile(name)) {
                 live.add(o); // late data (or generation 0): visible at once
             } else if (FileNames.isCompactedFile(name)) {

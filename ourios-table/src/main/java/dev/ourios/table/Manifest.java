@@ -14,7 +14,9 @@ import java.util.Set;
  * name) need the object's key for their messages and live in {@link ManifestValidator}.
  *
  * @param format     always {@link #FORMAT} for manifests we can read
- * @param generation matches the generation in the object's name; at least 1
+ * @param generation matches the generation in the object's name; at least 1 (the reference implementation's
+ *                   {@code manifest.json}, read as a manifest by {@link ReferenceManifest#asManifest()}, has no
+ *                   generation in its name and may be at 0)
  * @param files      compacted (or hand-named) files that are live
  * @param retired    files taken out of the live set, kept until the grace period has passed
  * @param commit     the commit that created this manifest as recorded in it (any field may be missing from a record

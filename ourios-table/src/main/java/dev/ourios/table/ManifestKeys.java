@@ -5,7 +5,16 @@ import dev.ourios.core.PartitionKey;
 
 /** Store keys of manifests. */
 public final class ManifestKeys {
+    /** The reference implementation's one mutable manifest of a partition (STORAGE.md §3.6). */
+    public static final String REFERENCE_NAME = "manifest.json";
+
     private ManifestKeys() {
+    }
+
+    /** True if the last component of {@code key} is the reference implementation's manifest name. */
+    public static boolean isReference(String key) {
+        int slash = key.lastIndexOf('/');
+        return (slash < 0 ? key : key.substring(slash + 1)).equals(REFERENCE_NAME);
     }
 
     /** {@code data/tenant_id=…/hour=HH/manifest.<20 digits>.json}. */
@@ -22,7 +31,7 @@ public final class ManifestKeys {
     /**
      * The generation of a manifest file name, or -1 if it is not canonical. Guards the length first because
      * {@link FileNames#manifestGeneration} throws on {@code manifest.json} (prefix and suffix overlap), the name
-     * the reference implementation uses, which must be ignored rather than crash a listing.
+     * the reference implementation uses ({@link #REFERENCE_NAME}), which is not one of our generations.
      */
     public static long generationOfName(String name) {
         int canonicalLength = FileNames.MANIFEST_PREFIX.length() + 20 + FileNames.MANIFEST_SUFFIX.length();

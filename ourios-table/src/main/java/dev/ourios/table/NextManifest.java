@@ -29,6 +29,11 @@ public final class NextManifest {
      * land the same name again long after GC collected it, and a retired name keeps that copy out of the live set
      * (and tells the writer not to land it). The list grows by one entry per ingest file the partition ever
      * held.</li>
+     * <li>When the snapshot is ruled by the reference implementation's {@code manifest.json} (this commit takes the
+     * partition over, STORAGE.md §3.6), retired also holds every orphan of that listing except unnamed
+     * {@code <uuidv7>.compacted.parquet} files (orphans by our rules too), at {@code commit.at()}: under our rules an
+     * unnamed {@code <uuidv7>.parquet} would be a live ingest file, and retiring the orphans lets GC collect them
+     * after the grace.</li>
      * </ul>
      *
      * @throws IllegalArgumentException if an input is not live in the snapshot, or the output name is in use
@@ -61,7 +66,38 @@ public final class NextManifest {
         files.sort(null);
         Instant at = commit.at();
         commit.inputs().forEach(in -> retired.add(new Retired(in, at)));
+        if (snapshot.ruledByReference()) {
+            referenceOrphans(snapshot).forEach(n -> retired.add(new Retired(n, at)));
+        }
         retired.sort(Comparator.comparing(Retired::file));
         return Manifest.of(snapshot.generation() + 1, files, retired, commit);
+    }
+
+    /**
+     * The manifest that takes a partition ruled by the reference implementation's {@code manifest.json} over without
+     * changing its live set (STORAGE.md §3.6): generation {@code snapshot.generation() + 1}, {@code files} = the
+     * reference files, {@code retired} = the reference orphans (except unnamed compacted files) at {@code at}, and
+     * no commit record, since no row moves.
+     *
+     * @throws IllegalArgumentException if the snapshot is not ruled by {@code manifest.json}
+     */
+    public static Manifest takeover(PartitionSnapshot snapshot, Instant at) {
+        if (!snapshot.ruledByReference()) {
+            throw new IllegalArgumentException(snapshot.partition() + " is not ruled by the reference manifest");
+        }
+        List<String> files = new ArrayList<>(snapshot.manifest().orElseThrow().files());
+        files.sort(null);
+        List<Retired> retired = new ArrayList<>();
+        referenceOrphans(snapshot).forEach(n -> retired.add(new Retired(n, at)));
+        retired.sort(Comparator.comparing(Retired::file));
+        return Manifest.of(snapshot.generation() + 1, files, retired, null);
+    }
+
+    /**
+     * The orphans of a reference-ruled snapshot that a takeover retires: every one but unnamed
+     * {@code <uuidv7>.compacted.parquet} files, which stay orphans under our rules too.
+     */
+    private static List<String> referenceOrphans(PartitionSnapshot snapshot) {
+        return snapshot.orphans().stream().map(o -> o.name()).filter(n -> !FileNames.isCompactedFile(n)).toList();
     }
 }

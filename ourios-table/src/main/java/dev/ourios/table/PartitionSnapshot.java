@@ -14,14 +14,19 @@ import java.util.Set;
  * ({@code currentManifest} plus {@code supersededManifests}) or {@code ignored}. All lists are sorted by key.
  *
  * @param partition           the partition
- * @param generation          the current generation: the highest canonical manifest present, 0 if none
- * @param manifest            the current manifest, empty at generation 0
- * @param currentManifest     the object holding the current manifest, empty at generation 0
- * @param live                {@code manifest.files} ∪ ingest files named neither in files nor retired
+ * @param generation          the current generation: the highest canonical manifest present, else the generation of
+ *                            the reference implementation's {@code manifest.json}, else 0
+ * @param manifest            the current manifest (for {@code manifest.json}, {@link ReferenceManifest#asManifest()}),
+ *                            empty when the partition has none
+ * @param currentManifest     the object holding the current manifest, empty when the partition has none
+ * @param live                {@code manifest.files} ∪ ingest files named neither in files nor retired; exactly
+ *                            {@code manifest.files} while {@code manifest.json} rules
  * @param retiredPresent      retired files still present: invisible, deleted by GC after the grace period
- * @param orphans             {@code *.compacted.parquet} files no manifest names (failed or lost commits)
+ * @param orphans             {@code *.compacted.parquet} files no manifest names (failed or lost commits); while
+ *                            {@code manifest.json} rules, every {@code *.parquet} it does not name
  * @param temps               temp siblings of in-flight or abandoned writes
- * @param supersededManifests canonical manifests below the current generation
+ * @param supersededManifests canonical manifests below the current generation, and {@code manifest.json} once a
+ *                            manifest of ours rules
  * @param ignored             anything else (never read, never deleted)
  * @param listing             the whole listing the snapshot was made from
  */
@@ -38,6 +43,14 @@ public record PartitionSnapshot(PartitionKey partition, long generation, Optiona
         supersededManifests = List.copyOf(supersededManifests);
         ignored = List.copyOf(ignored);
         listing = List.copyOf(listing);
+    }
+
+    /**
+     * True while the reference implementation's {@code manifest.json} rules the partition (no manifest of ours is
+     * present, STORAGE.md §3.6): the next commit takes the partition over.
+     */
+    public boolean ruledByReference() {
+        return currentManifest.map(o -> o.name().equals(ManifestKeys.REFERENCE_NAME)).orElse(false);
     }
 
     /** Names of the live files, sorted. */

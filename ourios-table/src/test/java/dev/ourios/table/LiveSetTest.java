@@ -53,13 +53,12 @@ class LiveSetTest {
         t.put(out);
         t.put("." + in1 + ".tmp-abcdef");
         t.put("notes.txt");
-        t.put("manifest.json"); // the reference implementation's manifest: not ours, ignored
         PartitionSnapshot s = t.reader.snapshot(P);
         assertEquals(0, s.generation());
         assertEquals(List.of(in1, in2).stream().sorted().toList(), names(s.live()));
         assertEquals(List.of(out), names(s.orphans()));
         assertEquals(List.of("." + in1 + ".tmp-abcdef"), names(s.temps()));
-        assertEquals(List.of("manifest.json", "notes.txt"), names(s.ignored()));
+        assertEquals(List.of("notes.txt"), names(s.ignored()));
         assertEquals(names(s.live()), names(s.unmanifestedIngest()));
     }
 

@@ -127,6 +127,17 @@ public final class TestTls {
 
     private SSLContext context(String keyStore) throws IOException {
         try {
+            SSLContext ctx = SSLContext.getInstance("TLS");
+            ctx.init(keyStore == null ? null : keyManagers(keyStore), trustManagers(), null);
+            return ctx;
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** Trust managers trusting the CA (for clients that take managers, not a context: gRPC's). */
+    public javax.net.ssl.TrustManager[] trustManagers() throws IOException {
+        try {
             KeyStore trust = KeyStore.getInstance("PKCS12");
             trust.load(null, null);
             try (InputStream in = Files.newInputStream(caCert())) {
@@ -135,18 +146,31 @@ public final class TestTls {
             }
             TrustManagerFactory tmf = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
             tmf.init(trust);
-            KeyManagerFactory kmf = null;
-            if (keyStore != null) {
-                KeyStore ks = KeyStore.getInstance("PKCS12");
-                try (InputStream in = Files.newInputStream(dir.resolve(keyStore))) {
-                    ks.load(in, PASSWORD.toCharArray());
-                }
-                kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
-                kmf.init(ks, PASSWORD.toCharArray());
+            return tmf.getTrustManagers();
+        } catch (GeneralSecurityException e) {
+            throw new IOException(e);
+        }
+    }
+
+    /** Key managers presenting the CA-signed client certificate. */
+    public javax.net.ssl.KeyManager[] trustedClientKeys() throws IOException {
+        return keyManagers("client.p12");
+    }
+
+    /** Key managers presenting a self-signed certificate. */
+    public javax.net.ssl.KeyManager[] strangerKeys() throws IOException {
+        return keyManagers("stranger.p12");
+    }
+
+    private javax.net.ssl.KeyManager[] keyManagers(String keyStore) throws IOException {
+        try {
+            KeyStore ks = KeyStore.getInstance("PKCS12");
+            try (InputStream in = Files.newInputStream(dir.resolve(keyStore))) {
+                ks.load(in, PASSWORD.toCharArray());
             }
-            SSLContext ctx = SSLContext.getInstance("TLS");
-            ctx.init(kmf == null ? null : kmf.getKeyManagers(), tmf.getTrustManagers(), null);
-            return ctx;
+            KeyManagerFactory kmf = KeyManagerFactory.getInstance(KeyManagerFactory.getDefaultAlgorithm());
+            kmf.init(ks, PASSWORD.toCharArray());
+            return kmf.getKeyManagers();
         } catch (GeneralSecurityException e) {
             throw new IOException(e);
         }

@@ -1,14 +1,14 @@
 package dev.ourios.bench.ingest;
 
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
-import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Path;
-import java.time.Clock;
 
 /**
  * One sweep of the daemon's compaction ({@link CompactionWiring}, product defaults, real clock) on its own thread in
@@ -22,11 +22,12 @@ public final class BackgroundCompaction {
     private volatile double seconds;
 
     private BackgroundCompaction(ObjectStore store, Path scratch) {
-        CompactionOptions options = CompactionOptions.defaults(scratch);
+        CompactionOptions options = CompactionOptions.defaults(scratch)
+                .withRowGroupBytes(RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)));
         thread = new Thread(() -> {
             long t0 = System.nanoTime();
             try {
-                report = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(), MeterProvider.noop())
+                report = CompactionWiring.sweepRunner(SweepSettings.of(store, options))
                         .sweep(PartitionFilter.all(), r -> { });
             } catch (Throwable t) {
                 failure = t;

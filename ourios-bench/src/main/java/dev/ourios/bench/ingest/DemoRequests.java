@@ -2,11 +2,11 @@ package dev.ourios.bench.ingest;
 
 import com.fasterxml.jackson.core.io.JsonStringEncoder;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
-import dev.ourios.core.gen.Template;
-import dev.ourios.ingest.otlp.OtlpCodec;
-import dev.ourios.ingest.otlp.UndecodableException;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
+import dev.ourios.gen.Template;
+import dev.ourios.otlp.OtlpCodec;
+import dev.ourios.otlp.UndecodableException;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.ArrayList;

@@ -1,6 +1,6 @@
 package dev.ourios.bench.ingest;
 
-import dev.ourios.core.otlp.OtlpJsonStream;
+import dev.ourios.otlp.OtlpJsonStream;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.ingest.ContentNamedIngestWriter;
 import dev.ourios.table.ingest.IngestBatcher;

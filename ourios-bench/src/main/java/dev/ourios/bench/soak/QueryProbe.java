@@ -1,7 +1,7 @@
 package dev.ourios.bench.soak;
 
-import dev.ourios.core.gen.DemoService;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.DemoService;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;

@@ -2,10 +2,12 @@ package dev.ourios.bench.soak;
 
 import dev.ourios.bench.Machine;
 import dev.ourios.compaction.CompactionWiring;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepRunner;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.ManifestCodec;
@@ -16,7 +18,6 @@ import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
@@ -60,12 +61,11 @@ public final class SoakRun {
         TableReader tables = new TableReader(store, new ManifestCodec());
         CompactionOptions defaults = CompactionOptions.defaults(root.resolve("scratch"));
         CompactionOptions copts = new CompactionOptions(o.grace(), defaults.minFiles(), defaults.smallFileBytes(),
-                defaults.sortBudgetBytes(), defaults.fanIn(), defaults.rowGroupBytes(), 1, o.gcGrace(),
-                defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
+                defaults.sortBudgetBytes(), defaults.fanIn(), RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)),
+                1, o.gcGrace(), defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
-        SweepRunner runner = CompactionWiring.sweepRunner(store, copts, clock, Clock.systemUTC(), MeterProvider.noop(),
-                false);
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, copts).withPlanClock(clock));
         SoakDaemon daemon = new SoakDaemon(runner, o.sweepEvery());
         SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());
         QueryProbe probe = new QueryProbe(new QueryEngine(store, layout, tables, MeterProvider.noop()), generator,

@@ -1,7 +1,7 @@
 package dev.ourios.bench.soak;
 
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import java.io.IOException;

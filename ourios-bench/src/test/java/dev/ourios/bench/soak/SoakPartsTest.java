@@ -7,8 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;

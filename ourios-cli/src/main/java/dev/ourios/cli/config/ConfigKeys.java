@@ -38,6 +38,10 @@ public final class ConfigKeys {
     public static final String HTTP_MAX_RESPONSE_BYTES = "http.max_response_bytes";
     public static final String HTTP_MAX_CONCURRENT_QUERIES = "http.max_concurrent_queries";
     public static final String HTTP_QUERY_TIMEOUT = "http.query_timeout";
+    public static final String HTTP_UI_ENABLED = "http.ui_enabled";
+    public static final String HTTP_TAIL_MAX_CLIENTS = "http.tail_max_clients";
+    public static final String HTTP_TAIL_QUEUE_ROWS = "http.tail_queue_rows";
+    public static final String HTTP_TAIL_HEARTBEAT = "http.tail_heartbeat";
     public static final String HTTP_HEADER_TIMEOUT = "http.header_timeout";
     public static final String HTTP_BODY_TIMEOUT = "http.body_timeout";
     public static final String HTTP_IDLE_TIMEOUT = "http.idle_timeout";
@@ -67,6 +71,9 @@ public final class ConfigKeys {
     public static final String ICEBERG_TIME_TYPE = "iceberg.time_type";
     public static final String INGEST_ENABLED = "ingest.enabled";
     public static final String INGEST_LISTEN = "ingest.listen";
+    public static final String INGEST_GRPC_LISTEN = "ingest.grpc_listen";
+    /** The value of {@link #INGEST_GRPC_LISTEN} that turns the OTLP/gRPC receiver off. */
+    public static final String OFF = "off";
     public static final String INGEST_WAL_DIR = "ingest.wal_dir";
     public static final String INGEST_FLUSH_BYTES = "ingest.flush_bytes";
     public static final String INGEST_FLUSH_INTERVAL = "ingest.flush_interval";
@@ -144,6 +151,16 @@ public final class ConfigKeys {
                 "Queries running at once; beyond it 429 with Retry-After").withRange(Range.of(1, 1024), "queries"));
         k.add(key(HTTP_QUERY_TIMEOUT, "OURIOS_HTTP_QUERY_TIMEOUT", null, "30s", Kind.DURATION, false,
                 "Deadline of one query: 504 before the first row, a truncated response after it"));
+        k.add(key(HTTP_UI_ENABLED, "OURIOS_HTTP_UI_ENABLED", null, "true", Kind.BOOLEAN, false,
+                "The web UI at / on the query port; false = not served (404)"));
+        k.add(key(HTTP_TAIL_MAX_CLIENTS, "OURIOS_HTTP_TAIL_MAX_CLIENTS", null, "2", Kind.INT, false,
+                "Live tails (GET /v1/tail) open at once, each holding a handler thread (at most http.threads - 1); beyond it 429")
+                .withRange(Range.of(0, 1024), "tails"));
+        k.add(key(HTTP_TAIL_QUEUE_ROWS, "OURIOS_HTTP_TAIL_QUEUE_ROWS", null, "10000", Kind.INT, false,
+                "Rows waiting for one live tail client; beyond it rows are dropped and the client told how many")
+                .withRange(Range.of(1, 1_000_000), "rows"));
+        k.add(key(HTTP_TAIL_HEARTBEAT, "OURIOS_HTTP_TAIL_HEARTBEAT", null, "10s", Kind.DURATION, false,
+                "A live tail without rows for this long gets a heartbeat comment"));
         k.add(key(HTTP_HEADER_TIMEOUT, "OURIOS_HTTP_HEADER_TIMEOUT", null, "10s", Kind.DURATION, false,
                 "Both ports: a request's headers must arrive within this (slow clients are disconnected)"));
         k.add(key(HTTP_BODY_TIMEOUT, "OURIOS_HTTP_BODY_TIMEOUT", null, "30s", Kind.DURATION, false,
@@ -165,6 +182,8 @@ public final class ConfigKeys {
                 "Run the OTLP/HTTP logs receiver (false: no POST /v1/logs)"));
         k.add(key(INGEST_LISTEN, "OURIOS_OTLP_HTTP", "--otlp-http", "127.0.0.1:4318", Kind.LISTEN, false,
                 "Address of the OTLP/HTTP logs receiver, host:port (port 0 = any free port)"));
+        k.add(key(INGEST_GRPC_LISTEN, "OURIOS_INGEST_GRPC_LISTEN", "--otlp-grpc", "127.0.0.1:4317", Kind.LISTEN,
+                false, "Address of the OTLP/gRPC logs receiver, host:port (port 0 = any free port); off = none"));
         k.add(key(INGEST_WAL_DIR, "OURIOS_INGEST_WAL_DIR", "--wal-dir", null, Kind.PATH, false,
                 "Write-ahead-log directory (local disk); unset = <store>/../ourios-wal, required for S3"));
         k.add(key(INGEST_FLUSH_BYTES, "OURIOS_INGEST_FLUSH_BYTES", null, "16MiB", Kind.SIZE, false,

@@ -1,5 +1,6 @@
 package dev.ourios.cli.config;
 
+import dev.ourios.server.tail.TailSettings;
 import dev.ourios.cli.Units;
 import dev.ourios.http.ServerOptions;
 import dev.ourios.http.TlsFiles;
@@ -23,9 +24,12 @@ import java.util.Optional;
  * @param maxConcurrentQueries queries running at once (beyond it 429)
  * @param queryTimeout         the deadline of one query
  * @param server               timeouts, connection limit and TLS of both listeners
+ * @param tail                 live tail bounds
+ * @param uiEnabled            whether the web UI is served at {@code /} on the query port
  */
 public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads, int queue, int maxRows,
-        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, ServerOptions server) {
+        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, ServerOptions server,
+        TailSettings tail, boolean uiEnabled) {
     public HttpConfig {
         Objects.requireNonNull(listen, "listen");
         Objects.requireNonNull(queryTimeout, "queryTimeout");
@@ -48,10 +52,14 @@ public record HttpConfig(InetSocketAddress listen, int maxBodyBytes, int threads
                 .withLimits(v.integer(ConfigKeys.HTTP_MAX_CONNECTIONS),
                         ServerOptions.DEFAULT_MAX_HEADER_BYTES)
                 .withTls(tls(v));
+        // Each open tail holds a handler thread: at least one is always left for every other request.
+        int tails = Math.min(v.integer(ConfigKeys.HTTP_TAIL_MAX_CLIENTS), threads - 1);
+        TailSettings tail = new TailSettings(tails, v.integer(ConfigKeys.HTTP_TAIL_QUEUE_ROWS),
+                positive(v, ConfigKeys.HTTP_TAIL_HEARTBEAT));
         return new HttpConfig(listen, (int) body, threads, queue, v.integer(ConfigKeys.HTTP_MAX_ROWS),
                 v.size(ConfigKeys.HTTP_MAX_RESPONSE_BYTES),
                 v.integer(ConfigKeys.HTTP_MAX_CONCURRENT_QUERIES), positive(v, ConfigKeys.HTTP_QUERY_TIMEOUT),
-                server);
+                server, tail, v.bool(ConfigKeys.HTTP_UI_ENABLED));
     }
 
     private static Duration positive(Values v, String key) {

@@ -8,17 +8,22 @@ import java.time.Duration;
 import java.util.Optional;
 
 /**
- * The OTLP/HTTP logs receiver of {@code ourios serve} ({@code ingest.*}); {@code settings} is empty when it is
- * disabled. The write-ahead log must be on local disk: for a local store it defaults to {@code ourios-wal} beside
+ * The OTLP logs receivers of {@code ourios serve} ({@code ingest.*}); {@code settings} is empty when ingest is
+ * disabled, {@code grpcListen} when the OTLP/gRPC receiver is ({@code ingest.grpc_listen: off}). The write-ahead log must be on local disk: for a local store it defaults to {@code ourios-wal} beside
  * the store directory, for an S3 store it must be given.
  */
-public record IngestConfig(Optional<IngestSettings> settings) {
+public record IngestConfig(Optional<IngestSettings> settings, Optional<InetSocketAddress> grpcListen) {
 
     static IngestConfig from(Values v, StoreConfig store) {
         if (!v.bool(ConfigKeys.INGEST_ENABLED)) {
-            return new IngestConfig(Optional.empty());
+            return new IngestConfig(Optional.empty(), Optional.empty());
         }
         InetSocketAddress listen = v.listen(ConfigKeys.INGEST_LISTEN);
+        // 'off', or 'false': what YAML 1.1 makes of a bare off in the file.
+        String grpcValue = v.string(ConfigKeys.INGEST_GRPC_LISTEN).strip();
+        Optional<InetSocketAddress> grpc = grpcValue.equalsIgnoreCase(ConfigKeys.OFF)
+                || grpcValue.equalsIgnoreCase("false") ? Optional.empty()
+                : Optional.of(v.listen(ConfigKeys.INGEST_GRPC_LISTEN));
         Path wal;
         if (v.optional(ConfigKeys.INGEST_WAL_DIR).isPresent()) {
             wal = v.path(ConfigKeys.INGEST_WAL_DIR);
@@ -50,6 +55,6 @@ public record IngestConfig(Optional<IngestSettings> settings) {
                     + ": must be above 0 (at most 1: the whole buffer)");
         }
         return new IngestConfig(Optional.of(new IngestSettings(listen, wal, flushBytes, flushInterval, maxBuffer,
-                walMax, (int) maxBody, threads, share)));
+                walMax, (int) maxBody, threads, share)), grpc);
     }
 }

@@ -18,8 +18,9 @@ import dev.ourios.server.ServerSettings;
 import dev.ourios.server.auth.AuthSettings;
 import dev.ourios.server.iceberg.IcebergSettings;
 import dev.ourios.server.otlp.OtlpSettings;
+import dev.ourios.server.otlp.grpc.OtlpGrpcSettings;
 import dev.ourios.server.query.QueryApiSettings;
-import dev.ourios.server.sweep.SweepSettings;
+import dev.ourios.server.sweep.SweepLoopSettings;
 import dev.ourios.store.ObjectStore;
 import java.util.HashMap;
 import java.util.Map;
@@ -38,7 +39,8 @@ import picocli.CommandLine.Spec;
  */
 @Command(name = "serve", mixinStandardHelpOptions = true, defaultValueProvider = FlagDefaults.Compaction.class,
         description = "Run the compaction daemon, the HTTP query endpoint "
-        + "(POST /v1/query, GET /v1/files, POST /v1/delete, /healthz, /readyz) and the OTLP/HTTP logs receiver (POST /v1/logs)")
+        + "(POST /v1/query, GET /v1/files, POST /v1/delete, /healthz, /readyz) and the OTLP logs receivers "
+        + "(OTLP/HTTP POST /v1/logs, OTLP/gRPC LogsService/Export)")
 public final class ServeCommand implements Callable<Integer> {
     @Mixin
     ConfigFileOption config;
@@ -60,6 +62,11 @@ public final class ServeCommand implements Callable<Integer> {
             description = "Address of the OTLP/HTTP logs receiver, POST /v1/logs (default: $OURIOS_OTLP_HTTP, the "
                     + "config file, or 127.0.0.1:4318)")
     String otlpHttp;
+
+    @Option(names = "--otlp-grpc", paramLabel = "HOST:PORT",
+            description = "Address of the OTLP/gRPC logs receiver, LogsService/Export; 'off' for none (default: "
+                    + "$OURIOS_INGEST_GRPC_LISTEN, the config file, or 127.0.0.1:4317)")
+    String otlpGrpc;
 
     @Option(names = "--wal-dir", paramLabel = "DIR",
             description = "Write-ahead log of the receiver, on local disk (default: $OURIOS_INGEST_WAL_DIR, the config "
@@ -136,11 +143,13 @@ public final class ServeCommand implements Callable<Integer> {
             Map<String, String> env) {
         HttpConfig http = cfg.http();
         QueryApiSettings api = new QueryApiSettings(http.server(), ConfigKeys.HTTP_LISTEN, http.maxBodyBytes(),
-                http.maxRows(), http.maxResponseBytes(), http.maxConcurrentQueries(), http.queryTimeout());
+                http.maxRows(), http.maxResponseBytes(), http.maxConcurrentQueries(), http.queryTimeout(), http.tail(),
+                http.uiEnabled());
         return new ServerSettings(cfg.store().uri(), api,
                 cfg.ingest().settings().map(s -> new OtlpSettings(s, ConfigKeys.INGEST_LISTEN,
-                        ConfigKeys.INGEST_WAL_DIR)),
-                new SweepSettings(cfg.compaction().enabled(), cfg.compaction().interval(), compaction),
+                        ConfigKeys.INGEST_WAL_DIR, cfg.ingest().grpcListen()
+                                .map(g -> new OtlpGrpcSettings(g, ConfigKeys.INGEST_GRPC_LISTEN)))),
+                new SweepLoopSettings(cfg.compaction().enabled(), cfg.compaction().interval(), compaction),
                 new IcebergSettings(iceberg.enabled(), iceberg.syncInterval(), iceberg.reconcileInterval(),
                         iceberg.form()),
                 new AuthSettings(cfg.auth().keysFile(), cfg.auth().label(), insecureNoAuth),

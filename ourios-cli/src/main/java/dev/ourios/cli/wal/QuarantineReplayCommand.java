@@ -4,7 +4,7 @@ import dev.ourios.cli.Output;
 import dev.ourios.cli.StoreOptions;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.flush.SegmentFlusher;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.quarantine.QuarantineReplay;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.ManifestCodec;

@@ -166,6 +166,24 @@ class ConfigLoaderTest {
     }
 
     @Test
+    void the_grpc_receiver_listens_on_4317_by_default_and_off_turns_it_off() throws Exception {
+        assertEquals(4317, config(Map.of(), null, Map.of()).ingest().grpcListen().orElseThrow().getPort());
+        assertEquals(9417, config(Map.of("OURIOS_INGEST_GRPC_LISTEN", "0.0.0.0:9417"), null, Map.of()).ingest()
+                .grpcListen().orElseThrow().getPort());
+        assertTrue(config(Map.of("OURIOS_INGEST_GRPC_LISTEN", "off"), null, Map.of()).ingest().grpcListen()
+                .isEmpty());
+        assertTrue(config(Map.of(), yaml("ingest:\n  grpc_listen: \"off\"\n"), Map.of()).ingest().grpcListen()
+                .isEmpty(), "quoted in YAML");
+        assertTrue(config(Map.of(), yaml("ingest:\n  grpc_listen: off\n"), Map.of()).ingest().grpcListen()
+                .isEmpty(), "bare in YAML, where it may read as a boolean");
+        assertTrue(config(Map.of(), null, Map.of("ingest.grpc_listen", "OFF")).ingest().grpcListen().isEmpty());
+        ConfigException bad = assertThrows(ConfigException.class, () -> config(Map.of("OURIOS_INGEST_GRPC_LISTEN",
+                "nowhere"), null, Map.of()));
+        assertTrue(bad.getMessage().startsWith("ingest.grpc_listen (env OURIOS_INGEST_GRPC_LISTEN): 'nowhere' is not "
+                + "host:port"), bad.getMessage());
+    }
+
+    @Test
     void the_keys_file_resolves_like_every_key_and_an_empty_auth_section_sets_nothing() throws Exception {
         assertTrue(config(Map.of(), null, Map.of()).auth().keysFile().isEmpty());
         Path f = yaml("auth:\n  keys_file: /etc/ourios/keys.json\n");

@@ -18,7 +18,8 @@ import java.util.OptionalLong;
  *                         file is "small" in the small-file problem's sense)
  * @param sortBudgetBytes  decoded-row budget B of the external sort: above it, runs spill to scratch
  * @param fanIn            maximum number of runs merged at once; more runs merge hierarchically
- * @param rowGroupBytes    explicit compacted row-group threshold; empty = OURIOS_COMPACTED_RG_BYTES or adaptive
+ * @param rowGroupBytes    compacted row-group threshold; empty = adaptive (the CLI resolves the flag, else
+ *                         OURIOS_COMPACTED_RG_BYTES, into it)
  * @param concurrency      partitions compacted at the same time
  * @param gcGrace          how long retired inputs, orphans, temp files and superseded manifests are kept
  * @param scratchDir       where spill runs go (a private sub-directory per compaction)

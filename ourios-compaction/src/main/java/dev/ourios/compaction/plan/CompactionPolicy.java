@@ -7,7 +7,6 @@ import java.time.Instant;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * Which partitions to compact, and which of their files (policy, pure: no I/O). Sealed: {@code now >= hour start +
@@ -26,20 +25,13 @@ import java.util.OptionalLong;
  */
 public final class CompactionPolicy {
     private final CompactionOptions options;
-    private final OptionalLong rowGroupEnv;
 
     /**
-     * @param rowGroupEnv the value of {@code OURIOS_COMPACTED_RG_BYTES} (null when unset), injected so the policy
-     *                    stays a pure function of its inputs; parsed here, so a bad value is refused when the
-     *                    policy is built, before any partition is planned. An explicit row-group setting makes
-     *                    the variable irrelevant, and then it is not read at all ({@code serve} reads it as a size
-     *                    into that setting).
-     * @throws IllegalArgumentException naming the variable if it matters and is not a byte count of at least 1 KiB
+     * @param options the sealing grace, the one-file and tail rules' thresholds, and the row-group setting (empty:
+     *                adaptive; the application resolves {@code OURIOS_COMPACTED_RG_BYTES} into it)
      */
-    public CompactionPolicy(CompactionOptions options, String rowGroupEnv) {
+    public CompactionPolicy(CompactionOptions options) {
         this.options = options;
-        this.rowGroupEnv = options.rowGroupBytes().isPresent() ? OptionalLong.empty()
-                : RowGroupSizing.parseEnv(rowGroupEnv);
     }
 
     public boolean isSealed(PartitionKey partition, Instant now) {
@@ -81,7 +73,7 @@ public final class CompactionPolicy {
     private CompactionPlan plan(PartitionKey partition, long generation, List<ObjectInfo> files) {
         List<ObjectInfo> inputs = files.stream().sorted(Comparator.comparing(ObjectInfo::name)).toList();
         long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
-        long rowGroupBytes = RowGroupSizing.resolve(options.rowGroupBytes(), rowGroupEnv, bytesIn);
+        long rowGroupBytes = RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn);
         return new CompactionPlan(partition, generation, inputs, rowGroupBytes, options.sortBudgetBytes(),
                 options.fanIn());
     }

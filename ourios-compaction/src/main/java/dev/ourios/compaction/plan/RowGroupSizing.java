@@ -5,8 +5,9 @@ import java.util.OptionalLong;
 /**
  * The compacted row-group threshold (STORAGE.md §5, RFC 0036 §3.3 amended): {@code clamp(input bytes / 8, 1 MiB,
  * 32 MiB)}. Eight groups per partition are enough for a one-service window to prune on the reference's real corpus;
- * a fixed 32 MiB would be inert on real hours (a few MiB each, so one group) and fragment big ones. An explicit
- * setting wins over {@code OURIOS_COMPACTED_RG_BYTES}, which wins over the adaptive value.
+ * a fixed 32 MiB would be inert on real hours (a few MiB each, so one group) and fragment big ones. A setting wins
+ * over the adaptive value; the application resolves {@code --row-group-bytes}, else {@code OURIOS_COMPACTED_RG_BYTES}
+ * ({@link #parseEnv}), into that setting, so nothing here reads the environment.
  */
 public final class RowGroupSizing {
     public static final long MIN_BYTES = 1L << 20;
@@ -21,19 +22,13 @@ public final class RowGroupSizing {
         return Math.max(MIN_BYTES, Math.min(MAX_BYTES, inputBytes / TARGET_GROUPS));
     }
 
-    /** Resolves the threshold: the explicit setting, else the variable's value, else the adaptive value. */
-    public static long resolve(OptionalLong explicit, OptionalLong envValue, long inputBytes) {
-        if (explicit.isPresent()) {
-            return explicit.getAsLong();
-        }
-        if (envValue.isPresent()) {
-            return envValue.getAsLong();
-        }
-        return adaptive(inputBytes);
+    /** Resolves the threshold: the setting, else the adaptive value. */
+    public static long resolve(OptionalLong setting, long inputBytes) {
+        return setting.isPresent() ? setting.getAsLong() : adaptive(inputBytes);
     }
 
     /**
-     * Parses the raw value of {@link #ENV}: null or blank is unset; otherwise a plain byte count of at least 1 KiB
+     * Parses the raw value of {@link #ENV}, for the application that reads it: null or blank is unset; otherwise a plain byte count of at least 1 KiB
      * (the smallest row group {@code --row-group-bytes} accepts). Anything else is refused with one line naming
      * the variable, rather than silently meaning "adaptive".
      */

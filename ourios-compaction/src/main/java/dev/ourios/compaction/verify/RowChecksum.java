@@ -31,7 +31,7 @@ public final class RowChecksum {
     }
 
     /**
-     * {@code hashing = false} counts rows only (see {@link dev.ourios.compaction.SortedRewriter#withoutChecksums}).
+     * {@code hashing = false} counts rows only (see {@link dev.ourios.compaction.RowVerification#ROW_COUNTS}).
      *
      * <p>Internal to ourios-compaction: public only for the rewriter in {@code dev.ourios.compaction}, which reads
      * and writes with counting checksums when checksums are off.

@@ -43,10 +43,9 @@ import org.junit.jupiter.api.Timeout;
  * than {@code small-file-bytes};
  * <li>the plan: the partition, the generation the caller read, the inputs (every live file, or the tail) in
  * sorted-name order (whatever the listing order), the sort budget and fan-in of the options, and the compacted
- * row-group threshold of the inputs' bytes: an explicit
- * setting, else {@code OURIOS_COMPACTED_RG_BYTES} (a byte count of at least 1024; any other non-blank value is
- * refused when the policy is built), else
- * {@code clamp(input bytes / 8, 1 MiB, 32 MiB)}.
+ * row-group threshold of the inputs' bytes: an explicit setting, else {@code OURIOS_COMPACTED_RG_BYTES} as the
+ * application parses it into the setting (a byte count of at least 1024; any other non-blank value is refused by
+ * {@link RowGroupSizing#parseEnv}, before a policy is built), else {@code clamp(input bytes / 8, 1 MiB, 32 MiB)}.
  * </ul>
  *
  * <p>Seeded: {@code -Dourios.seed=N} replays a failing run (the failure message names the seed and the case);
@@ -90,7 +89,7 @@ class CompactionPolicySimulationTest {
             try {
                 if (c.options().rowGroupBytes().isEmpty() && refusedEnv(c.rowGroupEnv())) {
                     IllegalArgumentException refused = assertThrows(IllegalArgumentException.class,
-                            () -> new CompactionPolicy(c.options(), c.rowGroupEnv()));
+                            () -> RowGroupSizing.parseEnv(c.rowGroupEnv()));
                     assertTrue(refused.getMessage().startsWith(RowGroupSizing.ENV + ": "), refused.getMessage());
                     envRefused++;
                     continue;
@@ -203,8 +202,17 @@ class CompactionPolicySimulationTest {
         return v.bitLength() >= 64 || v.compareTo(BigInteger.valueOf(1024)) < 0;
     }
 
+    /**
+     * The options as the application hands them to the policy: without a row-group setting, the variable's value
+     * parsed into one (what the CLI does before it builds a sweep).
+     */
+    private static CompactionOptions resolvedOptions(Case c) {
+        return c.options().rowGroupBytes().isPresent() ? c.options()
+                : c.options().withRowGroupBytes(RowGroupSizing.parseEnv(c.rowGroupEnv()));
+    }
+
     private static void check(Case c, Expected e) {
-        CompactionPolicy policy = new CompactionPolicy(c.options(), c.rowGroupEnv());
+        CompactionPolicy policy = new CompactionPolicy(resolvedOptions(c));
         assertEquals(e.outcome() != Outcome.NOT_SEALED, policy.isSealed(c.partition(), c.now()), "isSealed");
         // The caller's list is the snapshot's live set in listing order; the policy must not depend on that order
         // (nor change the list it was given).

@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.GeneratorSpec;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.GeneratorSpec;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.rows.RowCodec;
 import java.nio.file.Files;
 import java.nio.file.Path;

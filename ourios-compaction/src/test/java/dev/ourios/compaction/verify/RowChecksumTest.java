@@ -6,7 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import dev.ourios.compaction.TestStores;
 import dev.ourios.compaction.sort.RowBufferAccess;
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.gen.LogGenerator;
+import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.rows.RowCodec;
 import java.util.ArrayList;
 import java.util.List;

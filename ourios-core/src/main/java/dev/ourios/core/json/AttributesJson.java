@@ -175,7 +175,8 @@ public final class AttributesJson {
         }
         JsonNode key = kv.get("key");
         if (key == null || key.isNull()) {
-            key = kv.path("key");
+            // proto3 JSON leaves out a string field at its default: an absent key is the empty key, as in protobuf.
+            return new KeyValue("", parseValue(kv.get("value"), path + ".value"));
         }
         if (!key.isTextual()) {
             throw new JsonPathException(path + ".key", "expected a string key");
@@ -226,6 +227,9 @@ public final class AttributesJson {
             }
             case "intValue", "int_value":
                 return new AnyValue.IntValue(JsonNumbers.int64(v, path));
+            case "stringValueStrindex", "string_value_strindex":
+                // An index into a profiles dictionary: meaningless in logs, refused as the OTLP receiver refuses it.
+                throw new JsonPathException(path, "string_value_strindex is not allowed in logs");
             case "doubleValue", "double_value":
                 return new AnyValue.DoubleValue(parseDouble(v, path));
             case "bytesValue", "bytes_value":

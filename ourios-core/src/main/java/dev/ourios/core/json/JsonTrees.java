@@ -9,7 +9,6 @@ import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import java.io.IOException;
-import java.io.InputStream;
 import java.io.UncheckedIOException;
 
 /**
@@ -41,18 +40,11 @@ public final class JsonTrees {
         }
     }
 
-    /** One JSON value and nothing else, read from a UTF-8 stream the caller owns. */
-    public static JsonNode readOne(InputStream json) {
-        try (JsonParser p = FACTORY.createParser(json)) {
-            return readOne(p);
-        } catch (JsonProcessingException e) {
-            throw malformed(e);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static JsonNode readOne(JsonParser p) throws IOException {
+    /**
+     * One JSON value and nothing else, from a parser the caller made over its source (and closes); malformed
+     * JSON is a {@link JsonPathException} on the document as a whole, a failure of the source an IOException.
+     */
+    public static JsonNode readOne(JsonParser p) throws IOException {
         JsonNode root;
         try {
             JsonToken first = p.nextToken();
@@ -81,11 +73,6 @@ public final class JsonTrees {
         return root;
     }
 
-    /** A parser over {@code in} whose values {@link #readValue} turns into trees by the same rules. */
-    public static JsonParser parser(java.io.Reader in) throws IOException {
-        return FACTORY.createParser(in);
-    }
-
     /** The value starting at the parser's current token, read by the rules above (exact numbers, -0.0 kept). */
     public static JsonNode readValue(JsonParser p) throws IOException {
         return value(p, p.currentToken());
@@ -110,7 +97,8 @@ public final class JsonTrees {
         }
     }
 
-    private static JsonPathException malformed(JsonProcessingException e) {
+    /** Malformed JSON, as every reader here reports it. */
+    public static JsonPathException malformed(JsonProcessingException e) {
         return new JsonPathException("", "malformed JSON: " + e.getOriginalMessage(), e);
     }
 

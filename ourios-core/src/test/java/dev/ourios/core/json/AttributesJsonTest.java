@@ -101,7 +101,12 @@ class AttributesJsonTest {
                 "[{\"key\":\"n\",\"value\":{\"intValue\":1,\"stringValue\":\"1\"}}]")).getMessage()
                 .contains("more than one value set"));
         assertEquals("attributes[0].key", assertThrows(JsonPathException.class,
-                () -> AttributesJson.decode("[{\"value\":{}}]")).path());
+                () -> AttributesJson.decode("[{\"key\":5,\"value\":{}}]")).path());
+        // proto3 JSON leaves a string at its default out: no key is the empty key, as protobuf reads it.
+        assertEquals(List.of(new KeyValue("", new AnyValue.EmptyValue())), AttributesJson.decode("[{\"value\":{}}]"));
+        assertTrue(assertThrows(JsonPathException.class, () -> AttributesJson.decode(
+                "[{\"key\":\"s\",\"value\":{\"stringValueStrindex\":3}}]")).getMessage()
+                .contains("string_value_strindex is not allowed in logs"));
         assertThrows(JsonPathException.class, () -> AttributesJson.decode("{\"key\":\"a\"}"));
         assertThrows(JsonPathException.class, () -> AttributesJson.decode("[{"));
         assertThrows(JsonPathException.class, () -> AttributesJson.decode(

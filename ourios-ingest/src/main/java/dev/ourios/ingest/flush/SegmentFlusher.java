@@ -3,8 +3,8 @@ package dev.ourios.ingest.flush;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.ingest.otlp.DecodedLogs;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.DecodedLogs;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WalFrames;
@@ -40,6 +40,7 @@ public final class SegmentFlusher {
     private final OtlpLogsDecoder decoder;
     private final FlushListener listener;
     private final LiveSetChanges changes;
+    private final LandedRows landedRows;
 
     public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener) {
         this(writer, tables, decoder, listener, LiveSetChanges.NONE);
@@ -48,6 +49,13 @@ public final class SegmentFlusher {
     /** As above, telling {@code changes} of each partition as soon as a file this flush published is in it. */
     public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener,
             LiveSetChanges changes) {
+        this(writer, tables, decoder, listener, changes, LandedRows.NONE);
+    }
+
+    /** As above, handing {@code landedRows} the rows of each file this flush published, once it is in. */
+    public SegmentFlusher(IngestWriter writer, TableReader tables, OtlpLogsDecoder decoder, FlushListener listener,
+            LiveSetChanges changes, LandedRows landedRows) {
+        this.landedRows = landedRows;
         this.changes = changes;
         this.writer = writer;
         this.tables = tables;
@@ -90,6 +98,7 @@ public final class SegmentFlusher {
                 // A file found already there was published (and told) by an earlier attempt, or by an earlier
                 // process, whose files a reader of the whole store picks up at start.
                 changes.changed(key);
+                landedRows.landed(key, p.getValue());
             }
             listener.file(key.tenantId(), p.getValue().size(), f.map(IngestWriter.LandedFile::bytes).orElse(0L),
                     f.isPresent());

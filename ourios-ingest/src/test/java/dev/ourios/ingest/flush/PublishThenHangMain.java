@@ -1,7 +1,7 @@
 package dev.ourios.ingest.flush;
 
 import dev.ourios.core.Uuid7;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.ingest.wal.WalEntry;
 import dev.ourios.ingest.wal.WalListener;

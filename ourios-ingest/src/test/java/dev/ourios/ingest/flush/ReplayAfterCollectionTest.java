@@ -6,14 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.Uuid7;
 import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
-import dev.ourios.ingest.otlp.OtlpLogsDecoder;
+import dev.ourios.otlp.OtlpLogsDecoder;
 import dev.ourios.ingest.wal.Segment;
 import dev.ourios.ingest.wal.SealedSegment;
 import dev.ourios.query.LiveFiles;
@@ -105,12 +105,11 @@ class ReplayAfterCollectionTest {
             // While the ingester is down: compact both (sealed) hours, then GC a day later collects the inputs.
             // Max tail ratio 0: the late file below folds into its hour, so that sweep commits a manifest.
             CompactionOptions options = CompactionOptions.defaults(dir.resolve("scratch")).withMaxTailRatio(0);
-            SweepReport compacted = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(),
-                    MeterProvider.noop()).sweep(PartitionFilter.all(), r -> { });
+            SweepReport compacted = CompactionWiring.sweepRunner(SweepSettings.of(store, options)).sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, compacted.count(PartitionResult.Result.COMMITTED), compacted.toString());
             Clock dayLater = Clock.offset(Clock.systemUTC(), Duration.ofDays(1));
-            SweepReport collected = CompactionWiring.sweepRunner(store, options, dayLater, dayLater,
-                    MeterProvider.noop(), false).sweep(PartitionFilter.all(), r -> { });
+            SweepReport collected = CompactionWiring.sweepRunner(SweepSettings.of(store, options).withPlanClock(dayLater)
+                    .withWallClock(dayLater)).sweep(PartitionFilter.all(), r -> { });
             assertEquals(4, collected.gcDeleted(), "both hours' two ingest files: " + collected);
             for (PartitionKey p : partitions) {
                 PartitionSnapshot s = tables.snapshot(p);
@@ -120,8 +119,7 @@ class ReplayAfterCollectionTest {
             // Late data arrives and is compacted in: this commit's manifest is the first written after the
             // collection, and it must still retire the collected names.
             new IngestWriter(store).land(otlpRecords("late", firstNanos));
-            SweepReport late = CompactionWiring.sweepRunner(store, options, Clock.systemUTC(),
-                    MeterProvider.noop()).sweep(PartitionFilter.all(), r -> { });
+            SweepReport late = CompactionWiring.sweepRunner(SweepSettings.of(store, options)).sweep(PartitionFilter.all(), r -> { });
             assertEquals(2, late.count(PartitionResult.Result.COMMITTED), late.toString());
             for (PartitionKey p : partitions) {
                 PartitionSnapshot s = tables.snapshot(p);

@@ -5,6 +5,7 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import dev.ourios.parquet.index.TokenIndex;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -18,6 +19,10 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  *
  * <p>Bounded by an estimate of the heap the parsed footers hold ({@link #HEAP_PER_SERIALIZED_BYTE} times the bytes
  * read to parse each), least recently used out first; a footer larger than the whole bound is not kept.
+ *
+ * <p>It also keeps files' token indexes (docs/spec/storage.md, "Token index"), under a bound of their own (the same
+ * number of bytes): the verified index bytes, or the fact that a file has no usable index, so a damaged one is
+ * checked (and reported) once, not on every read.
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -30,7 +35,9 @@ public final class FooterCache {
 
     private final long maxBytes;
     private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
+    private final LinkedHashMap<Key, Optional<TokenIndex>> indexes = new LinkedHashMap<>(16, 0.75f, true);
     private long bytes;
+    private long indexBytes;
 
     /** A cache of at most {@code maxBytes} estimated heap bytes; 0 keeps nothing. */
     public FooterCache(long maxBytes) {
@@ -73,6 +80,36 @@ public final class FooterCache {
             bytes -= eldest.getValue().weight;
             it.remove();
         }
+    }
+
+    /** A file's token index as kept: empty when the cache knows nothing of it; an empty index: none usable. */
+    synchronized Optional<Optional<TokenIndex>> index(Key key) {
+        return Optional.ofNullable(indexes.get(key));
+    }
+
+    /** Keeps a file's token index (or its absence), evicting the least recently used. */
+    synchronized void putIndex(Key key, Optional<TokenIndex> index) {
+        long weight = weight(index);
+        if (weight > maxBytes) {
+            return;
+        }
+        Optional<TokenIndex> old = indexes.put(key, index);
+        indexBytes += weight - (old == null ? 0 : weight(old));
+        for (Iterator<Map.Entry<Key, Optional<TokenIndex>>> it = indexes.entrySet().iterator();
+                indexBytes > maxBytes && it.hasNext(); ) {
+            Map.Entry<Key, Optional<TokenIndex>> eldest = it.next();
+            indexBytes -= weight(eldest.getValue());
+            it.remove();
+        }
+    }
+
+    private static long weight(Optional<TokenIndex> index) {
+        return 64 + index.map(TokenIndex::bytes).orElse(0);
+    }
+
+    /** The bytes of token indexes held now (never above the bound). */
+    public synchronized long indexBytes() {
+        return indexBytes;
     }
 
     /** The estimated heap bytes held now (never above the bound). */

@@ -4,6 +4,9 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogFormatException;
+import dev.ourios.parquet.index.IndexCondition;
+import dev.ourios.parquet.index.TokenIndex;
+import dev.ourios.parquet.index.TokenIndexRegion;
 import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.NoSuchObjectException;
@@ -33,6 +36,8 @@ import org.apache.parquet.io.RecordReader;
 import org.apache.parquet.io.SeekableInputStream;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.Type;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
@@ -61,6 +66,7 @@ import org.apache.parquet.schema.Type;
  * whichever reader asks for the next one first ({@link RowGroupClaims}). Each reader is confined to its thread.
  */
 public final class LogFileReader implements Closeable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogFileReader.class);
     /** The largest row-group span {@link #prefetchColumns} reads at once. */
     static final long MAX_PREFETCH = 256L << 20;
 
@@ -109,6 +115,11 @@ public final class LogFileReader implements Closeable {
     private long rowInGroup;
     private LogRecord pending;
     private boolean finished;
+    /** Row groups the token index ruled out (set while the footer is read; 0 for a partner). */
+    private int rowGroupsIndexSkipped;
+    /** The file's row groups and rows before the token index ruled any out. */
+    private int fileGroups;
+    private long fileRows = -1;
 
     private LogFileReader(ObjectStore store, String key, String file, RandomAccessInput input, ReadOptions options,
             boolean allowColumnar, FooterCache footers, ParquetMetadata footer, RowGroupClaims shared)
@@ -154,7 +165,7 @@ public final class LogFileReader implements Closeable {
             this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
                     .getColumnIO(requested, fileSchema, true);
             this.materializer = new LogRecordMaterializer(requested);
-            this.rowGroupsTotal = pruned ? shared.totalGroups() : reader.getFooter().getBlocks().size();
+            this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
             this.rowGroupsKept = keptBlocks.size();
@@ -198,7 +209,72 @@ public final class LogFileReader implements Closeable {
                 throw e;
             }
         }
+        fileGroups = footer.getBlocks().size();
+        if (options.index().prunes()) {
+            try {
+                footer = skipByIndex(id, footer, stream);
+            } catch (IOException | RuntimeException e) {
+                stream.close();
+                throw e;
+            }
+        }
         return new ParquetFileReader(inputFile, footer, readOptions, stream); // closes the stream if it fails
+    }
+
+    /**
+     * {@code footer} without the row groups the file's token index rules out for the options' condition (the
+     * footer itself when the file has no usable index: every group is read). The index is taken from
+     * {@link #footers} or read, verified and kept there; an index that does not verify is reported once and not
+     * used, so a damaged index costs a scan, never a row.
+     */
+    private ParquetMetadata skipByIndex(FooterCache.Key id, ParquetMetadata footer, SeekableInputStream stream)
+            throws IOException {
+        Optional<TokenIndex> index;
+        Optional<Optional<TokenIndex>> cached = footers.index(id);
+        if (cached.isPresent()) {
+            index = cached.get();
+        } else {
+            index = readIndex(footer, stream);
+            footers.putIndex(id, index);
+        }
+        if (index.isEmpty()) {
+            return footer;
+        }
+        List<BlockMetaData> blocks = footer.getBlocks();
+        List<BlockMetaData> kept = new ArrayList<>(blocks.size());
+        IndexCondition condition = options.index();
+        for (int g = 0; g < blocks.size(); g++) {
+            if (index.get().mayMatch(g, condition)) {
+                kept.add(blocks.get(g));
+            }
+        }
+        if (kept.size() == blocks.size()) {
+            return footer;
+        }
+        fileRows = blocks.stream().mapToLong(BlockMetaData::getRowCount).sum();
+        rowGroupsIndexSkipped = blocks.size() - kept.size();
+        return new ParquetMetadata(footer.getFileMetaData(), kept);
+    }
+
+    private Optional<TokenIndex> readIndex(ParquetMetadata footer, SeekableInputStream stream) throws IOException {
+        String descriptor = footer.getFileMetaData().getKeyValueMetaData().get(TokenIndexRegion.KEY);
+        if (descriptor == null) {
+            return Optional.empty(); // no index (an ingest file, or another writer's): every group is read
+        }
+        Optional<TokenIndexRegion.Location> where = TokenIndexRegion.Location.parse(descriptor, input.length(),
+                footer.getBlocks().size());
+        if (where.isEmpty()) {
+            LOG.warn("{}: token index descriptor not usable; the file is scanned", file);
+            return Optional.empty();
+        }
+        byte[] region = new byte[(int) where.get().length()];
+        stream.seek(where.get().offset());
+        stream.readFully(region);
+        if (!where.get().verifies(region)) {
+            LOG.warn("{}: token index fails its checksum; the file is scanned", file);
+            return Optional.empty();
+        }
+        return Optional.of(new TokenIndex(where.get(), region));
     }
 
     /** Opens {@code key}; the object is read in ranges, never whole. */
@@ -632,7 +708,13 @@ public final class LogFileReader implements Closeable {
 
     /** Rows in the file according to its footer (before any filtering). */
     public long rowCount() {
-        return reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount).sum();
+        return fileRows >= 0 ? fileRows : reader.getFooter().getBlocks().stream().mapToLong(BlockMetaData::getRowCount)
+                .sum();
+    }
+
+    /** Row groups the file's token index ruled out (counted among {@link #rowGroupsTotal}, not among the kept). */
+    public int rowGroupsIndexSkipped() {
+        return rowGroupsIndexSkipped;
     }
 
     public int rowGroupsTotal() {

@@ -54,6 +54,9 @@ abstract class PageCodec implements BytesInputDecompressor {
             throw new IOException(codec + " page of " + length + " bytes gives a negative uncompressed size "
                     + uncompressedSize);
         }
+        if (length == 0 && uncompressedSize == 0) {
+            return new byte[0]; // parquet-java's compressors write an empty page as no bytes at all (Snappy among them)
+        }
         byte[] out = new byte[uncompressedSize];
         int n;
         try {

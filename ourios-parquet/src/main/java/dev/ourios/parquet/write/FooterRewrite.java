@@ -2,6 +2,7 @@ package dev.ourios.parquet.write;
 
 import dev.ourios.core.Columns;
 import dev.ourios.parquet.footer.Footers;
+import dev.ourios.parquet.index.TokenIndexRegion;
 import java.io.ByteArrayInputStream;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -9,9 +10,11 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.function.IntFunction;
 import org.apache.parquet.format.ColumnChunk;
 import org.apache.parquet.format.ColumnMetaData;
 import org.apache.parquet.format.FileMetaData;
+import org.apache.parquet.format.KeyValue;
 import org.apache.parquet.format.PageEncodingStats;
 import org.apache.parquet.format.RowGroup;
 import org.apache.parquet.format.SortingColumn;
@@ -46,6 +49,16 @@ final class FooterRewrite {
      */
     static NewFooter rewriteTail(byte[] tail, int length, MessageType schema, boolean declareSorting,
             List<ChunkStats.Group> chunkStats) throws IOException {
+        return rewriteTail(tail, length, schema, declareSorting, chunkStats, null);
+    }
+
+    /**
+     * As above; {@code tokenIndex}, when not null, gives the token index descriptor for a region written where the
+     * old footer started (its argument: that position in the tail), which the new footer names under
+     * {@link TokenIndexRegion#KEY}.
+     */
+    static NewFooter rewriteTail(byte[] tail, int length, MessageType schema, boolean declareSorting,
+            List<ChunkStats.Group> chunkStats, IntFunction<String> tokenIndex) throws IOException {
         if (length < 8) {
             throw new IOException("held tail too short for a footer: " + length + " bytes");
         }
@@ -61,6 +74,9 @@ final class FooterRewrite {
         }
         if (declareSorting) {
             declareSorting(md, schema);
+        }
+        if (tokenIndex != null) {
+            md.addToKey_value_metadata(new KeyValue(TokenIndexRegion.KEY).setValue(tokenIndex.apply(footerStart)));
         }
         ByteArrayOutputStream footer = new ByteArrayOutputStream(footerLen + 256);
         Util.writeFileMetaData(md, footer);

@@ -3,6 +3,8 @@ package dev.ourios.parquet.write;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogSchema;
+import dev.ourios.parquet.index.TokenIndexBuilder;
+import dev.ourios.parquet.index.TokenIndexRegion;
 import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.AtomicOutput;
@@ -51,7 +53,9 @@ import org.slf4j.LoggerFactory;
  * which is the usual case for service names.</li>
  * </ul>
  * Every file's footer is rewritten at commit (see {@link FooterRewrite}) so output is byte-identical across processes
- * and can declare {@code sorting_columns}.
+ * and can declare {@code sorting_columns}. A file written with {@link WriterOptions#tokenIndex()} carries the token
+ * index (docs/spec/storage.md, "Token index"): one filter per row group, written between the last index or bloom
+ * filter and the footer, located by the footer's {@link TokenIndexRegion#KEY} entry.
  */
 public final class LogFileWriter implements Closeable {
     private static final Logger LOG = LoggerFactory.getLogger(LogFileWriter.class);
@@ -61,12 +65,19 @@ public final class LogFileWriter implements Closeable {
     private static final Set<String> BLOOM = Set.of(Columns.TEMPLATE_ID, Columns.TRACE_ID, Columns.SPAN_ID,
             Columns.SERVICE_NAME);
     private static final String ZSTD_LEVEL_KEY = "parquet.compression.codec.zstd.level";
+    /**
+     * Bits of token-index filter per distinct key of a row group: about a 1% false-positive rate for a split-block
+     * filter at its sized load (folding to powers of two leaves between this and twice it).
+     */
+    static final double TOKEN_BITS_PER_KEY = 10;
 
     private final AtomicOutput output;
     private final AtomicOutputFile file;
     private final LogSchema schema;
     private final WriterOptions options;
     private final RowGroupWriter writer;
+    /** The token index being built, or null. */
+    private final TokenIndexBuilder tokenIndex;
     private long rows;
     private boolean failed;
     private boolean done;
@@ -88,6 +99,8 @@ public final class LogFileWriter implements Closeable {
         this.options = options;
         this.schema = LogSchema.of(options.extras());
         this.file = new AtomicOutputFile(output);
+        this.tokenIndex = options.tokenIndex() ? new TokenIndexBuilder(tokenFilterCap(options.rowGroupBytes()),
+                TOKEN_BITS_PER_KEY) : null;
         try {
             ParquetProperties props = properties(encoding);
             PlainParquetConfiguration conf = new PlainParquetConfiguration();
@@ -96,7 +109,7 @@ public final class LogFileWriter implements Closeable {
                     ParquetFileWriter.Mode.OVERWRITE, options.rowGroupBytes(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
                     null, props);
             this.writer = new RowGroupWriter(fileWriter, schema.messageType(), props, conf, options.rowGroupBytes(),
-                    options.writerThreads(), schema, bloomPlan(), ownPages);
+                    options.writerThreads(), schema, bloomPlan(), ownPages, tokenIndex);
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
@@ -182,6 +195,14 @@ public final class LogFileWriter implements Closeable {
             }
         }
         return new BloomPlan(columns);
+    }
+
+    /**
+     * The largest token-index filter of a row group: 1/32 of the row-group threshold (so a full group's index stays
+     * near 3% of its bytes however many distinct tokens it has), between 1 KiB and 1 MiB.
+     */
+    static int tokenFilterCap(long rowGroupBytes) {
+        return (int) Math.max(1 << 10, Math.min(1 << 20, rowGroupBytes / 32));
     }
 
     private int maxBloomBytes() {
@@ -282,11 +303,18 @@ public final class LogFileWriter implements Closeable {
         try {
             ParquetMetadata written = writer.finish(file::startCapture);
             AtomicOutputFile.Tail tail = file.takeTail();
+            TokenIndexRegion index = tokenIndex != null ? tokenIndex.finish() : null;
             FooterRewrite.NewFooter footer = FooterRewrite.rewriteTail(tail.bytes(), tail.length(),
-                    schema.messageType(), options.declareSorting(), options.statistics() ? writer.chunkStats() : null);
+                    schema.messageType(), options.declareSorting(), options.statistics() ? writer.chunkStats() : null,
+                    index == null ? null : start -> index.descriptor(tail.offset() + start));
             file.writeThrough(tail.bytes(), 0, footer.footerStart());
+            if (index != null) {
+                byte[] region = index.bytes();
+                file.writeThrough(region, 0, region.length);
+            }
             file.writeThrough(footer.footer(), 0, footer.footer().length);
-            long bytes = tail.offset() + footer.footerStart() + footer.footer().length;
+            long bytes = tail.offset() + footer.footerStart() + (index == null ? 0 : index.size())
+                    + footer.footer().length;
             if (output.position() != bytes) {
                 throw new IOException("output position " + output.position() + " != file length " + bytes);
             }

@@ -3,6 +3,8 @@ package dev.ourios.parquet.write;
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogSchema;
+import dev.ourios.parquet.index.TokenIndexBuilder;
+import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.rows.StringTable;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -48,6 +50,9 @@ import org.apache.parquet.schema.MessageType;
  * own pages, data pages are also compressed on two more helpers ({@link PageCompressors}, {@link PrecompressedPages}),
  * which changes no byte either.
  * Encoded rows are copied into the batch (the caller may reuse its buffer); records are immutable and kept.
+ *
+ * <p>With a token index ({@link TokenIndexBuilder}), every batch is also added to the index, on a third helper with
+ * two threads (in batch order, like the slices), and the index's group is ended when the row group is flushed.
  */
 final class RowGroupWriter {
     static final int SLICES = 2;
@@ -70,6 +75,10 @@ final class RowGroupWriter {
     private final ExecutorService[] helpers;
     /** Helpers compressing both slices' data pages, or null (with one thread, or parquet-java's column writers). */
     private final PageCompressors pageCompressors;
+    /** The file's token index, or null. */
+    private final TokenIndexBuilder index;
+    /** The token index's helper (batches in order), or null with one thread or no index. */
+    private final ExecutorService indexHelper;
     private Batch batch = new Batch();
     /** Batches the helpers may still be shredding, oldest first, with both slices' futures. */
     private final ArrayDeque<Shredding> inFlight = new ArrayDeque<>();
@@ -86,8 +95,9 @@ final class RowGroupWriter {
 
     RowGroupWriter(ParquetFileWriter file, MessageType schema, ParquetProperties props,
             ParquetConfiguration codecConf, long rowGroupBytes, int threads, LogSchema logSchema, BloomPlan bloomPlan,
-            boolean ownPages) throws IOException {
+            boolean ownPages, TokenIndexBuilder index) throws IOException {
         this.file = file;
+        this.index = index;
         this.props = props;
         this.rowGroupBytes = rowGroupBytes;
         this.rowGroupRows = props.getRowGroupRowCountLimit();
@@ -111,6 +121,11 @@ final class RowGroupWriter {
         } else {
             this.helpers = null;
         }
+        this.indexHelper = threads > 1 && index != null ? Executors.newSingleThreadExecutor(r -> {
+            Thread t = new Thread(r, "ourios-token-index");
+            t.setDaemon(true);
+            return t;
+        }) : null;
         this.nextCheck = props.getMinRowCountForPageSizeCheck();
         file.start();
     }
@@ -175,6 +190,9 @@ final class RowGroupWriter {
                 h.shutdownNow();
             }
         }
+        if (indexHelper != null) {
+            indexHelper.shutdownNow();
+        }
         if (pageCompressors != null) {
             // After the helpers: nothing is out after a finished file, and after a failure the interrupted helpers
             // stop waiting for pages (the queues are theirs; they are not touched from here).
@@ -212,9 +230,22 @@ final class RowGroupWriter {
         if (helpers == null) {
             slices[0].shred(b);
             slices[1].shred(b);
+            if (index != null) {
+                b.addTo(index);
+            }
             b.clear();
         } else {
-            inFlight.add(new Shredding(b, submitToBoth(slice -> slice.shred(b))));
+            Future<?>[] work = submitToBoth(slice -> slice.shred(b));
+            if (indexHelper != null) {
+                work = Arrays.copyOf(work, SLICES + 1);
+                work[SLICES] = indexHelper.submit(() -> {
+                    b.addTo(index);
+                    return null;
+                });
+            } else if (index != null) {
+                b.addTo(index);
+            }
+            inFlight.add(new Shredding(b, work));
             if (inFlight.size() >= IN_FLIGHT) {
                 awaitOldest();
             }
@@ -256,6 +287,9 @@ final class RowGroupWriter {
             s.pages.flushToFileWriter(file);
         }
         file.endBlock();
+        if (index != null) {
+            index.endGroup(); // every batch of the group was added: awaitHelpers above waited for the index too
+        }
         for (Slice s : slices) {
             s.closeGroup();
         }
@@ -481,6 +515,13 @@ final class RowGroupWriter {
                 arena = Arrays.copyOf(arena, cap);
                 offsets = Arrays.copyOf(offsets, cap);
                 strings = Arrays.copyOf(strings, cap);
+            }
+        }
+
+        /** Adds every row of the batch to the token index (encoded rows decoded into records). */
+        void addTo(TokenIndexBuilder index) {
+            for (int i = 0; i < n; i++) {
+                index.add(records[i] != null ? records[i] : RowCodec.decode(arena[i], offsets[i], strings[i]));
             }
         }
 

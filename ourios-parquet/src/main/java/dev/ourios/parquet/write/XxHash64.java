@@ -8,8 +8,10 @@ import java.nio.ByteOrder;
  * XXH64 with seed 0 over a byte range: the hash Parquet's split-block bloom filters use (parquet-format
  * BloomFilter.md). parquet-java's {@code BlockSplitBloomFilter.hash(Binary)} copies the value into a new array first;
  * this reads it in place. {@code SplitBlockBloomTest} checks it against parquet-java's hash.
+ *
+ * <p>Internal to ourios-parquet: public only for the {@code index} package (the token index hashes its keys with it).
  */
-final class XxHash64 {
+public final class XxHash64 {
     private static final long P1 = 0x9E3779B185EBCA87L;
     private static final long P2 = 0xC2B2AE3D27D4EB4FL;
     private static final long P3 = 0x165667B19E3779F9L;
@@ -21,7 +23,7 @@ final class XxHash64 {
     private XxHash64() {
     }
 
-    static long hash(byte[] a, int off, int len) {
+    public static long hash(byte[] a, int off, int len) {
         int p = off;
         int end = off + len;
         long h;

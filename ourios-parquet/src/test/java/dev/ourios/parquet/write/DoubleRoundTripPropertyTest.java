@@ -7,7 +7,7 @@ import dev.ourios.core.LogRecord;
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
 import dev.ourios.core.json.KeyValue;
-import dev.ourios.core.otlp.OtlpJsonDecoder;
+import dev.ourios.otlp.OtlpJsonDecoder;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.read.ReadOptions;

@@ -16,7 +16,7 @@ import java.util.Random;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
-/** An independent reader (DuckDB) agrees with what we wrote. */
+/** An independent reader (DuckDB) agrees with what we wrote (a compacted file, token index included). */
 class DuckDbTest {
     @TempDir
     Path dir;
@@ -31,6 +31,12 @@ class DuckDbTest {
         }
         var store = new LocalObjectStore(dir);
         TestFiles.write(store, "d.parquet", WriterOptions.compacted(1 << 20).withRowGroupRows(400), rows);
+        // A compacted file carries the token index between its indexes and its footer: other engines read it unaffected.
+        try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(
+                new org.apache.parquet.io.LocalInputFile(dir.resolve("d.parquet")))) {
+            assertTrue(r.getFooter().getFileMetaData().getKeyValueMetaData()
+                    .containsKey(dev.ourios.parquet.index.TokenIndexRegion.KEY));
+        }
         Properties p = new Properties();
         p.setProperty("autoinstall_known_extensions", "false");
         p.setProperty("autoload_known_extensions", "false");

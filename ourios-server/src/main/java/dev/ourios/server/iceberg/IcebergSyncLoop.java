@@ -66,6 +66,29 @@ public final class IcebergSyncLoop implements AutoCloseable {
     }
 
     /**
+     * What the status page shows of the view: the last sync that succeeded and the last failure, if any.
+     *
+     * @param lastSync    when the last successful sync started
+     * @param version     the view's version after it (0 before any)
+     * @param liveFiles   the files the view held after it
+     * @param lastError   the message of the last failed sync, when it failed after the last success
+     * @param pending     whether changed partitions wait for the next sync
+     */
+    public record State(Optional<Instant> lastSync, long version, long liveFiles, Optional<String> lastError,
+            boolean pending) {
+    }
+
+    private volatile Optional<Instant> lastSuccess = Optional.empty();
+    private volatile long lastVersion;
+    private volatile long lastLiveFiles;
+    private volatile Optional<String> lastError = Optional.empty();
+
+    /** The view's sync state, read without waiting for the syncer. */
+    public State state() {
+        return new State(lastSuccess, lastVersion, lastLiveFiles, lastError, pending.any());
+    }
+
+    /**
      * How long to wait before the next sync may start: zero when it is due now (a reconciliation is due, or a change
      * is pending and the sync interval has passed since the last start).
      */
@@ -94,6 +117,10 @@ public final class IcebergSyncLoop implements AutoCloseable {
         lastStart = Optional.of(start);
         try {
             SyncResult r = sync.sync(scope.get());
+            lastSuccess = Optional.of(start);
+            lastVersion = r.version();
+            lastLiveFiles = r.liveFiles();
+            lastError = Optional.empty();
             if (r.full()) {
                 lastFull = Optional.of(start);
             }
@@ -115,6 +142,7 @@ public final class IcebergSyncLoop implements AutoCloseable {
             // The scope stays pending: the next sync, an interval later, reads these partitions again.
             pending.restore(scope.get());
             String msg = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+            lastError = Optional.of(msg);
             events.warn("ourios.iceberg.sync.error", "Iceberg view not synced: " + msg,
                     Map.of("ourios.iceberg.full", scope.get().isFull(), "error.message", msg));
             return Optional.empty();

@@ -32,7 +32,7 @@ final class BodyReader {
     /** Charges {@code n} more bytes (for decoded objects), or refuses with 429. */
     void charge(long n) throws Refusal {
         if (!budget.tryAcquire(tenant, n)) {
-            throw new Refusal(429, TenantBodyMeter.refusal(budget, tenant, n), 1);
+            throw LogsExport.bufferFull(budget, tenant, n);
         }
         charged += n;
     }

@@ -8,12 +8,10 @@ import dev.ourios.http.AuthorizingGate;
 import dev.ourios.http.RequestGate;
 import dev.ourios.http.Route;
 import dev.ourios.http.ServerOptions;
-import dev.ourios.ingest.IngestResult;
 import dev.ourios.ingest.Ingester;
-import dev.ourios.ingest.otlp.OtlpCodec;
-import dev.ourios.ingest.otlp.UndecodableException;
+import dev.ourios.otlp.OtlpCodec;
+import dev.ourios.otlp.UndecodableException;
 import dev.ourios.server.http.HttpListener;
-import io.opentelemetry.proto.collector.logs.v1.ExportLogsPartialSuccess;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceResponse;
 import java.io.IOException;
@@ -47,6 +45,7 @@ public final class OtlpHttpReceiver {
     private final RequestGate gate;
     private final String listenSetting;
     private final OtlpCodec codec = new OtlpCodec();
+    private final LogsExport logs;
     private HttpListener server;
 
     /** A plain-HTTP receiver with the default timeouts, on the ingester's listen address and thread count. */
@@ -63,6 +62,7 @@ public final class OtlpHttpReceiver {
      */
     public OtlpHttpReceiver(Ingester ingester, ServerOptions options, RequestGate gate, String listenSetting) {
         this.ingester = ingester;
+        this.logs = new LogsExport(ingester);
         int threads = ingester.settings().threads();
         this.options = options.withName(NAME).withListen(ingester.settings().listen(), threads, threads * 4);
         this.gate = gate;
@@ -116,12 +116,10 @@ public final class OtlpHttpReceiver {
             throw new HttpRefusal(415, "Content-Encoding", "Content-Encoding '" + encoding
                     + "' is not supported (gzip or none)");
         }
-        IngestResult early = ingester.tenantRefusal(ex.tenant());
-        if (early == null) {
-            early = ingester.admission();
-        }
-        if (early != null) {
-            throw new HttpRefusal(early.status(), null, early.errorMessage(), early.retryAfterSeconds());
+        try {
+            logs.admit(ex.tenant());
+        } catch (Refusal r) {
+            throw new HttpRefusal(r.status, null, r.getMessage(), r.retryAfterSeconds);
         }
         // Nothing is reserved for an announced length: the body is charged to its tenant as it arrives.
         return new TenantBodyMeter(ingester.budget(), ex.tenant());
@@ -148,17 +146,7 @@ public final class OtlpHttpReceiver {
                 throw new HttpRefusal(400, null, e.getMessage());
             }
             body = null;
-            IngestResult result = ingester.ingest(tenant, request);
-            if (result.status() != 200) {
-                throw new HttpRefusal(result.status(), null, result.errorMessage(), result.retryAfterSeconds());
-            }
-            ExportLogsServiceResponse.Builder response = ExportLogsServiceResponse.newBuilder();
-            if (!result.rejections().isEmpty()) {
-                response.setPartialSuccess(ExportLogsPartialSuccess.newBuilder()
-                        .setRejectedLogRecords(result.rejections().size())
-                        .setErrorMessage(result.errorMessage()));
-            }
-            ExportLogsServiceResponse r = response.build();
+            ExportLogsServiceResponse r = logs.export(tenant, request);
             ex.send(200, json ? JSON : PROTOBUF, json ? codec.responseJson(r) : codec.responseProtobuf(r));
         } catch (Refusal r) {
             throw new HttpRefusal(r.status, null, r.getMessage(), r.retryAfterSeconds);

@@ -25,7 +25,7 @@ final class TenantBodyMeter implements Route.BodyMeter {
             charged.addAndGet(bytes);
             return null;
         }
-        return new HttpRefusal(429, null, refusal(budget, tenant, bytes), 1);
+        return new HttpRefusal(429, null, refusal(budget, tenant, bytes), LogsExport.BUFFER_FULL_RETRY_SECONDS);
     }
 
     /** Why {@code bytes} more were refused: the tenant's share, or the whole buffer. */

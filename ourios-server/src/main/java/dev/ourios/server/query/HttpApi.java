@@ -10,7 +10,9 @@ import dev.ourios.http.Route;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
+import dev.ourios.security.EndpointScopes;
 import dev.ourios.server.events.EventLog;
+import dev.ourios.server.tail.TailHub;
 import dev.ourios.server.http.HttpListener;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -32,7 +34,8 @@ import java.util.concurrent.Executors;
 
 /**
  * The HTTP endpoint of {@code ourios serve}: {@code POST /v1/query}, {@code GET /v1/files}, {@code POST /v1/delete}
- * ({@link DeleteEndpoint}), {@code GET /healthz}, {@code GET /readyz}, on an {@link HttpListener}. Every response is JSON; every refusal is
+ * ({@link DeleteEndpoint}), {@code POST /v1/stats}, {@code GET /v1/fields}, {@code GET /v1/fields/{name}/values}
+ * ({@link AggregateEndpoints}), {@code GET /v1/tail} ({@link TailEndpoint}), {@code GET /healthz}, {@code GET /readyz}, on an {@link HttpListener}. Every response is JSON; every refusal is
  * {@code {"error":{"status","field","message","request_id"}}} naming the field, header or parameter at fault.
  *
  * <p>Memory: at most {@code http.max_concurrent_queries} queries run at once (429 beyond), each holding one page
@@ -54,10 +57,13 @@ public final class HttpApi {
     private final QuerySlots slots;
     private final ExecutorService scans;
     private final QueryPages pages;
+    private final AggregateEndpoints aggregates;
+    private final TailEndpoint tails;
+    private final TailHub hub;
     private HttpListener server;
 
     public HttpApi(QueryApiSettings config, QueryEngine engine, LiveFiles files, StoreProbe probe, EventLog events,
-            RequestGate gate, DeleteEndpoint deletes) {
+            RequestGate gate, DeleteEndpoint deletes, TailHub hub) {
         this.config = config;
         this.engine = engine;
         this.files = files;
@@ -72,20 +78,28 @@ public final class HttpApi {
             return t;
         });
         this.pages = new QueryPages(engine, scans, config.maxResponseBytes(), config.queryTimeout());
+        this.aggregates = new AggregateEndpoints(engine, slots, pages);
+        this.hub = hub;
+        this.tails = new TailEndpoint(hub);
     }
 
     /**
-     * Binds and starts serving; returns the bound address (the real port when 0 was configured).
+     * Binds and starts serving its routes and {@code more} (the status endpoints and the UI); returns the bound address (the real port when 0 was configured).
      *
      * @throws dev.ourios.server.StartupException the address or the TLS files cannot be used
      */
-    public InetSocketAddress start() {
-        List<Route> routes = List.of(
+    public InetSocketAddress start(List<Route> more) {
+        List<Route> routes = new ArrayList<>(List.of(
                 Route.gated("POST", "/v1/query", config.maxBodyBytes(), this::query),
                 Route.gated("GET", "/v1/files", 0, this::files),
                 Route.gated("POST", "/v1/delete", config.maxBodyBytes(), this::delete),
+                Route.gated("POST", "/v1/stats", config.maxBodyBytes(), ex -> read(ex, aggregates::stats)),
+                Route.gated("GET", "/v1/fields", 0, ex -> read(ex, aggregates::fields)),
+                Route.gated("GET", EndpointScopes.FIELD_VALUES, 0, ex -> read(ex, aggregates::values)),
+                Route.gated("GET", "/v1/tail", 0, this::tail),
                 Route.open("GET", "/healthz", ex -> ex.sendJson(200, Map.of("status", "ok"))),
-                Route.open("GET", "/readyz", this::ready));
+                Route.open("GET", "/readyz", this::ready)));
+        routes.addAll(more);
         server = HttpListener.start(config.listenSetting(), config.listener(), routes, gate, ErrorBody.JSON,
                 new FailureLog() {
                     @Override
@@ -107,8 +121,9 @@ public final class HttpApi {
         return server.address();
     }
 
-    /** Lets the requests in progress finish (at most {@code max}), then stops the server. */
+    /** Lets the requests in progress finish (at most {@code max}), then stops the server; live tails end first. */
     public void stop(Duration max) throws InterruptedException {
+        hub.close();
         if (server != null) {
             server.stop(max);
         }
@@ -195,6 +210,42 @@ public final class HttpApi {
             String statsJson = st.toJson();
             tail.append(',').append(statsJson, 1, statsJson.length());
             out.write(tail.toString().getBytes(StandardCharsets.UTF_8));
+        }
+    }
+
+    /** A read that answers whole (stats, fields): the store must be readable; its cost is logged like a query's. */
+    @FunctionalInterface
+    private interface Read {
+        QueryStats answer(Exchange ex) throws Exception;
+    }
+
+    private void read(Exchange ex, Read read) throws Exception {
+        try {
+            readable();
+            QueryStats st = read.answer(ex);
+            Map<String, Object> a = attributes(ex, 200);
+            a.put("ourios.tenant", ex.tenant());
+            a.put("ourios.query.rows", st.rows());
+            a.put("ourios.query.row_groups.scanned", st.rowGroupsScanned());
+            a.put("ourios.query.row_groups.pruned", st.rowGroupsPruned());
+            a.put("ourios.query.bytes_read", st.bytesRead());
+            events.info("ourios.query.served", ex.path() + " served over " + st.rows() + " rows", a);
+        } catch (HttpRefusal r) {
+            events.info("ourios.http.request.refused", r.getMessage(), attributes(ex, r.status()));
+            throw r;
+        }
+    }
+
+    private void tail(Exchange ex) throws Exception {
+        try {
+            long sent = tails.tail(ex);
+            Map<String, Object> a = attributes(ex, 200);
+            a.put("ourios.tenant", ex.tenant());
+            a.put("ourios.tail.rows", sent);
+            events.info("ourios.tail.ended", "tail ended after " + sent + " rows", a);
+        } catch (HttpRefusal r) {
+            events.info("ourios.http.request.refused", r.getMessage(), attributes(ex, r.status()));
+            throw r;
         }
     }
 

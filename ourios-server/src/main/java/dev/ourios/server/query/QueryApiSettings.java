@@ -1,6 +1,7 @@
 package dev.ourios.server.query;
 
 import dev.ourios.http.ServerOptions;
+import dev.ourios.server.tail.TailSettings;
 import java.time.Duration;
 import java.util.Objects;
 
@@ -15,11 +16,15 @@ import java.util.Objects;
  * @param maxRows              the most rows one query returns, and its default limit
  * @param maxResponseBytes     the rows of one response stop after about this many bytes
  * @param maxConcurrentQueries queries running at once (beyond it 429)
- * @param queryTimeout         the deadline of one query
+ * @param queryTimeout         the deadline of one query (stats and fields requests included)
+ * @param tail                 live tail bounds ({@code GET /v1/tail})
+ * @param uiEnabled            whether the web UI ({@link dev.ourios.server.ui.UiRoutes}) is served at {@code /}
  */
 public record QueryApiSettings(ServerOptions listener, String listenSetting, int maxBodyBytes, int maxRows,
-        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout) {
+        long maxResponseBytes, int maxConcurrentQueries, Duration queryTimeout, TailSettings tail,
+        boolean uiEnabled) {
     public QueryApiSettings {
+        Objects.requireNonNull(tail, "tail");
         Objects.requireNonNull(listener, "listener");
         Objects.requireNonNull(listenSetting, "listenSetting");
         Objects.requireNonNull(queryTimeout, "queryTimeout");

@@ -3,11 +3,11 @@ package dev.ourios.server.query;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.server.query.RecordJson;
 import dev.ourios.core.LogRecord;
+import dev.ourios.core.RowTime;
 import dev.ourios.http.HttpRefusal;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
-import dev.ourios.query.RowTime;
 import java.io.IOException;
 import java.time.Duration;
 import java.time.Instant;
@@ -29,7 +29,8 @@ import java.util.concurrent.TimeoutException;
  * {@code http.max_response_bytes} of rows, at its deadline, or when a scan runs out of heap, and says which.
  *
  * <p>Each scan runs on the scan executor and holds the query's slot until it ends; the request waits for it at
- * most until the deadline, so a scan that overruns is left to finish in the background, still counted.
+ * most until the deadline, then interrupts it: the engine stops a scan at its next row once interrupted, and the
+ * slot is free again only when it has.
  */
 final class QueryPages {
     static final int FIRST_PAGE_ROWS = 64;
@@ -86,7 +87,7 @@ final class QueryPages {
         int pageRows = FIRST_PAGE_ROWS;
         long bytes = 0;
         long sent = 0;
-        long[] totals = new long[6];
+        long[] totals = new long[7];
         long begin = System.nanoTime();
         RowSink sink = null;
         Optional<Cut> cut = Optional.empty();
@@ -144,7 +145,7 @@ final class QueryPages {
             sink = open.open(); // a limit of 0
         }
         QueryStats stats = new QueryStats(totals[0], totals[1], totals[2], totals[3], totals[4], totals[5], sent,
-                (System.nanoTime() - begin) / 1_000_000);
+                (System.nanoTime() - begin) / 1_000_000, totals[6]);
         sink.end(cut, cut.isPresent() ? cursor : Optional.empty(), stats);
     }
 
@@ -165,9 +166,24 @@ final class QueryPages {
         }
     }
 
+    /**
+     * Runs one whole scan (an aggregate: stats, fields) within the query deadline: 504 when it does not finish in
+     * time (the scan is then interrupted and stops), 503 when it runs out of heap.
+     */
+    <T> T bounded(Callable<T> scan, QuerySlots.Slot slot) throws Exception {
+        try {
+            return await(scan, slot, System.nanoTime() + timeout.toNanos());
+        } catch (TimeoutException e) {
+            throw timedOut();
+        } catch (OutOfMemory e) {
+            throw e.refusal;
+        }
+    }
+
     private HttpRefusal timedOut() {
-        return new HttpRefusal(504, null, "the query did not finish within " + timeout.toSeconds()
-                + "s (http.query_timeout); narrow its time window or filters");
+        String limit = timeout.toMillis() % 1000 == 0 ? timeout.toSeconds() + "s" : timeout.toMillis() + "ms";
+        return new HttpRefusal(504, null, "the query did not finish within " + limit
+                + " (http.query_timeout); narrow its time window or filters");
     }
 
     private static QueryCursor after(Optional<QueryCursor> previous, long time) {
@@ -229,6 +245,11 @@ final class QueryPages {
         }
         try {
             return f.get(Math.max(0, deadline - System.nanoTime()), TimeUnit.NANOSECONDS);
+        } catch (TimeoutException e) {
+            // The scan stops at its next check of the interrupt (the engine checks it between rows), so a query
+            // never runs on past its deadline; the slot is let go when it has.
+            f.cancel(true);
+            throw e;
         } catch (ExecutionException e) {
             Throwable c = e.getCause();
             if (c instanceof Exception ex) {
@@ -272,5 +293,6 @@ final class QueryPages {
         t[3] += s.rowGroupsScanned();
         t[4] += s.rowGroupsPruned();
         t[5] += s.bytesRead();
+        t[6] += s.rowGroupsIndexSkipped();
     }
 }

@@ -7,6 +7,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.core.Bytes;
 import dev.ourios.query.Query;
+import dev.ourios.query.search.QuerySyntaxException;
+import dev.ourios.query.search.SearchQuery;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -25,10 +27,10 @@ import java.util.Set;
  */
 final class QueryRequest {
     static final Set<String> FIELDS = Set.of("from", "to", "service", "template_id", "severity_min", "trace_id",
-            "contains", "limit", "order", "count", "cursor");
+            "contains", "q", "limit", "order", "count", "cursor");
     /** The fields of a {@code POST /v1/delete} body: the filters, and {@code dry_run}. */
     static final Set<String> DELETE_FIELDS = Set.of("from", "to", "service", "template_id", "severity_min",
-            "trace_id", "contains", "dry_run");
+            "trace_id", "contains", "q", "dry_run");
     private static final ObjectMapper JSON = new ObjectMapper()
             .enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
@@ -55,6 +57,7 @@ final class QueryRequest {
         long limit = maxRows;
         boolean count = false;
         Optional<QueryCursor> cursor = Optional.empty();
+        Optional<SearchQuery> search = Optional.empty();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
@@ -67,6 +70,7 @@ final class QueryRequest {
                     case "count" -> count = bool(f, v);
                     case "cursor" -> cursor = Optional.of(QueryCursor.decode(text(f, v)));
                     case "order" -> q = q.order(order(v));
+                    case "q" -> search = Optional.of(search(v));
                     default -> q = filter(q, f, v);
                 }
             } catch (BadRequest ex) {
@@ -75,6 +79,7 @@ final class QueryRequest {
                 throw BadRequest.field(f, ex.getMessage());
             }
         }
+        q = withSearch(q, search);
         if (count && cursor.isPresent()) {
             throw BadRequest.field("cursor", "a count has no pages (drop cursor or count)");
         }
@@ -93,6 +98,7 @@ final class QueryRequest {
         JsonNode root = read(body);
         Query q = Query.tenant(tenant);
         boolean dryRun = false;
+        Optional<SearchQuery> search = Optional.empty();
         for (Map.Entry<String, JsonNode> e : root.properties()) {
             String f = e.getKey();
             JsonNode v = e.getValue();
@@ -102,6 +108,8 @@ final class QueryRequest {
             try {
                 if (f.equals("dry_run")) {
                     dryRun = bool(f, v);
+                } else if (f.equals("q")) {
+                    search = Optional.of(search(v));
                 } else {
                     q = filter(q, f, v);
                 }
@@ -111,6 +119,7 @@ final class QueryRequest {
                 throw BadRequest.field(f, ex.getMessage());
             }
         }
+        q = withSearch(q, search);
         if (q.from().isEmpty()) {
             throw BadRequest.field("from", "required: a deletion needs a time window (from and to)");
         }
@@ -147,6 +156,28 @@ final class QueryRequest {
         };
     }
 
+    /**
+     * The {@code "q"} field: a search query (docs/spec/query.md); one that is not valid is a 400 naming the column
+     * where it fails.
+     */
+    static SearchQuery search(JsonNode v) {
+        return search(text("q", v));
+    }
+
+    /** {@link #search(JsonNode)} for a query parameter. */
+    static SearchQuery search(String text) {
+        try {
+            return SearchQuery.parse(text);
+        } catch (QuerySyntaxException e) {
+            throw BadRequest.field("q", e.getMessage());
+        }
+    }
+
+    /** {@code q} narrowed by the search, applied once every other filter is in (they combine by AND). */
+    static Query withSearch(Query q, Optional<SearchQuery> search) {
+        return search.isPresent() ? search.get().applyTo(q) : q;
+    }
+
     private static boolean bool(String f, JsonNode v) {
         if (!v.isBoolean()) {
             throw BadRequest.field(f, "expected true or false");
@@ -154,7 +185,7 @@ final class QueryRequest {
         return v.asBoolean();
     }
 
-    private static JsonNode read(byte[] body) {
+    static JsonNode read(byte[] body) {
         String text = new String(body, StandardCharsets.UTF_8);
         if (text.isBlank()) {
             return JSON.createObjectNode();
@@ -171,7 +202,7 @@ final class QueryRequest {
         return root;
     }
 
-    private static String text(String f, JsonNode v) {
+    static String text(String f, JsonNode v) {
         if (!v.isTextual()) {
             throw BadRequest.field(f, "expected a string");
         }

@@ -8,7 +8,9 @@ import dev.ourios.parquet.write.LogFileWriter;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.parquet.write.WrittenFile;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.ReferenceTakeover;
 import java.io.IOException;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.LinkedHashMap;
@@ -20,17 +22,20 @@ import java.util.UUID;
 /**
  * The ingest side: lands rows as {@code <uuidv7>.parquet} files in their (tenant, hour) partitions, one file per
  * partition per call, each published atomically. Rows are grouped by their own partition key (tenant and
- * effective hour), so an ingest file can never mix partitions.
+ * effective hour), so an ingest file can never mix partitions. A partition still ruled by the reference
+ * implementation's {@code manifest.json} is taken over first (STORAGE.md §3.6), so the file landed is live.
  */
 public final class IngestWriter {
     private final ObjectStore store;
     private final Uuid7 uuids;
     private final WriterOptions options;
+    private final ReferenceTakeover takeover;
 
     public IngestWriter(ObjectStore store, Uuid7 uuids, WriterOptions options) {
         this.store = store;
         this.uuids = uuids;
         this.options = options;
+        this.takeover = new ReferenceTakeover(store, Clock.systemUTC());
     }
 
     public IngestWriter(ObjectStore store) {
@@ -41,6 +46,7 @@ public final class IngestWriter {
     public LandedFile writeFile(PartitionKey partition, Collection<LogRecord> rows) throws IOException {
         String name = uuids.next() + FileNames.PARQUET;
         String key = partition.dataPrefix() + name;
+        takeover.ensureOurs(partition);
         try (LogFileWriter w = new LogFileWriter(store.create(key), options)) {
             for (LogRecord r : rows) {
                 PartitionKey own = r.partitionKey();
@@ -64,6 +70,7 @@ public final class IngestWriter {
     public Optional<LandedFile> writeFileIfAbsent(PartitionKey partition, UUID name, Collection<LogRecord> rows)
             throws IOException {
         String key = partition.dataPrefix() + name + FileNames.PARQUET;
+        takeover.ensureOurs(partition);
         CreateOnlyOutput out = new CreateOnlyOutput(store, key);
         try (LogFileWriter w = new LogFileWriter(out, options.withBloomRowsPerGroup(Math.max(1, rows.size())))) {
             for (LogRecord r : rows) {

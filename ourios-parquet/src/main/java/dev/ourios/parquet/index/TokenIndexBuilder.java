@@ -1,0 +1,95 @@
+package dev.ourios.parquet.index;
+
+import dev.ourios.core.LineText;
+import dev.ourios.core.LogRecord;
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Builds the token index of one file (docs/spec/storage.md, "Token index"): rows are added in file order, each group
+ * ended when the writer ends its row group; the result is the index region and its descriptor. One thread at a time.
+ *
+ * <p>A row whose attributes cannot be decoded, whose line is over {@link #MAX_LINE_BYTES} or whose attributes are over
+ * {@link #MAX_ATTRIBUTES_CHARS} of JSON leaves its group without a filter (length 0: readers scan it), so the index
+ * never rules out a row it did not read, and a huge value (a 16 MiB body) costs no more heap than the row itself.
+ *
+ * <p>Internal to ourios-parquet: public only for the {@code write} package.
+ */
+public final class TokenIndexBuilder {
+    /** The longest line tokenized: a longer one leaves its group unindexed. */
+    public static final int MAX_LINE_BYTES = 64 << 10;
+    /** The longest attribute JSON (log or resource) decoded: a longer one leaves its group unindexed. */
+    public static final int MAX_ATTRIBUTES_CHARS = 256 << 10;
+    private final TokenBloomBuilder bloom;
+    private final ByteArrayOutputStream region = new ByteArrayOutputStream();
+    private final List<Integer> lengths = new ArrayList<>();
+    private boolean groupUnindexed;
+    private long groupRows;
+    /**
+     * The attribute JSON of the group's previous row (null at a group's start): an equal one adds no key, and in a
+     * sorted file most rows repeat the resource of the row before. Reset with every group, whose filter starts empty.
+     */
+    private String lastAttributes;
+    private String lastResource;
+
+    /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
+    public TokenIndexBuilder(int capBytes, double bitsPerKey) {
+        this.bloom = new TokenBloomBuilder(capBytes, bitsPerKey);
+    }
+
+    /** Adds one row of the open group. */
+    public void add(LogRecord r) {
+        groupRows++;
+        if (groupUnindexed) {
+            return; // the group is scanned whatever its other rows hold
+        }
+        byte[] line = LineText.of(r);
+        String attributes = r.attributes();
+        String resource = r.resourceAttributes();
+        if (line != null && line.length > MAX_LINE_BYTES || attributes.length() > MAX_ATTRIBUTES_CHARS
+                || resource.length() > MAX_ATTRIBUTES_CHARS) {
+            groupUnindexed = true;
+            return;
+        }
+        if (line != null) {
+            TokenKeys.lineTokens(line, bloom::add);
+        }
+        try {
+            if (!attributes.equals(lastAttributes)) {
+                AttributeStrings.each(attributes, (k, v) -> bloom.add(TokenKeys.attribute(k, v)));
+                lastAttributes = attributes;
+            }
+            if (!resource.equals(lastResource)) {
+                AttributeStrings.each(resource, (k, v) -> bloom.add(TokenKeys.resource(k, v)));
+                lastResource = resource;
+            }
+        } catch (RuntimeException e) {
+            groupUnindexed = true; // readers scan this group: its rows' attributes are not in the filter
+        }
+    }
+
+    /** Ends the open group (called for every row group the file has, in order). */
+    public void endGroup() {
+        if (groupUnindexed) {
+            bloom.finishGroup(new ByteArrayOutputStream()); // discarded: clears the filter for the next group
+            lengths.add(0);
+        } else {
+            lengths.add(bloom.finishGroup(region));
+        }
+        groupUnindexed = false;
+        groupRows = 0;
+        lastAttributes = null;
+        lastResource = null;
+    }
+
+    /** Rows added to the open group. */
+    public long groupRows() {
+        return groupRows;
+    }
+
+    /** The index of every ended group: the region's bytes and each group's filter length. */
+    public TokenIndexRegion finish() {
+        return new TokenIndexRegion(region.toByteArray(), lengths.stream().mapToInt(Integer::intValue).toArray());
+    }
+}

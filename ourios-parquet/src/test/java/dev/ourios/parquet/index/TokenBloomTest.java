@@ -1,0 +1,80 @@
+package dev.ourios.parquet.index;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayOutputStream;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Random;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The folded filter is the filter those keys build at its size directly, whatever the order of insertion, and holds
+ * every key inserted. The seed is printed; {@code -Dourios.index.seed=S} replays a run.
+ */
+class TokenBloomTest {
+    @Test
+    void a_folded_filter_equals_the_filter_built_at_its_size_and_holds_every_key() {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println("TokenBloomTest: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        for (int round = 0; round < 200; round++) {
+            int capBytes = TokenBloom.BLOCK_BYTES << rnd.nextInt(12);
+            List<Long> keys = new ArrayList<>();
+            for (int i = rnd.nextInt(3000); i > 0; i--) {
+                keys.add(rnd.nextLong());
+            }
+            String where = "seed " + seed + ", round " + round + ", " + keys.size() + " keys, cap " + capBytes;
+            byte[] folded = build(new TokenBloomBuilder(capBytes, 10), keys);
+            Collections.shuffle(keys, rnd);
+            byte[] direct = build(new TokenBloomBuilder(folded.length, 1e12), keys); // never folds: the cap's size
+            assertArrayEquals(direct, folded, where);
+            for (long k : keys) {
+                assertTrue(TokenBloom.mayContain(folded, 0, folded.length, k), where);
+            }
+            assertTrue(folded.length <= capBytes && Integer.bitCount(folded.length / TokenBloom.BLOCK_BYTES) == 1,
+                    where);
+        }
+    }
+
+    @Test
+    void line_keys_from_bytes_are_the_keys_of_the_tokenizer() {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println("TokenBloomTest keys: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        String alphabet = "aZ_09 .-:/\t=ÉéΣς日\u0301ß\uFFFD";
+        for (int round = 0; round < 5000; round++) {
+            byte[] line;
+            if (rnd.nextInt(4) == 0) {
+                line = new byte[rnd.nextInt(30)];
+                rnd.nextBytes(line); // malformed UTF-8 too
+            } else {
+                StringBuilder b = new StringBuilder();
+                boolean ascii = rnd.nextBoolean();
+                for (int i = rnd.nextInt(40); i > 0; i--) {
+                    char c = alphabet.charAt(rnd.nextInt(ascii ? 11 : alphabet.length()));
+                    b.append(c);
+                }
+                line = b.toString().getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            }
+            List<Long> expected = new ArrayList<>();
+            for (String t : TextTokens.tokens(new String(line, java.nio.charset.StandardCharsets.UTF_8))) {
+                expected.add(TokenKeys.line(t));
+            }
+            List<Long> actual = new ArrayList<>();
+            TokenKeys.lineTokens(line, actual::add);
+            org.junit.jupiter.api.Assertions.assertEquals(expected, actual, "seed " + seed + ", round " + round);
+        }
+    }
+
+    private static byte[] build(TokenBloomBuilder b, List<Long> keys) {
+        for (long k : keys) {
+            b.add(k);
+        }
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        b.finishGroup(out);
+        return out.toByteArray();
+    }
+}

@@ -1,0 +1,171 @@
+package dev.ourios.query.aggregate;
+
+import dev.ourios.core.LogRecord;
+import dev.ourios.query.QueryEngine;
+import dev.ourios.query.QueryStats;
+import dev.ourios.core.RowTime;
+import dev.ourios.query.RowVisitor;
+import java.io.IOException;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.HashSet;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * Counts the rows of a {@link CountsRequest} per time bucket and group. The engine visits the matching rows (the
+ * query's pruning applies as for any query); each scan thread counts into its own table, merged per completed
+ * partition. A query without conditions on whole rows (no search beyond the fixed filters, no body substring) is
+ * counted on columns alone: the time, the query's columns and the group-by fields' columns are decoded, nothing
+ * else. The groups reported are the {@code maxGroups} with the most rows (ties by their values); the rest are
+ * summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
+ * one; rows of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}).
+ */
+public final class CountsOverTime {
+    /** Distinct groups counted one by one at most (per scan thread, and after merging). */
+    public static final int MAX_TRACKED_GROUPS = 10_000;
+
+    private final QueryEngine engine;
+
+    public CountsOverTime(QueryEngine engine) {
+        this.engine = Objects.requireNonNull(engine, "engine");
+    }
+
+    /** One series: the group's values (one per group-by field, null where a row has none), its counts per bucket. */
+    public record Series(List<String> group, boolean other, long total, long[] counts) {
+    }
+
+    /**
+     * The answer: bucket {@code i} starts at {@code origin + i * step}; series largest first, "other" last.
+     *
+     * @param total        every matching row in the window
+     * @param groupsCapped more groups existed than could be counted one by one (some rows of groups not reported
+     *                     may be in "other" although their group would have ranked)
+     */
+    public record Counts(Instant origin, java.time.Duration step, int buckets, List<Series> series, long total,
+            boolean groupsCapped, QueryStats stats) {
+    }
+
+    public Counts run(CountsRequest r) throws IOException {
+        long step = r.step().toNanos();
+        long from = nanos(r.from());
+        long to = nanos(r.to());
+        long origin = Math.floorDiv(from, step) * step;
+        int buckets = (int) (Math.floorDiv(to - 1 - origin, step) + 1);
+        Table total = new Table(buckets);
+        Set<String> columns = new HashSet<>();
+        r.groupBy().forEach(f -> columns.addAll(f.columns()));
+        QueryStats stats = engine.visit(r.windowed(), Optional.of(columns),
+                () -> new Table(buckets).counting(r, origin, step), total::merge);
+        return total.answer(r, origin, buckets, stats);
+    }
+
+    /** Counts by group and bucket; one per scan thread, then the merged total. */
+    private static final class Table implements RowVisitor {
+        private final int buckets;
+        private final Map<List<String>, long[]> groups = new HashMap<>();
+        private final long[] other;
+        private boolean capped;
+        private CountsRequest request;
+        private long origin;
+        private long step;
+
+        Table(int buckets) {
+            this.buckets = buckets;
+            this.other = new long[buckets];
+        }
+
+        Table counting(CountsRequest r, long o, long s) {
+            this.request = r;
+            this.origin = o;
+            this.step = s;
+            return this;
+        }
+
+        @Override
+        public boolean visit(LogRecord row) {
+            int bucket = (int) Math.floorDiv(RowTime.of(row) - origin, step);
+            if (bucket < 0 || bucket >= buckets) {
+                return true; // the engine's window is [from, to): never, but a count must not throw on it
+            }
+            List<String> key;
+            if (request.groupBy().isEmpty()) {
+                key = List.of();
+            } else {
+                String[] values = new String[request.groupBy().size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = request.groupBy().get(i).valueOf(row);
+                }
+                key = Collections.unmodifiableList(Arrays.asList(values));
+            }
+            add(key, bucket, 1);
+            return true;
+        }
+
+        private void add(List<String> key, int bucket, long n) {
+            long[] counts = groups.get(key);
+            if (counts == null) {
+                if (groups.size() >= MAX_TRACKED_GROUPS) {
+                    capped = true;
+                    other[bucket] += n;
+                    return;
+                }
+                counts = new long[buckets];
+                groups.put(key, counts);
+            }
+            counts[bucket] += n;
+        }
+
+        void merge(Table t) {
+            capped |= t.capped;
+            for (int b = 0; b < buckets; b++) {
+                other[b] += t.other[b];
+            }
+            for (Map.Entry<List<String>, long[]> e : t.groups.entrySet()) {
+                long[] c = e.getValue();
+                for (int b = 0; b < buckets; b++) {
+                    if (c[b] != 0) {
+                        add(e.getKey(), b, c[b]);
+                    }
+                }
+            }
+        }
+
+        Counts answer(CountsRequest r, long o, int n, QueryStats stats) {
+            List<Series> all = new ArrayList<>();
+            long total = 0;
+            for (Map.Entry<List<String>, long[]> e : groups.entrySet()) {
+                long sum = Arrays.stream(e.getValue()).sum();
+                total += sum;
+                all.add(new Series(e.getKey(), false, sum, e.getValue()));
+            }
+            all.sort(Comparator.comparingLong(Series::total).reversed().thenComparing(s -> String.valueOf(s.group())));
+            long[] rest = other.clone();
+            List<Series> kept = new ArrayList<>(all.subList(0, Math.min(r.maxGroups(), all.size())));
+            for (Series s : all.subList(kept.size(), all.size())) {
+                for (int b = 0; b < n; b++) {
+                    rest[b] += s.counts()[b];
+                }
+            }
+            long restTotal = Arrays.stream(rest).sum();
+            total += Arrays.stream(other).sum();
+            if (restTotal > 0) {
+                kept.add(new Series(List.of(), true, restTotal, rest));
+            }
+            Instant originTime = Instant.ofEpochSecond(Math.floorDiv(o, 1_000_000_000L), Math.floorMod(o,
+                    1_000_000_000L));
+            return new Counts(originTime, r.step(), n, kept, total, capped, stats);
+        }
+    }
+
+    private static long nanos(Instant t) {
+        return Math.addExact(Math.multiplyExact(t.getEpochSecond(), 1_000_000_000L), t.getNano());
+    }
+}
