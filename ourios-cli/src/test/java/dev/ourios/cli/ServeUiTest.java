@@ -85,6 +85,8 @@ class ServeUiTest {
             assertEquals(4, status.get("compaction").get("backlog_partitions").asLong());
             assertTrue(status.get("ingest").get("enabled").asBoolean());
             assertEquals(0, status.get("ingest").get("wal_bytes").asLong());
+            assertEquals(0, status.get("ingest").get("quarantined_segments").asLong());
+            assertEquals(0, status.get("ingest").get("quarantined_bytes").asLong());
             assertFalse(status.get("iceberg").get("enabled").asBoolean());
             assertEquals(400, get(base + "/v1/status?x=1", Map.of()).statusCode());
         }

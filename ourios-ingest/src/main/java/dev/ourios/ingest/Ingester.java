@@ -50,10 +50,12 @@ public final class Ingester implements AutoCloseable {
     private final ByteBudget budget;
     private final Retention retention;
     private final Clock clock;
+    private final SegmentQuarantine quarantine;
     private volatile boolean stopping;
 
     private Ingester(IngestSettings settings, OtlpLogsDecoder decoder, IngestMetrics metrics, WriteAheadLog wal,
-            FlushLoop flushLoop, Retention retention, Clock clock) {
+            FlushLoop flushLoop, SegmentQuarantine quarantine, Retention retention, Clock clock) {
+        this.quarantine = quarantine;
         this.retention = retention;
         this.clock = clock;
         this.settings = settings;
@@ -121,11 +123,16 @@ public final class Ingester implements AutoCloseable {
         walRef[0] = wal;
         metrics.observeWal(wal::pendingBytes);
         loop.start();
-        return new Ingester(settings, decoder, metrics, wal, loop, retention, clock);
+        return new Ingester(settings, decoder, metrics, wal, loop, quarantine, retention, clock);
     }
 
     public ByteBudget budget() {
         return budget;
+    }
+
+    /** Where segments whose flush cannot succeed are kept ({@code <ingest.wal_dir>/quarantine}). */
+    public SegmentQuarantine quarantine() {
+        return quarantine;
     }
 
     public IngestMetrics metrics() {

@@ -5,6 +5,7 @@ import dev.ourios.http.Exchange;
 import dev.ourios.http.HttpRefusal;
 import dev.ourios.http.Route;
 import dev.ourios.ingest.Ingester;
+import dev.ourios.ingest.quarantine.SegmentQuarantine;
 import dev.ourios.server.iceberg.IcebergSyncLoop;
 import java.io.IOException;
 import java.time.Clock;
@@ -120,6 +121,16 @@ public final class StatusEndpoint {
             in.put("records_accepted", accepted);
             in.put("records_rejected", i.metrics().rejectedTotal());
             in.put("wal_bytes", i.walPendingBytes());
+            // Segments moved aside whole because their flush cannot succeed: acknowledged, kept, not queryable
+            // until an operator replays them ('ourios wal quarantine').
+            try {
+                List<SegmentQuarantine.Entry> held = i.quarantine().list();
+                in.put("quarantined_segments", held.size());
+                in.put("quarantined_bytes", held.stream().mapToLong(SegmentQuarantine.Entry::bytes).sum());
+            } catch (IOException e) {
+                in.put("quarantined_segments", null);
+                in.put("quarantined_bytes", null);
+            }
         }
         out.put("ingest", in);
         Map<String, Object> ice = new LinkedHashMap<>();

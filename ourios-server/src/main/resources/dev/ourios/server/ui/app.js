@@ -737,7 +737,10 @@
     const i = s.ingest;
     box.appendChild(el('h2', null, 'Ingest'));
     box.appendChild(dl(i.enabled ? [['records/s', i.records_per_second.toFixed(1)], ['accepted', i.records_accepted],
-      ['refused', i.records_rejected], ['WAL', bytes(i.wal_bytes)]] : [['receiver', 'off']]));
+      ['refused', i.records_rejected], ['WAL', bytes(i.wal_bytes)],
+      ['quarantined', i.quarantined_segments === null ? 'unknown (the WAL directory cannot be listed)'
+        : i.quarantined_segments + ' segment(s), ' + bytes(i.quarantined_bytes)
+          + (i.quarantined_segments ? ': see ourios wal quarantine list' : '')]] : [['receiver', 'off']]));
     const v = s.iceberg;
     box.appendChild(el('h2', null, 'Iceberg view'));
     box.appendChild(dl(v.enabled ? [['last sync', v.last_sync ? fmtTime(Date.parse(v.last_sync)) : 'not yet'],

@@ -216,6 +216,50 @@ class OtlpGrpcReceiverTest {
         assertTrue(retryInfo(stopping).isPresent(), "retryable: another instance, or this one restarted, takes it");
     }
 
+    @Test
+    void a_tenant_id_no_partition_path_can_hold_is_invalid_argument_and_the_others_go_on() throws Exception {
+        start(settings(), Authorizer.off(r -> { }));
+        String tooLong = "t".repeat(dev.ourios.core.TenantCodec.MAX_TENANT_BYTES + 1);
+        StatusRuntimeException refused = assertThrows(StatusRuntimeException.class,
+                () -> stub(null, tooLong).export(request(3, false)));
+        assertEquals(Status.Code.INVALID_ARGUMENT, refused.getStatus().getCode(), refused.toString());
+        assertTrue(retryInfo(refused).isEmpty(), "not retryable: the same tenant id fails the same way");
+        assertTrue(refused.getStatus().getDescription().length() <= 300, refused.getStatus().getDescription());
+        assertEquals(0, ingester.walPendingBytes(), "nothing of the refused call reached the write-ahead log");
+        String longest = "t".repeat(dev.ourios.core.TenantCodec.MAX_TENANT_BYTES);
+        assertFalse(stub(null, longest).export(request(2, false)).hasPartialSuccess(), "the limit itself is taken");
+        assertFalse(stub(null, "acme").export(request(2, false)).hasPartialSuccess());
+        assertTrue(ingester.drain(Duration.ofSeconds(30)), "both flushed: the long tenant id fits its path");
+        QueryEngine q = new QueryEngine(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
+                MeterProvider.noop());
+        assertEquals(2, q.count(Query.tenant(longest)).rows());
+        assertEquals(2, q.count(Query.tenant("acme")).rows());
+    }
+
+    @Test
+    void a_tenant_at_its_share_of_the_request_buffer_is_resource_exhausted_while_another_is_taken() throws Exception {
+        start(settings(), Authorizer.off(r -> { }));
+        // Calls of one tenant in flight hold its whole share; the buffer as a whole has room to spare.
+        long share = ingester.budget().perOwnerLimit();
+        assertTrue(share < IngestSettings.DEFAULT_MAX_BUFFER_BYTES);
+        assertTrue(ingester.budget().tryAcquire("greedy", share));
+        try {
+            StatusRuntimeException full = assertThrows(StatusRuntimeException.class,
+                    () -> stub(null, "greedy").export(request(1, false)));
+            assertEquals(Status.Code.RESOURCE_EXHAUSTED, full.getStatus().getCode(), full.toString());
+            assertEquals(Optional.of(1L), retryInfo(full).map(r -> r.getRetryDelay().getSeconds()));
+            assertTrue(full.getStatus().getDescription().contains("ingest.max_tenant_buffer_share"),
+                    full.getStatus().getDescription());
+            assertFalse(stub(null, "acme").export(request(1, false)).hasPartialSuccess(),
+                    "another tenant is taken while one is at its share");
+            assertEquals(0, ingester.budget().used("acme"), "a call's charge is returned once it is answered");
+        } finally {
+            ingester.budget().release("greedy", share);
+        }
+        assertFalse(stub(null, "greedy").export(request(1, false)).hasPartialSuccess(), "taken once it has room");
+        assertEquals(0, ingester.budget().used(), "every charge returned");
+    }
+
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
         @Override
         public InputStream stream(byte[] value) {
