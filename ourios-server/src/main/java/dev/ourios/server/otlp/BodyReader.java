@@ -10,7 +10,8 @@ import java.util.zip.ZipException;
 /**
  * Reads a request body, and inflates a gzip body, within two limits: the size limit (413 once exceeded, so a
  * small compressed body cannot expand into a huge one) and the shared heap budget (429 when other requests hold
- * it; or the tenant's share of it). Each chunk is charged to the tenant before it is kept; {@link #charged()} is what the caller must release.
+ * it, or the tenant's requests hold its share of it). Each chunk is charged to the tenant before it is kept;
+ * {@link #charged()} is what the caller must release.
  */
 final class BodyReader {
     private static final int CHUNK = 64 << 10;
