@@ -2,6 +2,7 @@ package dev.ourios.cli;
 
 import dev.ourios.cli.config.FlagDefaults;
 import dev.ourios.iceberg.IcebergWiring;
+import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.sweep.DebrisCollector;
 import dev.ourios.compaction.sweep.DebrisReport;
 import dev.ourios.store.ObjectStore;
@@ -63,9 +64,14 @@ public final class GcCommand implements Callable<Integer> {
         Output out = Output.system();
         try (ObjectStore s = store.open()) {
             TableLayout layout = new TableLayout(s);
-            // Files a retained Iceberg snapshot references are kept (a store without a view retains nothing).
-            GarbageCollector gc = new GarbageCollector(s, layout, new TableReader(s, new ManifestCodec()), options,
-                    Clock.systemUTC(), IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()));
+            // Files a retained Iceberg snapshot references are kept (a store without a view retains nothing), and
+            // so is a superseded manifest whose commit's audit event is not written yet: a sweep re-emits it from
+            // that manifest. This command writes no event; the scratch directory is only AuditLog's to hold.
+            TableReader reader = new TableReader(s, new ManifestCodec());
+            AuditLog audit = new AuditLog(s, scratch != null ? scratch : Path.of(System.getProperty("java.io.tmpdir")));
+            GarbageCollector gc = new GarbageCollector(s, layout, reader, options, Clock.systemUTC(),
+                    IcebergWiring.retention(IcebergWiring.view(s, store.uri()), Clock.systemUTC()),
+                    audit.commitAudit(reader));
             GcReport report = gc.run(filter);
             DebrisReport debris = new DebrisCollector(s, layout, scratch, options.grace(), debrisAge,
                     Clock.systemUTC(), dryRun).collect(filter);

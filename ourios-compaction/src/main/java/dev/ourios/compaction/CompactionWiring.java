@@ -72,10 +72,11 @@ public final class CompactionWiring {
         ManifestCodec codec = new ManifestCodec();
         TableLayout layout = new TableLayout(store);
         TableReader reader = new TableReader(store, codec);
-        GarbageCollector gc = new GarbageCollector(store, layout, reader,
-                new GcOptions(options.gcGrace(), gcDryRun), clock, settings.fileRetention());
-        CompactionPolicy policy = new CompactionPolicy(options);
         AuditLog audit = new AuditLog(store, options.scratchDir());
+        GarbageCollector gc = new GarbageCollector(store, layout, reader,
+                new GcOptions(options.gcGrace(), gcDryRun), clock, settings.fileRetention(),
+                audit.commitAudit(reader));
+        CompactionPolicy policy = new CompactionPolicy(options);
         IoThrottle throttle = IoThrottle.of(options.ioRates());
         // Each compaction gets its steps on its own counting view of the store, for per-partition request counts,
         // paced by the throttle all compactions of this runner share.

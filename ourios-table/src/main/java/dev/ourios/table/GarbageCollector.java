@@ -2,6 +2,7 @@ package dev.ourios.table;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.IncompleteUpload;
+import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.time.Clock;
@@ -28,6 +29,7 @@ public final class GarbageCollector {
     private final GcOptions options;
     private final Clock clock;
     private final FileRetention retention;
+    private final CommitAudit commitAudit;
 
     public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock) {
         this(store, layout, reader, options, clock, FileRetention.NONE);
@@ -36,12 +38,22 @@ public final class GarbageCollector {
     /** As above, keeping also every key {@code retention} retains (see {@link FileRetention}). */
     public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock,
             FileRetention retention) {
+        this(store, layout, reader, options, clock, retention, CommitAudit.NONE);
+    }
+
+    /**
+     * As above, keeping also every superseded manifest whose commit's audit event {@code commitAudit} does not find
+     * recorded (STORAGE.md §5, audit hold).
+     */
+    public GarbageCollector(ObjectStore store, TableLayout layout, TableReader reader, GcOptions options, Clock clock,
+            FileRetention retention, CommitAudit commitAudit) {
         this.store = Objects.requireNonNull(store, "store is null");
         this.layout = Objects.requireNonNull(layout, "layout is null");
         this.reader = Objects.requireNonNull(reader, "reader is null");
         this.options = Objects.requireNonNull(options, "options is null");
         this.clock = Objects.requireNonNull(clock, "clock is null");
         this.retention = Objects.requireNonNull(retention, "retention is null");
+        this.commitAudit = Objects.requireNonNull(commitAudit, "commitAudit is null");
     }
 
     /** Collects every partition the filter selects. */
@@ -49,7 +61,7 @@ public final class GarbageCollector {
         // Asked first and once: a retention that cannot answer fails the run before anything is deleted.
         Predicate<String> retained = retention.retained(options.grace(), options.dryRun());
         List<PartitionGcResult> results = new ArrayList<>();
-        layout.forEachPartition(filter, p -> results.add(collect(p, p.dataPrefix(), retained)));
+        layout.forEachPartition(filter, p -> results.add(collect(p, p.dataPrefix(), retained, commitAudit)));
         GcReport report = new GcReport(options.dryRun(), results);
         LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
                 options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
@@ -59,7 +71,7 @@ public final class GarbageCollector {
 
     /** Collects one partition (nothing retained beyond the manifests); problems are recorded, never thrown. */
     public PartitionGcResult collect(PartitionKey partition) {
-        return collect(partition, partition.dataPrefix(), key -> false);
+        return collect(partition, partition.dataPrefix(), key -> false, commitAudit);
     }
 
     /**
@@ -67,10 +79,12 @@ public final class GarbageCollector {
      * same rules; {@code partition} names it in the result.
      */
     public PartitionGcResult collect(PartitionKey partition, String prefix) {
-        return collect(partition, prefix, key -> false);
+        // A day's manifests hold no event of their own to wait for: an audit compaction's event is a row of its output.
+        return collect(partition, prefix, key -> false, CommitAudit.NONE);
     }
 
-    private PartitionGcResult collect(PartitionKey partition, String prefix, Predicate<String> retained) {
+    private PartitionGcResult collect(PartitionKey partition, String prefix, Predicate<String> retained,
+            CommitAudit audit) {
         PartitionSnapshot snapshot;
         try {
             snapshot = reader.snapshot(partition, prefix);
@@ -92,6 +106,9 @@ public final class GarbageCollector {
                 LOG.debug("gc keeps {} ({}): still referenced outside the manifests", key, c.reason());
                 continue;
             }
+            if (c.reason() == GcPlanner.Reason.SUPERSEDED_MANIFEST && awaitsAudit(partition, c.object(), audit)) {
+                continue;
+            }
             if (!options.dryRun()) {
                 try {
                     store.delete(key);
@@ -107,6 +124,30 @@ public final class GarbageCollector {
         }
         List<String> aborted = abortStaleUploads(prefix, now, errors);
         return new PartitionGcResult(partition, deleted, bytes, errors, aborted);
+    }
+
+    /**
+     * True if the superseded manifest {@code o} must stay because its commit's audit event is not recorded yet (or
+     * that cannot be known now). The reference {@code manifest.json} and an invalid manifest carry no commit of ours.
+     */
+    private boolean awaitsAudit(PartitionKey partition, ObjectInfo o, CommitAudit audit) {
+        if (audit == CommitAudit.NONE || ManifestKeys.isReference(o.key())) {
+            return false;
+        }
+        try {
+            Manifest m = reader.readManifest(partition, ManifestKeys.generationOfName(o.name()));
+            if (audit.recorded(partition, m)) {
+                return false;
+            }
+            LOG.debug("gc keeps {}: its commit's audit event is not recorded yet", o.key());
+            return true;
+        } catch (ManifestException e) {
+            return false;
+        } catch (IOException | RuntimeException e) {
+            LOG.warn("gc keeps {}: could not tell whether its commit was audited: {}", store.describe(o.key()),
+                    e.toString());
+            return true;
+        }
     }
 
     /**

@@ -3,8 +3,11 @@ package dev.ourios.compaction.audit;
 import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.CommitAudit;
 import dev.ourios.table.CommitKind;
+import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.RecordedCommit;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.nio.ByteBuffer;
@@ -15,6 +18,7 @@ import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.ZoneOffset;
 import java.time.ZonedDateTime;
+import java.util.Optional;
 import java.util.UUID;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.example.data.Group;
@@ -80,17 +84,38 @@ public final class AuditLog {
      * @return true if this call wrote it
      */
     public boolean emitOnce(AuditEvent e, TableReader days) throws IOException {
+        if (recorded(e, days)) {
+            return false;
+        }
+        return store.putIfAbsent(keyOf(e), encode(e));
+    }
+
+    /**
+     * True if the event is recorded: its file is there, or its day's manifest retired the name (STORAGE.md §4.2
+     * step 6).
+     *
+     * @param days reads a day's manifest (its retired names)
+     */
+    public boolean recorded(AuditEvent e, TableReader days) throws IOException {
         String key = keyOf(e);
         if (store.stat(key).isPresent()) {
-            return false;
+            return true;
         }
         AuditDay day = new AuditDay(e.partition().tenantId(), e.timestamp().atZone(ZoneOffset.UTC).toLocalDate());
         String name = key.substring(key.lastIndexOf('/') + 1);
         PartitionSnapshot snapshot = days.snapshot(day.label(), day.prefix());
-        if (snapshot.manifest().map(m -> m.retiredNames().contains(name)).orElse(false)) {
-            return false;
-        }
-        return store.putIfAbsent(key, encode(e));
+        return snapshot.manifest().map(m -> m.retiredNames().contains(name)).orElse(false);
+    }
+
+    /**
+     * GC's audit hold (STORAGE.md §5): a manifest's commit counts as audited when its record is incomplete (not a
+     * commit of ours, nothing to emit) or its event is recorded.
+     */
+    public CommitAudit commitAudit(TableReader days) {
+        return (partition, manifest) -> {
+            Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
+            return c.isEmpty() || recorded(AuditEvent.of(partition, manifest.generation(), c.get()), days);
+        };
     }
 
     /** True if the event is already in the store. */

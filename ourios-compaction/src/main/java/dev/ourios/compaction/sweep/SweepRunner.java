@@ -16,6 +16,9 @@ import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
+import dev.ourios.table.Manifest;
+import dev.ourios.table.ManifestException;
+import dev.ourios.table.ManifestKeys;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.RecordedCommit;
@@ -29,6 +32,7 @@ import java.util.Collections;
 import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.ExecutorService;
@@ -359,32 +363,46 @@ public final class SweepRunner {
     }
 
     /**
-     * Re-emits the audit event of the partition's latest commit when its process died before auditing it, however
-     * long ago that was (idempotent: {@link AuditLog#emitOnce}). Only a
-     * complete commit record can be one of ours; a record missing fields was written by another tool or by hand, and
-     * there is no compaction of ours to audit.
+     * Re-emits the audit event of every commit of the partition whose event is not recorded, however long ago it
+     * committed and however many commits followed (STORAGE.md §4.2 step 6): it walks the manifests still present,
+     * newest first, above the generation this process last found wholly audited. GC keeps a superseded manifest until
+     * its event is recorded, so every unaudited commit's record is among them. Emission is idempotent
+     * ({@link AuditLog#emitOnce}). Only a complete commit record can be one of ours; a record missing fields was
+     * written by another tool or by hand, and there is no commit of ours to audit.
      */
     private void repairAudit(PartitionSnapshot s) {
-        s.manifest().flatMap(m -> m.commitRecord().flatMap(RecordedCommit::complete)
-                .map(c -> Map.entry(m.generation(), c))).ifPresent(e -> {
-            CommitRecord c = e.getValue();
-            if (e.getKey().equals(audited.get(s.partition()))) {
-                return;
-            }
-            AuditEvent ev = AuditEvent.of(s.partition(), e.getKey(), c);
+        long done = audited.getOrDefault(s.partition(), 0L);
+        if (s.manifest().isEmpty() || s.generation() <= done) {
+            return;
+        }
+        List<Long> generations = new ArrayList<>();
+        generations.add(s.generation());
+        s.supersededManifests().stream().filter(o -> !ManifestKeys.isReference(o.key()))
+                .map(o -> ManifestKeys.generationOfName(o.name())).filter(g -> g > done).forEach(generations::add);
+        generations.sort(Comparator.reverseOrder());
+        boolean all = true;
+        for (long g : generations) {
             try {
-                if (audit.emitOnce(ev, reader)) {
-                    LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), e.getKey());
+                Manifest m = g == s.generation() ? s.manifest().get() : reader.readManifest(s.partition(), g);
+                Optional<CommitRecord> c = m.commitRecord().flatMap(RecordedCommit::complete);
+                if (c.isPresent() && audit.emitOnce(AuditEvent.of(s.partition(), g, c.get()), reader)) {
+                    LOG.info("{}: re-emitted the audit event of generation {}", s.partition(), g);
                 }
-                if (audited.size() >= AUDITED_MEMO_LIMIT) {
-                    audited.clear();
-                }
-                audited.put(s.partition(), e.getKey());
+            } catch (ManifestException e) {
+                // An invalid superseded manifest holds no commit record of ours: nothing to audit from it.
+                LOG.debug("{}: manifest of generation {} is invalid: {}", s.partition(), g, e.getMessage());
             } catch (Throwable t) {
-                LOG.warn("{}: audit re-emission failed: {}", s.partition(),
+                all = false;
+                LOG.warn("{}: audit re-emission of generation {} failed: {}", s.partition(), g,
                         Containment.describe(Containment.contain(t)));
             }
-        });
+        }
+        if (all) {
+            if (audited.size() >= AUDITED_MEMO_LIMIT) {
+                audited.clear();
+            }
+            audited.put(s.partition(), s.generation());
+        }
     }
 
     /**
