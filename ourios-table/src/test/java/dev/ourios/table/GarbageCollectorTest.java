@@ -268,4 +268,67 @@ class GarbageCollectorTest {
             default -> NOW.minusSeconds(rnd.nextInt((int) GRACE.toSeconds() * 3));
         };
     }
+
+    /**
+     * Audit hold, random chains of superseded manifests all past the grace: GC deletes exactly the ones whose
+     * commit is audited, keeps every other, and keeps all of them when whether they are audited cannot be known.
+     */
+    @Test
+    void propertyGcKeepsEverySupersededManifestWhoseCommitIsNotAudited() throws Exception {
+        long master = new Random().nextLong();
+        System.out.println("GC audit-hold property test master seed: " + master);
+        Random seeds = new Random(master);
+        for (int i = 0; i < 60; i++) {
+            long seed = seeds.nextLong();
+            try {
+                checkAuditHold(root.resolve("hold" + i), seed);
+            } catch (AssertionError | Exception e) {
+                throw new AssertionError("failed for case seed " + seed + " (master " + master + ")", e);
+            }
+        }
+    }
+
+    private void checkAuditHold(Path dir, long seed) throws Exception {
+        Random rnd = new Random(seed);
+        TestPartitions t = new TestPartitions(dir, seed);
+        Instant old = NOW.minus(GRACE).minus(Duration.ofHours(1));
+        String out = t.put(P, t.compactedName(), old);
+        String outName = out.substring(out.lastIndexOf('/') + 1);
+        int current = 2 + rnd.nextInt(6);
+        Set<Long> audited = new HashSet<>();
+        Set<String> expected = new TreeSet<>();
+        Set<String> superseded = new TreeSet<>();
+        for (long g = 1; g <= current; g++) {
+            if (g < current && rnd.nextInt(4) == 0) {
+                continue; // collected earlier
+            }
+            CommitRecord c = new CommitRecord(old.plusSeconds(g), List.of(), outName, 1, 1, 1, "1:c");
+            String key = t.putManifest(P, Manifest.of(g, List.of(outName), List.of(), c), old.plusSeconds(g));
+            boolean isAudited = rnd.nextBoolean();
+            if (isAudited) {
+                audited.add(g);
+            }
+            if (g < current) {
+                superseded.add(key);
+                if (isAudited) {
+                    expected.add(key);
+                }
+            }
+        }
+        CommitAudit unknowable = (p, m) -> {
+            throw new java.io.IOException("injected: the audit stream cannot be read");
+        };
+        GcReport none = new GarbageCollector(t.store, new TableLayout(t.store), t.reader, new GcOptions(GRACE, false),
+                Clock.fixed(NOW, ZoneOffset.UTC), FileRetention.NONE, unknowable).run(PartitionFilter.all());
+        assertEquals(List.of(), none.deletedKeys(), "unknown: every superseded manifest is kept");
+        GcReport r = new GarbageCollector(t.store, new TableLayout(t.store), t.reader, new GcOptions(GRACE, false),
+                Clock.fixed(NOW, ZoneOffset.UTC), FileRetention.NONE,
+                (p, m) -> audited.contains(m.generation())).run(PartitionFilter.all());
+        assertEquals(expected, new TreeSet<>(r.deletedKeys()));
+        for (String key : superseded) {
+            assertEquals(!expected.contains(key), t.exists(key), key);
+        }
+        assertTrue(t.exists(ManifestKeys.key(P, current)), "the current manifest stays");
+        assertTrue(t.exists(out));
+    }
 }
