@@ -26,8 +26,10 @@ import java.util.Set;
  * query's pruning applies as for any query); each scan thread counts into its own table, merged per completed
  * partition. A query without conditions on whole rows (no search beyond the fixed filters, no body substring) is
  * counted on columns alone: the time, the query's columns and the group-by fields' columns are decoded, nothing
- * else. The groups reported are the {@code maxGroups} with the most rows (ties by their values); the rest are
- * summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
+ * else; and a row group whose statistics prove that every row matches, lies in one bucket and has one value of each
+ * group-by field ({@link GroupVisitor}: service or scope min = max, severities in one range) is counted from its row
+ * count, none of its pages read. The groups reported are the {@code maxGroups} with the most rows (ties by their
+ * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
  * one; rows of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}).
  */
 public final class CountsOverTime {
