@@ -8,6 +8,7 @@ import dev.ourios.core.RowTime;
 import dev.ourios.parquet.index.IndexCondition;
 import dev.ourios.parquet.read.ColumnTest;
 import dev.ourios.parquet.read.FooterCache;
+import dev.ourios.parquet.read.GroupStatistics;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.PartitionMismatchException;
 import dev.ourios.parquet.read.ReadOptions;
@@ -320,8 +321,8 @@ final class PartitionScan {
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
                 RowPrefilter rows = visitColumns.isPresent()
-                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query.tenant(),
-                                matcher), visitColumns.get(), this)
+                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query, matcher),
+                                visitColumns.get(), this)
                         : prefilter(partition, store.describe(key));
                 LogFileReader reader = open(key, predicate, rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
@@ -358,6 +359,19 @@ final class PartitionScan {
                 if (!visitor.visit(partial)) {
                     stop.set(true);
                 }
+            }
+
+            /** A row group proven to match throughout, offered to the visitor whole (see {@link GroupVisitor}). */
+            boolean visitGroup(GroupVisitor v, GroupVisitor.MatchingGroup group) throws InterruptedIOException {
+                stopIfCancelled();
+                if (stop.get()) {
+                    return true; // the visit is over: nothing more of the group is wanted
+                }
+                if (!v.visitGroup(group)) {
+                    return false;
+                }
+                counted += group.rows();
+                return true;
             }
 
             /** Rows tested since the last check for cancellation (column visits). */
@@ -404,7 +418,7 @@ final class PartitionScan {
      * reader decodes the rest of it (late materialization); the body substring, if any, is matched on whole rows.
      */
     private RowPrefilter prefilter(PartitionKey partition, String file) {
-        return new CheckedPrefilter(file, partition, query.tenant(), matcher);
+        return new CheckedPrefilter(file, partition, query, matcher);
     }
 
     /**
@@ -446,6 +460,17 @@ final class PartitionScan {
             }
             return false;
         }
+
+        /** A group the statistics prove matches throughout goes to a {@link GroupVisitor} whole, if it takes it. */
+        @Override
+        public boolean takesWholeGroup(GroupStatistics group) throws IOException {
+            if (!(worker.visitor instanceof GroupVisitor visitor)) {
+                return false;
+            }
+            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query, checked.rows, group);
+            return times.isPresent() && worker.visitGroup(visitor,
+                    new GroupVisitor.MatchingGroup(group.rowCount(), times.get().min(), times.get().max(), group));
+        }
     }
 
     /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule, then the query. */
@@ -453,14 +478,17 @@ final class PartitionScan {
         private final String file;
         private final PartitionKey partition;
         private final PartitionKey.Rows rows;
+        private final Query query;
         private final String tenant;
         private final RowMatcher matcher;
         private final Set<String> columns;
         private final List<ColumnTest> columnTests;
         private final List<ColumnTest> columnGuards;
 
-        CheckedPrefilter(String file, PartitionKey partition, String tenant, RowMatcher matcher) {
+        CheckedPrefilter(String file, PartitionKey partition, Query query, RowMatcher matcher) {
             this.file = file;
+            this.query = query;
+            String tenant = query.tenant();
             this.partition = partition;
             this.rows = partition.rows();
             this.tenant = tenant;

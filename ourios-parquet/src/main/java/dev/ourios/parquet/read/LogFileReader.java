@@ -501,6 +501,9 @@ public final class LogFileReader implements Closeable {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;
+            if (prefilter.takesWholeGroup(new GroupStatistics(block))) {
+                continue; // accounted for on its statistics: none of its rows is read
+            }
             RowRanges candidates;
             PageReadStore probePages;
             try {

@@ -50,4 +50,14 @@ public interface RowPrefilter {
     default List<ColumnTest> columnGuards() {
         return List.of();
     }
+
+    /**
+     * Whether the prefilter accounts for every row of a row group on the group's statistics alone (as if it had
+     * tested each row and returned false): a reader that decides rows on the prefilter's columns then reads nothing
+     * of the group. Asked once per row group that pruning leaves, before any of its pages is read; readers that do
+     * not decode columns never ask. False by default.
+     */
+    default boolean takesWholeGroup(GroupStatistics group) throws IOException {
+        return false;
+    }
 }

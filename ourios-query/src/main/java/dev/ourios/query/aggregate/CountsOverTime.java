@@ -1,10 +1,12 @@
 package dev.ourios.query.aggregate;
 
+import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
+import dev.ourios.query.GroupVisitor;
+import dev.ourios.query.GroupVisitor.MatchingGroup;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
 import dev.ourios.core.RowTime;
-import dev.ourios.query.RowVisitor;
 import java.io.IOException;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -24,8 +26,10 @@ import java.util.Set;
  * query's pruning applies as for any query); each scan thread counts into its own table, merged per completed
  * partition. A query without conditions on whole rows (no search beyond the fixed filters, no body substring) is
  * counted on columns alone: the time, the query's columns and the group-by fields' columns are decoded, nothing
- * else. The groups reported are the {@code maxGroups} with the most rows (ties by their values); the rest are
- * summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
+ * else; and a row group whose statistics prove that every row matches, lies in one bucket and has one value of each
+ * group-by field ({@link GroupVisitor}: service or scope min = max, severities in one range) is counted from its row
+ * count, none of its pages read. The groups reported are the {@code maxGroups} with the most rows (ties by their
+ * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
  * one; rows of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}).
  */
 public final class CountsOverTime {
@@ -33,9 +37,17 @@ public final class CountsOverTime {
     public static final int MAX_TRACKED_GROUPS = 10_000;
 
     private final QueryEngine engine;
+    /** Whether row groups the statistics decide are counted from them (off: every row is decoded and counted). */
+    private final boolean fromStatistics;
 
     public CountsOverTime(QueryEngine engine) {
+        this(engine, true);
+    }
+
+    /** Counts with or without the row groups the statistics decide being counted from them (see the class comment). */
+    CountsOverTime(QueryEngine engine, boolean fromStatistics) {
         this.engine = Objects.requireNonNull(engine, "engine");
+        this.fromStatistics = fromStatistics;
     }
 
     /** One series: the group's values (one per group-by field, null where a row has none), its counts per bucket. */
@@ -63,12 +75,12 @@ public final class CountsOverTime {
         Set<String> columns = new HashSet<>();
         r.groupBy().forEach(f -> columns.addAll(f.columns()));
         QueryStats stats = engine.visit(r.windowed(), Optional.of(columns),
-                () -> new Table(buckets).counting(r, origin, step), total::merge);
+                () -> new Table(buckets).counting(r, origin, step, fromStatistics), total::merge);
         return total.answer(r, origin, buckets, stats);
     }
 
     /** Counts by group and bucket; one per scan thread, then the merged total. */
-    private static final class Table implements RowVisitor {
+    private static final class Table implements GroupVisitor {
         private final int buckets;
         private final Map<List<String>, long[]> groups = new HashMap<>();
         private final long[] other;
@@ -76,13 +88,15 @@ public final class CountsOverTime {
         private CountsRequest request;
         private long origin;
         private long step;
+        private boolean fromStatistics;
 
         Table(int buckets) {
             this.buckets = buckets;
             this.other = new long[buckets];
         }
 
-        Table counting(CountsRequest r, long o, long s) {
+        Table counting(CountsRequest r, long o, long s, boolean statistics) {
+            this.fromStatistics = statistics;
             this.request = r;
             this.origin = o;
             this.step = s;
@@ -107,6 +121,50 @@ public final class CountsOverTime {
             }
             add(key, bucket, 1);
             return true;
+        }
+
+        /**
+         * A row group that matches throughout is counted from its row count when its rows' times lie in one bucket
+         * and each group-by field has one value throughout the group by its statistics: the service or scope column
+         * holding one string, the severity numbers lying in one range.
+         */
+        @Override
+        public boolean visitGroup(MatchingGroup g) {
+            if (!fromStatistics) {
+                return false;
+            }
+            long first = Math.floorDiv(g.minTime() - origin, step);
+            if (first != Math.floorDiv(g.maxTime() - origin, step) || first < 0 || first >= buckets) {
+                return false;
+            }
+            String[] values = new String[request.groupBy().size()];
+            for (int i = 0; i < values.length; i++) {
+                Optional<String> value = constantValue(request.groupBy().get(i), g);
+                if (value.isEmpty()) {
+                    return false;
+                }
+                values[i] = value.get();
+            }
+            add(Collections.unmodifiableList(Arrays.asList(values)), (int) first, g.rows());
+            return true;
+        }
+
+        /** The value every row of the group has in {@code field}, when the statistics prove one (never null). */
+        private static Optional<String> constantValue(GroupField field, MatchingGroup g) {
+            switch (field.kind()) {
+                case SERVICE:
+                    return g.constantString(Columns.SERVICE_NAME); // a row with the column takes its value
+                case SCOPE:
+                    return g.constantString(Columns.SCOPE_NAME);
+                case SEVERITY:
+                    return g.statistics().longBounds(Columns.SEVERITY_NUMBER).flatMap(b -> {
+                        String low = b.min() < Integer.MIN_VALUE ? null : GroupField.severityRange((int) b.min());
+                        String high = b.max() > Integer.MAX_VALUE ? null : GroupField.severityRange((int) b.max());
+                        return low != null && low.equals(high) ? Optional.of(low) : Optional.empty();
+                    });
+                default:
+                    return Optional.empty();
+            }
         }
 
         private void add(List<String> key, int bucket, long n) {
