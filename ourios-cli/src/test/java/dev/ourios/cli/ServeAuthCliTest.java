@@ -4,22 +4,18 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.ObjectMapper;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Predicate;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /** {@code serve} and authorization at start: the loopback rule, {@code --insecure-no-auth}, the keys file, SIGHUP. */
 class ServeAuthCliTest {
-    private static final ObjectMapper JSON = new ObjectMapper();
-
     @TempDir
     Path dir;
 
@@ -88,14 +84,16 @@ class ServeAuthCliTest {
             assertTrue(serve.err().stream().noneMatch(l -> l.contains("insecure")), serve.err().toString());
             byte[] good = Files.readAllBytes(keys);
             Files.writeString(keys, "{\"keys\":[{\"name\":\"a\"}]}");
-            String kept = hangUpUntil(serve, l -> l.contains("keeping the 1 keys read before"));
+            hangUp(serve);
+            String kept = serve.awaitLine(false, l -> l.contains("keeping the 1 keys read before"),
+                    Duration.ofSeconds(60));
             assertTrue(kept.contains("keys[0] 'a': token_hash: missing"), kept);
             Files.write(keys, good);
             var second = CliProcess.run(dir, "keys", "new", "--keys-file", keys.toString(), "--name", "b",
                     "--tenant", "acme", "--scope", "ingest");
             assertEquals(0, second.exit(), second.err());
-            JsonNode reloaded = JSON.readTree(hangUpUntil(serve,
-                    l -> l.contains("\"EventName\":\"ourios.auth.keys.reloaded\"")));
+            hangUp(serve);
+            JsonNode reloaded = serve.awaitEvent("ourios.auth.keys.reloaded", Duration.ofSeconds(60));
             assertTrue(reloaded.get("Body").asText().endsWith("re-read: 2 keys (0 revoked)"), reloaded.toString());
             assertEquals(0, serve.terminate());
         }
@@ -115,26 +113,6 @@ class ServeAuthCliTest {
         assertEquals(2, check.exit(), check.err());
         assertTrue(check.err().startsWith("ourios: auth.keys_file (env OURIOS_AUTH_KEYS_FILE): "
                 + dir.resolve("none.json") + ": no such keys file"), check.err());
-    }
-
-    /**
-     * Sends SIGHUP until {@code expected} appears on stderr (60 s in all). A loaded machine has been seen to miss the
-     * first signal's line in the full suite while the same test alone sees it at once; a re-read is idempotent, so
-     * sending the signal again changes nothing but the wait.
-     */
-    private static String hangUpUntil(DaemonProcess serve, Predicate<String> expected)
-            throws Exception {
-        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
-        while (true) {
-            hangUp(serve);
-            try {
-                return serve.awaitLine(false, expected, Duration.ofSeconds(10));
-            } catch (IllegalStateException e) {
-                if (System.nanoTime() > deadline) {
-                    throw e;
-                }
-            }
-        }
     }
 
     private static void hangUp(DaemonProcess serve) throws Exception {
