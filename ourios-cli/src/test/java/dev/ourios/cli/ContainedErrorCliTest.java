@@ -6,19 +6,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import java.io.ByteArrayOutputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
+import dev.ourios.testkit.ForeignParquet;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.parquet.format.FieldRepetitionType;
-import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.SchemaElement;
-import org.apache.parquet.format.Type;
-import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -39,7 +31,7 @@ class ContainedErrorCliTest {
         assertEquals(0, CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
                 "2026-11-01T10:00:00Z", "--hours", "2", "--files-per-hour", "3", "--rows-per-file", "40").exit());
         Path hour = dir.resolve("s/data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
-        Files.write(hour.resolve("01a22900-0000-7000-8000-00000000000c.parquet"), deeplyNested(100_000));
+        Files.write(hour.resolve("01a22900-0000-7000-8000-00000000000c.parquet"), ForeignParquet.deeplyNested(100_000));
 
         var r = CliProcess.run(dir, "compact", "--store", store, "--once");
 
@@ -68,31 +60,4 @@ class ContainedErrorCliTest {
         assertFalse(j.err().contains("\tat "), "no stack trace: " + j.err());
     }
 
-    /**
-     * A Parquet file with no rows whose schema is {@code depth} groups each holding the next, then one column: a
-     * small flat footer, but a reader that builds the schema tree recurses once per level.
-     */
-    private static byte[] deeplyNested(int depth) throws Exception {
-        List<SchemaElement> schema = new ArrayList<>();
-        for (int i = 0; i < depth; i++) {
-            SchemaElement g = new SchemaElement("g" + i);
-            g.setNum_children(1);
-            if (i > 0) {
-                g.setRepetition_type(FieldRepetitionType.OPTIONAL);
-            }
-            schema.add(g);
-        }
-        SchemaElement leaf = new SchemaElement("leaf");
-        leaf.setType(Type.INT64);
-        leaf.setRepetition_type(FieldRepetitionType.OPTIONAL);
-        schema.add(leaf);
-        ByteArrayOutputStream footer = new ByteArrayOutputStream();
-        Util.writeFileMetaData(new FileMetaData(1, schema, 0, List.of()), footer);
-        ByteArrayOutputStream file = new ByteArrayOutputStream();
-        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-        footer.writeTo(file);
-        file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.size()).array());
-        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-        return file.toByteArray();
-    }
 }

@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.compaction.audit.AuditCompactor;
+import dev.ourios.testkit.ForeignParquet;
 import dev.ourios.compaction.audit.AuditDay;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
@@ -33,11 +34,7 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
-import java.io.ByteArrayOutputStream;
 import java.io.InputStream;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,11 +47,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
-import org.apache.parquet.format.FieldRepetitionType;
-import org.apache.parquet.format.FileMetaData;
-import org.apache.parquet.format.SchemaElement;
-import org.apache.parquet.format.Type;
-import org.apache.parquet.format.Util;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -213,7 +205,7 @@ class PartitionContainmentTest {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("a", "b"), 2, 3, 40, 15));
         String hostile = BAD.dataPrefix() + Uuid7.system().next() + ".parquet";
-        Files.write(store.root().resolve(hostile), deeplyNested(NESTING));
+        Files.write(store.root().resolve(hostile), ForeignParquet.deeplyNested(NESTING));
         PartitionSnapshot before = TestStores.snapshot(store, BAD);
 
         List<PartitionResult> lines = new ArrayList<>();
@@ -244,7 +236,7 @@ class PartitionContainmentTest {
         }
         AuditDay bad = new AuditDay("acme", date);
         Files.write(store.root().resolve(bad.prefix() + Uuid7.system().next() + ".parquet"),
-                deeplyNested(NESTING));
+                ForeignParquet.deeplyNested(NESTING));
         // The audit series is compacted by the wall clock: one long after both days were sealed.
         SweepReport report = CompactionWiring.sweepRunner(SweepSettings.of(store,
                 CompactionOptions.defaults(dir.resolve("scratch"))).withPlanClock(TestStores.LATER)
@@ -281,37 +273,9 @@ class PartitionContainmentTest {
         assertEquals(0, TestStores.snapshot(store, BAD).generation(), "nothing committed");
     }
 
-    /** Group levels in {@link #deeplyNested}: far more than a thread's default stack can recurse through. */
+    /** Group levels in {@link ForeignParquet#deeplyNested}: far more than a thread's default stack can recurse through. */
     private static final int NESTING = 100_000;
 
-    /**
-     * A Parquet file with no rows whose schema is {@code depth} groups each holding the next, then one column: the
-     * footer is a flat list, so it is small to write, but a reader that builds the schema tree recurses once per
-     * level.
-     */
-    static byte[] deeplyNested(int depth) throws IOException {
-        List<SchemaElement> schema = new ArrayList<>();
-        for (int i = 0; i < depth; i++) {
-            SchemaElement g = new SchemaElement("g" + i);
-            g.setNum_children(1);
-            if (i > 0) {
-                g.setRepetition_type(FieldRepetitionType.OPTIONAL);
-            }
-            schema.add(g);
-        }
-        SchemaElement leaf = new SchemaElement("leaf");
-        leaf.setType(Type.INT64);
-        leaf.setRepetition_type(FieldRepetitionType.OPTIONAL);
-        schema.add(leaf);
-        ByteArrayOutputStream footer = new ByteArrayOutputStream();
-        Util.writeFileMetaData(new FileMetaData(1, schema, 0, List.of()), footer);
-        ByteArrayOutputStream file = new ByteArrayOutputStream();
-        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-        footer.writeTo(file);
-        file.write(ByteBuffer.allocate(4).order(ByteOrder.LITTLE_ENDIAN).putInt(footer.size()).array());
-        file.write("PAR1".getBytes(StandardCharsets.US_ASCII));
-        return file.toByteArray();
-    }
 
     private static PartitionResult only(List<PartitionResult> results, PartitionResult.Result kind) {
         List<PartitionResult> of = results.stream().filter(r -> r.result() == kind).toList();
