@@ -10,6 +10,7 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.stream.Collectors;
@@ -21,7 +22,6 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Promise;
-import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import dev.ourios.security.ThrottledLog;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -50,11 +50,10 @@ final class Dispatcher extends Handler.Abstract {
     private final ErrorBody errors;
     private final FailureLog failures;
     private final Duration bodyTimeout;
-    private final int maxWaiting;
-    private final QueuedThreadPool executor;
+    private final ThreadPoolExecutor handlers;
 
     Dispatcher(List<Route> routeList, RequestGate gate, ErrorBody errors, FailureLog failures, ServerOptions options,
-            QueuedThreadPool executor) {
+            ThreadPoolExecutor handlers) {
         Map<String, Map<String, Route>> m = new LinkedHashMap<>();
         for (Route r : routeList) {
             if (m.computeIfAbsent(r.path(), p -> new LinkedHashMap<>()).put(r.method(), r) != null) {
@@ -67,8 +66,7 @@ final class Dispatcher extends Handler.Abstract {
         this.errors = errors;
         this.failures = failures;
         this.bodyTimeout = options.bodyTimeout();
-        this.maxWaiting = options.queue();
-        this.executor = executor;
+        this.handlers = handlers;
     }
 
     /**
@@ -114,9 +112,9 @@ final class Dispatcher extends Handler.Abstract {
         Exchange ex = new Exchange(request, response, id, path == null ? "/" : path);
         Runnable release = () -> { };
         try {
-            if (executor.getQueueSize() > maxWaiting) {
-                throw new HttpRefusal(503, null, "the server is at capacity (every handler thread busy, "
-                        + executor.getQueueSize() + " requests waiting)", 1);
+            if (handlers.getActiveCount() >= handlers.getMaximumPoolSize()
+                    && handlers.getQueue().remainingCapacity() == 0) {
+                throw atCapacity(); // refused before the body is read
             }
             Map<String, Route> byMethod = routes.get(ex.path());
             if (byMethod == null) {
@@ -143,7 +141,9 @@ final class Dispatcher extends Handler.Abstract {
             }
             release = route.admission().admit(ex, declared);
             if (route.maxBodyBytes() == 0) {
-                run(route, ex, callback, release);
+                Runnable releaseOnce = release;
+                release = () -> { };
+                dispatch(route, ex, callback, releaseOnce);
                 return true;
             }
             Runnable releaseOnce = release;
@@ -205,13 +205,22 @@ final class Dispatcher extends Handler.Abstract {
             return;
         }
         ex.body(bytes);
+        dispatch(route, ex, callback, release);
+    }
+
+    /** The handler on a handler thread, or 503 when every handler thread is busy and the waiting room full. */
+    private void dispatch(Route route, Exchange ex, Callback callback, Runnable release) {
         try {
-            executor.execute(() -> run(route, ex, callback, release));
+            handlers.execute(() -> run(route, ex, callback, release));
         } catch (RejectedExecutionException e) {
             release.run();
-            refuse(ex, callback, new HttpRefusal(503, null,
-                    "the server is at capacity (every handler thread busy, the queue full)", 1));
+            refuse(ex, callback, atCapacity());
         }
+    }
+
+    private HttpRefusal atCapacity() {
+        return new HttpRefusal(503, null, "the server is at capacity (" + handlers.getMaximumPoolSize()
+                + " handler threads busy, " + handlers.getQueue().size() + " requests waiting)", 1);
     }
 
     private void run(Route route, Exchange ex, Callback callback, Runnable release) {

@@ -4,7 +4,13 @@ import java.net.InetSocketAddress;
 import java.time.Duration;
 import java.util.List;
 import java.util.Objects;
+import java.util.concurrent.ArrayBlockingQueue;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.eclipse.jetty.http.HttpVersion;
 import org.eclipse.jetty.server.ConnectionFactory;
 import org.eclipse.jetty.server.NetworkConnectionLimit;
@@ -25,11 +31,18 @@ import org.eclipse.jetty.util.thread.QueuedThreadPool;
  * <p>Jetty reads requests on selector threads and hands a request to the handler pool only once its headers are
  * in, and bodies are read without a pool thread, so connections that stall mid-header or mid-body hold no handler
  * thread: they are closed by the header, body or idle timeout while other clients are served.
+ *
+ * <p>Handlers run on a pool of their own ({@code threads} threads, {@code queue} requests waiting), apart from
+ * Jetty's threads, which only route, authorize and admit. So handlers that are all busy never delay a refusal:
+ * a request beyond the waiting room is answered 503 at once, and a burst of requests still sending their bodies
+ * waits for nothing.
  */
 public final class HttpServer {
     /** Acceptor and selector threads the pool must hold beside the handler threads. */
     private static final int ACCEPTORS = 1;
     private static final int SELECTORS = 1;
+    /** Jetty threads that route, authorize and admit requests; they never run a handler. */
+    private static final int DISPATCHERS = 2;
 
     private final ServerOptions options;
     private final List<Route> routes;
@@ -38,6 +51,7 @@ public final class HttpServer {
     private final FailureLog failures;
     private Server server;
     private ServerConnector connector;
+    private ThreadPoolExecutor handlers;
 
     public HttpServer(ServerOptions options, List<Route> routes, RequestGate gate, ErrorBody errors) {
         this(options, routes, gate, errors, FailureLog.SLF4J);
@@ -62,8 +76,9 @@ public final class HttpServer {
         InetSocketAddress listen = options.listen();
         // Jetty wants an unbounded task queue (its own tasks go through it too); the dispatcher refuses requests
         // with 503 once more than `queue` wait for a thread.
-        QueuedThreadPool pool = new QueuedThreadPool(options.threads() + ACCEPTORS + SELECTORS,
-                options.threads() + ACCEPTORS + SELECTORS, 60_000, 0, new LinkedBlockingQueue<>(), null);
+        int jettyThreads = DISPATCHERS + ACCEPTORS + SELECTORS;
+        QueuedThreadPool pool = new QueuedThreadPool(jettyThreads, jettyThreads, 60_000, 0,
+                new LinkedBlockingQueue<>(), null);
         pool.setName(options.name());
         pool.setDaemon(true);
         server = new Server(pool);
@@ -102,7 +117,8 @@ public final class HttpServer {
         server.addBean(new NetworkConnectionLimit(options.maxConnections(), connector));
         server.setErrorHandler(new JsonErrorHandler(errors));
         // The graceful handler counts requests in progress, so stop() waits for them before closing connections.
-        server.setHandler(new GracefulHandler(new Dispatcher(routes, gate, errors, failures, options, pool)));
+        handlers = handlerPool(options);
+        server.setHandler(new GracefulHandler(new Dispatcher(routes, gate, errors, failures, options, handlers)));
         try {
             server.start();
         } catch (java.io.IOException e) {
@@ -133,7 +149,21 @@ public final class HttpServer {
             throw e;
         } catch (Exception e) {
             org.slf4j.LoggerFactory.getLogger(HttpServer.class).warn("{}: stop: {}", options.name(), e.toString());
+        } finally {
+            handlers.shutdownNow(); // the connections are closed: a handler still running writes to nobody
         }
+    }
+
+    /** {@code threads} handler threads, {@code queue} requests waiting for one; beyond that, execute refuses. */
+    private static ThreadPoolExecutor handlerPool(ServerOptions options) {
+        BlockingQueue<Runnable> waiting = options.queue() == 0 ? new SynchronousQueue<>()
+                : new ArrayBlockingQueue<>(options.queue());
+        AtomicInteger number = new AtomicInteger();
+        return new ThreadPoolExecutor(options.threads(), options.threads(), 60, TimeUnit.SECONDS, waiting, r -> {
+            Thread t = new Thread(r, options.name() + "-handler-" + number.incrementAndGet());
+            t.setDaemon(true);
+            return t;
+        });
     }
 
     private void stopQuietly() {
@@ -141,6 +171,8 @@ public final class HttpServer {
             server.stop();
         } catch (Exception ignored) {
             // the start failure is what the caller reports
+        } finally {
+            handlers.shutdownNow();
         }
     }
 

@@ -33,12 +33,27 @@ class HttpServerTest {
     private final HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
     private HttpServer server;
     private InetSocketAddress address;
+    /** Holds every {@code /hold} handler until counted down. */
+    private final java.util.concurrent.CountDownLatch held = new java.util.concurrent.CountDownLatch(1);
+    private final java.util.concurrent.atomic.AtomicInteger holding = new java.util.concurrent.atomic.AtomicInteger();
 
     private InetSocketAddress start(ServerOptions options, RequestGate gate) throws Exception {
         List<Route> routes = List.of(
                 Route.open("GET", "/healthz", ex -> ex.sendJson(200, Map.of("status", "ok"))),
                 Route.gated("POST", "/echo", 1024, ex -> ex.sendJson(200, Map.of("bytes", ex.body().length))),
                 Route.gated("GET", "/params", 0, ex -> ex.sendJson(200, ex.queryParameters())),
+                Route.gated("GET", "/hold", 0, ex -> {
+                    holding.incrementAndGet();
+                    try {
+                        if (!held.await(60, java.util.concurrent.TimeUnit.SECONDS)) {
+                            throw new IllegalStateException("never released");
+                        }
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new IllegalStateException(e);
+                    }
+                    ex.sendJson(200, Map.of("held", true));
+                }),
                 Route.gated("GET", "/boom", 0, ex -> {
                     throw new IllegalStateException("/secret/server/path exploded");
                 }),
@@ -200,6 +215,61 @@ class HttpServerTest {
             }
         } finally {
             for (RawHttp r : stalled) {
+                r.close();
+            }
+        }
+    }
+
+    @Test
+    void beyond_the_busy_handlers_and_the_waiting_room_a_request_is_503_at_once_and_the_others_finish()
+            throws Exception {
+        start(ServerOptions.defaults("test-http", new InetSocketAddress("127.0.0.1", 0), 1, 1), NO_GATE);
+        URI hold = URI.create("http://127.0.0.1:" + address.getPort() + "/hold");
+        var running = client.sendAsync(HttpRequest.newBuilder(hold).timeout(Duration.ofSeconds(60)).build(),
+                HttpResponse.BodyHandlers.ofString());
+        dev.ourios.testkit.Await.until("one handler holding", Duration.ofSeconds(30), () -> holding.get() == 1);
+        // One request takes the one waiting place; the others are refused at once, while both are held.
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> more = new ArrayList<>();
+        for (int i = 0; i < 5; i++) {
+            more.add(client.sendAsync(HttpRequest.newBuilder(hold).timeout(Duration.ofSeconds(60)).build(),
+                    HttpResponse.BodyHandlers.ofString()));
+        }
+        dev.ourios.testkit.Await.until("four of five refused", Duration.ofSeconds(30),
+                () -> more.stream().filter(java.util.concurrent.CompletableFuture::isDone).count() == 4);
+        for (var f : more) {
+            if (f.isDone()) {
+                HttpResponse<String> refused = f.get();
+                assertEquals(503, refused.statusCode(), refused.body());
+                assertTrue(error(refused.body(), 503).get("message").asText().contains("at capacity"),
+                        refused.body());
+                assertEquals("1", refused.headers().firstValue("Retry-After").orElse(""));
+            }
+        }
+        assertFalse(running.isDone(), "the running request is not cut");
+        var waiting = more.stream().filter(f -> !f.isDone()).findFirst().orElseThrow();
+        held.countDown();
+        assertEquals(200, running.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode());
+        assertEquals(200, waiting.get(60, java.util.concurrent.TimeUnit.SECONDS).statusCode());
+    }
+
+    @Test
+    void a_burst_of_requests_sending_their_bodies_is_not_refused_for_capacity() throws Exception {
+        // One handler thread, one waiting place: requests still sending their bodies need neither yet.
+        start(ServerOptions.defaults("test-http", new InetSocketAddress("127.0.0.1", 0), 1, 1), NO_GATE);
+        List<RawHttp> sending = new ArrayList<>();
+        try {
+            for (int i = 0; i < 40; i++) {
+                RawHttp r = new RawHttp(address);
+                r.send("POST /echo HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: 4\r\n\r\n{\"");
+                sending.add(r);
+            }
+            for (RawHttp r : sending) {
+                String answer = r.send("a\"").readAll();
+                // one at a time completes its body, and the one handler thread is free for it
+                assertTrue(answer.startsWith("HTTP/1.1 200"), answer);
+            }
+        } finally {
+            for (RawHttp r : sending) {
                 r.close();
             }
         }
