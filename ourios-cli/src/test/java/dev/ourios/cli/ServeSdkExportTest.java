@@ -25,8 +25,10 @@ import io.opentelemetry.api.trace.TraceFlags;
 import io.opentelemetry.api.trace.TraceState;
 import io.opentelemetry.context.Context;
 import io.opentelemetry.exporter.otlp.http.logs.OtlpHttpLogRecordExporter;
+import io.opentelemetry.exporter.otlp.logs.OtlpGrpcLogRecordExporter;
 import io.opentelemetry.sdk.common.CompletableResultCode;
 import io.opentelemetry.sdk.logs.SdkLoggerProvider;
+import io.opentelemetry.sdk.logs.export.LogRecordExporter;
 import io.opentelemetry.sdk.logs.export.BatchLogRecordProcessor;
 import io.opentelemetry.sdk.resources.Resource;
 import java.nio.charset.StandardCharsets;
@@ -46,21 +48,47 @@ import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
- * The real OpenTelemetry Java SDK ({@code OtlpHttpLogRecordExporter}, protobuf, through a
- * {@code BatchLogRecordProcessor}) exports to an {@code ourios serve} child process; after SIGTERM (which flushes the
- * write-ahead log) every record is found exactly once, counted by DuckDB over the live files and read back through
- * the query engine with its attributes, resource, scope, ids, severity and body as sent.
+ * The real OpenTelemetry Java SDK exports to an {@code ourios serve} child process through a
+ * {@code BatchLogRecordProcessor}, over each transport: {@code OtlpHttpLogRecordExporter} (protobuf) and
+ * {@code OtlpGrpcLogRecordExporter} (gzip, the tenant percent-encoded in {@code x-ourios-tenant} metadata). After
+ * SIGTERM (which flushes the write-ahead log) every record is found exactly once, counted by DuckDB over the live
+ * files and read back through the query engine with its attributes, resource, scope, ids, severity and body as sent,
+ * under the tenant the request named.
  */
 class ServeSdkExportTest {
     @TempDir
     Path dir;
 
-    @Test
-    void every_record_the_sdk_exports_is_queryable_exactly_once_and_intact() throws Exception {
+    /** How the SDK reaches the server. */
+    enum Transport {
+        HTTP {
+            @Override
+            LogRecordExporter exporter(DaemonProcess serve) throws Exception {
+                return OtlpHttpLogRecordExporter.builder()
+                        .setEndpoint("http://127.0.0.1:" + serve.ingestPort() + "/v1/logs")
+                        .addHeader("X-Ourios-Tenant", "acme/eu").setTimeout(Duration.ofSeconds(30)).build();
+            }
+        },
+        GRPC {
+            @Override
+            LogRecordExporter exporter(DaemonProcess serve) throws Exception {
+                return OtlpGrpcLogRecordExporter.builder().setEndpoint("http://127.0.0.1:" + serve.grpcPort())
+                        .setCompression("gzip").addHeader("x-ourios-tenant", "acme%2Feu")
+                        .setTimeout(Duration.ofSeconds(30)).build();
+            }
+        };
+
+        abstract LogRecordExporter exporter(DaemonProcess serve) throws Exception;
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
+    void every_record_the_sdk_exports_is_queryable_exactly_once_and_intact(Transport transport) throws Exception {
         int n = 2_000;
         String trace = "5b8efff798038103d269b633813fc60c";
         String span = "eee19b7ec3c1b174";
@@ -69,9 +97,7 @@ class ServeSdkExportTest {
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_COMPACTION_ENABLED", "false",
                 "OURIOS_INGEST_FLUSH_INTERVAL", "200ms"), "serve", "--store", store.toString(),
                 "--http", "127.0.0.1:0")) {
-            String endpoint = "http://127.0.0.1:" + serve.ingestPort() + "/v1/logs";
-            OtlpHttpLogRecordExporter exporter = OtlpHttpLogRecordExporter.builder().setEndpoint(endpoint)
-                    .addHeader("X-Ourios-Tenant", "acme/eu").setTimeout(Duration.ofSeconds(30)).build();
+            LogRecordExporter exporter = transport.exporter(serve);
             SdkLoggerProvider provider = SdkLoggerProvider.builder()
                     .setResource(Resource.create(Attributes.of(AttributeKey.stringKey("service.name"), "checkout",
                             AttributeKey.stringKey("deployment.environment"), "test")))
@@ -96,7 +122,7 @@ class ServeSdkExportTest {
             CompletableResultCode flushed = provider.forceFlush().join(60, TimeUnit.SECONDS);
             assertTrue(flushed.isSuccess(), "the SDK's export succeeded");
             assertTrue(provider.shutdown().join(10, TimeUnit.SECONDS).isSuccess(), "the SDK shut down");
-            // Every export was answered 200, so every record is in the WAL; SIGTERM flushes it to the store.
+            // Every export was answered with success, so every record is in the WAL; SIGTERM flushes it to the store.
             assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
         }
 
