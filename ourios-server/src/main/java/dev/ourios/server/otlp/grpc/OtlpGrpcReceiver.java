@@ -39,6 +39,9 @@ import io.grpc.StatusException;
 import io.grpc.TlsServerCredentials;
 import io.grpc.InsecureServerCredentials;
 import io.grpc.netty.shaded.io.grpc.netty.NettyServerBuilder;
+import io.grpc.netty.shaded.io.netty.channel.EventLoopGroup;
+import io.grpc.netty.shaded.io.netty.channel.nio.NioEventLoopGroup;
+import io.grpc.netty.shaded.io.netty.util.concurrent.DefaultThreadFactory;
 import io.grpc.protobuf.ProtoUtils;
 import io.grpc.protobuf.StatusProto;
 import io.grpc.stub.ServerCalls;
@@ -74,7 +77,9 @@ import org.slf4j.LoggerFactory;
  * refused by the transport. Calls run on {@code ingest.threads} threads (beyond {@link #WAITING_PER_THREAD} calls
  * waiting per thread, new ones are UNAVAILABLE with a RetryInfo); a connection carries at most
  * {@link #MAX_CALLS_PER_CONNECTION} calls at once, is closed after the listener's idle timeout without calls, and
- * may ping no more often than every {@link #MIN_CLIENT_PING}. Refusals follow the OTLP specification: the retryable
+ * may ping no more often than every {@link #MIN_CLIENT_PING}. The port holds at most the listener's
+ * {@code maxConnections} connections ({@link CappedServerChannel}: more wait in the accept backlog), and a connection
+ * that has not finished its HTTP/2 (and TLS) handshake within the listener's header timeout is closed. Refusals follow the OTLP specification: the retryable
  * ones (request buffer full, WAL behind or failed, shutting down) are UNAVAILABLE or RESOURCE_EXHAUSTED with a
  * {@code google.rpc.RetryInfo} saying how long to wait; the others carry no RetryInfo ({@link RpcStatus#codeFor}).
  */
@@ -145,6 +150,8 @@ public final class OtlpGrpcReceiver {
     private final ThrottledLog refusals = new ThrottledLog(LOG, 10);
     private Server server;
     private java.util.concurrent.ThreadPoolExecutor executor;
+    private EventLoopGroup acceptor;
+    private EventLoopGroup transport;
 
     /**
      * @param listener the OTLP/HTTP listener's options: its TLS files, idle timeout and header limit apply here too
@@ -184,7 +191,16 @@ public final class OtlpGrpcReceiver {
                     return t;
                 });
         TRANSPORT_LOG.setLevel(java.util.logging.Level.SEVERE);
+        // Our own event loops, because the listening channel is ours: it holds http.max_connections at most.
+        acceptor = new NioEventLoopGroup(1, new DefaultThreadFactory(NAME + "-accept", true));
+        transport = new NioEventLoopGroup(Math.max(1, Runtime.getRuntime().availableProcessors()),
+                new DefaultThreadFactory(NAME + "-io", true));
+        int maxConnections = listener.maxConnections();
         NettyServerBuilder b = NettyServerBuilder.forAddress(bind, credentials())
+                .channelFactory(() -> new CappedServerChannel(maxConnections))
+                .bossEventLoopGroup(acceptor)
+                .workerEventLoopGroup(transport)
+                .handshakeTimeout(listener.headerTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .addService(ServerInterceptors.intercept(service, new Gate()))
                 .addStreamTracerFactory(new io.grpc.ServerStreamTracer.Factory() {
                     @Override
@@ -205,6 +221,8 @@ public final class OtlpGrpcReceiver {
             server = b.build().start();
         } catch (IOException e) {
             executor.shutdownNow();
+            acceptor.shutdownGracefully(0, 0, TimeUnit.SECONDS);
+            transport.shutdownGracefully(0, 0, TimeUnit.SECONDS);
             throw new StartupException(settings.listenSetting() + ": cannot listen on " + settings.listen()
                     .getHostString() + ":" + settings.listen().getPort() + ": " + e.getMessage(), e);
         }
@@ -227,6 +245,8 @@ public final class OtlpGrpcReceiver {
         }
         executor.shutdown();
         executor.awaitTermination(5, TimeUnit.SECONDS);
+        acceptor.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
+        transport.shutdownGracefully(0, 5, TimeUnit.SECONDS).await(10, TimeUnit.SECONDS);
     }
 
     private void export(Received call, StreamObserver<ExportLogsServiceResponse> answer) {

@@ -77,11 +77,14 @@ class OtlpGrpcReceiverTest {
     private InetSocketAddress bound;
 
     private void start(IngestSettings settings, Authorizer authorizer) throws IOException {
+        start(settings, authorizer, ServerOptions.defaults("test", new InetSocketAddress("127.0.0.1", 0), 2, 8));
+    }
+
+    private void start(IngestSettings settings, Authorizer authorizer, ServerOptions listener) throws IOException {
         store = new LocalObjectStore(Files.createDirectories(dir.resolve("store")));
         ingester = Ingester.open(settings, store, new IngestMetrics(MeterProvider.noop()));
         receiver = new OtlpGrpcReceiver(ingester, new OtlpGrpcSettings(new InetSocketAddress("127.0.0.1", 0),
-                "ingest.grpc_listen"), ServerOptions.defaults("test", new InetSocketAddress("127.0.0.1", 0), 2, 8),
-                authorizer);
+                "ingest.grpc_listen"), listener, authorizer);
         bound = receiver.start();
         channel = NettyChannelBuilder.forAddress("127.0.0.1", bound.getPort()).usePlaintext().build();
     }
@@ -100,6 +103,40 @@ class OtlpGrpcReceiverTest {
             receiver.stop(Duration.ofSeconds(5));
             ingester.drain(Duration.ofSeconds(30));
             store.close();
+        }
+    }
+
+    @Test
+    void connections_beyond_the_cap_wait_in_the_backlog_until_one_closes() throws Exception {
+        Duration handshake = Duration.ofSeconds(120); // the held connections stay for the whole test
+        start(settings(), Authorizer.off(r -> { }), ServerOptions.defaults("test",
+                new InetSocketAddress("127.0.0.1", 0), 2, 8).withLimits(2, 16 << 10)
+                .withTimeouts(handshake, handshake, handshake));
+        try (java.net.Socket first = new java.net.Socket("127.0.0.1", bound.getPort());
+                java.net.Socket second = new java.net.Socket("127.0.0.1", bound.getPort())) {
+            // Two connections (silent ones) hold the port's two places: a call cannot get a third.
+            assertEquals(Status.Code.DEADLINE_EXCEEDED, code(() -> LogsServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(3, TimeUnit.SECONDS).export(request(1, false))));
+            first.close();
+            ExportLogsServiceResponse ok = LogsServiceGrpc.newBlockingStub(channel)
+                    .withDeadlineAfter(60, TimeUnit.SECONDS).export(request(1, false));
+            assertFalse(ok.hasPartialSuccess(), "taken once a place is free");
+        }
+    }
+
+    @Test
+    void a_connection_that_never_finishes_its_handshake_is_closed_after_the_header_timeout() throws Exception {
+        start(settings(), Authorizer.off(r -> { }), ServerOptions.defaults("test",
+                new InetSocketAddress("127.0.0.1", 0), 2, 8).withTimeouts(Duration.ofSeconds(1),
+                Duration.ofSeconds(30), Duration.ofSeconds(30)));
+        try (java.net.Socket silent = new java.net.Socket("127.0.0.1", bound.getPort())) {
+            silent.setSoTimeout(30_000);
+            // Nothing sent: no HTTP/2 preface. The server closes it rather than wait for ever; the read throws
+            // SocketTimeoutException after 30 s if it does not.
+            byte[] buf = new byte[1 << 16];
+            while (silent.getInputStream().read(buf) >= 0) {
+                // the server's own settings frame may come first, then the end of the stream
+            }
         }
     }
 
