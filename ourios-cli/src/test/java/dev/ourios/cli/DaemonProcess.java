@@ -30,6 +30,12 @@ final class DaemonProcess implements AutoCloseable {
     }
 
     static DaemonProcess start(Path workDir, Map<String, String> env, String... args) throws IOException {
+        return start(workDir, env, List.of(), args);
+    }
+
+    /** As {@link #start(Path, Map, String...)}, run through {@code launcher} (e.g. {@code nohup}). */
+    static DaemonProcess start(Path workDir, Map<String, String> env, List<String> launcher, String... args)
+            throws IOException {
         // serve also opens the OTLP receiver: on any free port unless a test chooses one, so runs never collide.
         Map<String, String> all = new java.util.HashMap<>(env);
         if (args[0].equals("serve")) {
@@ -37,6 +43,7 @@ final class DaemonProcess implements AutoCloseable {
             all.putIfAbsent("OURIOS_INGEST_GRPC_LISTEN", "127.0.0.1:0");
         }
         return new DaemonProcess(ChildJvm.main(Main.class).name("ourios-" + args[0]).heap("512m").workDir(workDir)
+                .launcher(launcher.toArray(String[]::new))
                 .removeEnv(k -> k.startsWith("OURIOS_") || k.startsWith("OTEL_")).env(all).args(args).start());
     }
 

@@ -100,6 +100,23 @@ class ServeAuthCliTest {
     }
 
     @Test
+    void started_with_hangup_ignored_serve_says_a_hangup_will_not_reread_the_keys() throws Exception {
+        Path keys = dir.resolve("keys.json");
+        var created = CliProcess.run(dir, "keys", "new", "--keys-file", keys.toString(), "--name", "a", "--tenant",
+                "acme", "--scope", "query");
+        assertEquals(0, created.exit(), created.err());
+        try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_AUTH_KEYS_FILE", keys.toString()),
+                List.of("nohup"), "serve", "--store", dir.resolve("s").toString(), "--http", "127.0.0.1:0",
+                "--interval", "1h")) {
+            String warning = serve.awaitLine(false, l -> l.contains("SIGHUP is ignored by this process"),
+                    Duration.ofSeconds(60));
+            assertTrue(warning.contains(keys + " is still re-read when it changes"), warning);
+            assertEquals(200, serve.get("/healthz", null).statusCode());
+            assertEquals(0, serve.terminate());
+        }
+    }
+
+    @Test
     void a_keys_file_that_does_not_read_stops_the_start() throws Exception {
         Path keys = dir.resolve("keys.json");
         Files.writeString(keys, "{\"keys\":[{\"name\":\"a\",\"tenants\":\"*\"}]}");

@@ -104,6 +104,7 @@ public final class ChildJvm implements AutoCloseable {
         private Path logDir;
         private boolean mergeStderr;
         private Path stdin;
+        private final List<String> launcher = new ArrayList<>();
 
         private Builder(String target, boolean jar, String name) {
             this.target = target;
@@ -198,9 +199,18 @@ public final class ChildJvm implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A program that runs the JVM, with its arguments, e.g. {@code nohup} (it starts the child with SIGHUP
+         * ignored and then becomes it, so the child's pid and signals are unchanged).
+         */
+        public Builder launcher(String... programAndArgs) {
+            launcher.addAll(List.of(programAndArgs));
+            return this;
+        }
+
         /** The command line {@link #start()} runs. */
         public List<String> command() {
-            List<String> cmd = new ArrayList<>();
+            List<String> cmd = new ArrayList<>(launcher);
             cmd.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             if (heap != null) {
                 cmd.add("-Xmx" + heap);

@@ -7,6 +7,7 @@ import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import sun.misc.Signal;
+import sun.misc.SignalHandler;
 
 /**
  * SIGHUP re-reads the keys file at once ({@link KeyRing#reload()}), for operators who do not want to wait for the
@@ -20,19 +21,26 @@ public final class ReloadOnHangup {
     }
 
     /**
-     * Installs the handler; false (logged) where the platform has no SIGHUP.
+     * Installs the handler; false (logged) where the platform has no SIGHUP, or where the process was started with
+     * SIGHUP ignored (as under {@code nohup}): the JVM then keeps it ignored and installs no handler.
      *
      * @param reloaded told after each successful re-read (a failed one is logged by the key ring)
      */
     public static boolean install(KeyRing ring, Consumer<String> reloaded) {
         try {
-            Signal.handle(new Signal("HUP"), sig -> {
+            SignalHandler before = Signal.handle(new Signal("HUP"), sig -> {
                 if (ring.reload()) {
                     KeysFile k = ring.current();
                     reloaded.accept("SIGHUP: " + ring.file() + " re-read: " + k.keys().size() + " keys ("
                             + k.keys().stream().filter(ApiKey::isRevoked).count() + " revoked)");
                 }
             });
+            if (before == SignalHandler.SIG_IGN) {
+                LOG.warn("SIGHUP is ignored by this process (it was started with SIGHUP ignored, as under nohup): "
+                        + "a hangup does not re-read the keys file; {} is still re-read when it changes",
+                        ring.file());
+                return false;
+            }
             return true;
         } catch (IllegalArgumentException e) {
             LOG.warn("no SIGHUP on this platform ({}); the keys file is still re-read when it changes",
