@@ -63,9 +63,9 @@ final class DeletionRewrite implements RewritePlan<DeletionResult> {
             return StagedRewrite.unchanged(inputs.size(), rw.rowsIn());
         }
         boolean kept = rw.outputName() != null;
-        CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(),
-                rw.outputName(), rw.rowsOut(), rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0,
-                kept ? rw.outputChecksum() : null, request.toJson());
+        CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(), rw.rowsOut(),
+                rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0, kept ? rw.outputChecksum() : null,
+                request.toJson(), rw.outputNames());
         return StagedRewrite.toCommit(record, inputs.size(), rw.rowsIn(), rw.inputChecksum(), rw.outputChecksum(),
                 true);
     }
