@@ -23,8 +23,8 @@ import org.slf4j.LoggerFactory;
  * (docs/spec/storage.md, "The size band"). A file ends only at a row-group boundary: after each row group, when
  * {@code written bytes + next group + closing bytes(groups + 1)} would pass the bound, the file is closed before the
  * first later row whose (service, effective time) differs from the last row written, so one key's rows never span two
- * files and the files' key ranges are disjoint and ordered. The next group is the row-group threshold plus the
- * writer's batch, or the largest group this band has written when that is larger. Every decision depends only on the
+ * files and the files' key ranges are disjoint and ordered. The next group is taken as 1.25 times the row-group
+ * threshold, or the largest group this band has written when that is larger. Every decision depends only on the
  * rows and the settings, so the band is byte-identical wherever and however it is written.
  *
  * <p>Each file is published (invisible: no manifest names it) as soon as it is finished; {@link #abort} aborts the
@@ -104,7 +104,7 @@ final class BandWriter implements Closeable {
         largestGroup = Math.max(largestGroup, written - writtenSeen);
         groupsSeen = groups;
         writtenSeen = written;
-        long nextGroup = Math.max(options.rowGroupBytes() + LogFileWriter.groupOvershootBytes(), largestGroup);
+        long nextGroup = Math.max(options.rowGroupBytes() + options.rowGroupBytes() / 4, largestGroup);
         return written + nextGroup + w.closingBytesBound(groups + 1, nextGroup) > maxFileBytes;
     }
 

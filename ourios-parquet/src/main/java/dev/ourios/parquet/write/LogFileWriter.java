@@ -292,14 +292,9 @@ public final class LogFileWriter implements Closeable {
         return writer.writtenBytes();
     }
 
-    /** The most a row group may exceed the row-group threshold by: the writer's batch, which a group ends after. */
-    public static long groupOvershootBytes() {
-        return RowGroupWriter.BATCH_BYTES;
-    }
-
     /**
      * A bound on the bytes a file of {@code rowGroups} groups writes after its last group: per group its fixed bloom
-     * filters, its largest token-index filter, and for every column 16 KiB of chunk metadata and statistics plus 512
+     * filters, its largest token-index filter, and for every column 2 KiB of chunk metadata and statistics plus 256
      * bytes of column and offset index per page it may have (a group of at most {@code groupBytes} in pages of the
      * writer's page size); plus 64 KiB for the schema and key-value metadata. Used to cut a compacted output into
      * files of a bounded size (docs/spec/storage.md, "The size band").
@@ -309,7 +304,7 @@ public final class LogFileWriter implements Closeable {
         long token = tokenIndex == null ? 0 : tokenFilterCap(options.rowGroupBytes());
         long pages = groupBytes / pageSizeFor(options.rowGroupBytes()) + 2;
         long columns = schema.messageType().getColumns().size();
-        long perGroup = blooms + token + columns * ((16L << 10) + 512 * pages);
+        long perGroup = blooms + token + columns * ((2L << 10) + 256 * pages);
         return (64L << 10) + rowGroups * perGroup;
     }
 
