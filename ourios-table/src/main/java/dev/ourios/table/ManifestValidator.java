@@ -69,8 +69,10 @@ public final class ManifestValidator {
     /** The fields a commit record carries are checked; a missing one is allowed (STORAGE.md §3). */
     private static void validateCommit(String manifestKey, RecordedCommit c) throws ManifestException {
         Set<String> outputs = new HashSet<>();
-        for (String out : c.outputs().orElse(List.of())) {
-            checkName(manifestKey, "commit.outputs", out);
+        List<String> written = c.outputs().orElse(List.of());
+        String field = written.size() == 1 ? "commit.output" : "commit.outputs";
+        for (String out : written) {
+            checkName(manifestKey, field, out);
             if (!outputs.add(out)) {
                 throw new ManifestException(manifestKey, "'" + out + "' appears more than once in commit.outputs");
             }
