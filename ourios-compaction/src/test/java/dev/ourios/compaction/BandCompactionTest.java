@@ -5,16 +5,21 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.compaction.verify.Verifier;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.core.Retention;
 import dev.ourios.core.SortKey;
 import dev.ourios.gen.LogGenerator;
+import dev.ourios.query.Query;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectInfo;
+import dev.ourios.table.CommitRecord;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
@@ -25,6 +30,7 @@ import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
@@ -148,6 +154,47 @@ class BandCompactionTest {
                 "every row live exactly once");
         assertEquals(0, runner.sweep(PartitionFilter.all(), r -> { }).partitions().size(),
                 "a band with a one-file tail is at rest");
+    }
+
+    @Test
+    void a_deletion_rewrites_a_band_into_a_band_its_audit_lists_every_file_and_an_expiry_retires_it_whole()
+            throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 6, 9000, 13));
+        PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+        CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMaxFileBytes(MAX_FILE);
+        TestStores.runner(store, dir.resolve("scratch"), opts, MeterProvider.noop())
+                .sweep(PartitionFilter.all(), r -> { });
+        PartitionSnapshot s = TestStores.snapshot(store, p);
+        assertTrue(s.manifest().orElseThrow().main().size() >= 2, "a band: " + s.live());
+        CommitRecord compaction = s.manifest().get().commitRecord().orElseThrow().complete().orElseThrow();
+        AuditLog audit = new AuditLog(store, dir.resolve("scratch"));
+        AuditEvent event = AuditEvent.of(p, s.generation(), compaction);
+        assertEquals(compaction.outputs(), event.outputFiles(), "the event lists every file of the band");
+        assertTrue(audit.exists(event), "the band's audit event is written");
+
+        List<LogRecord> before = TestStores.liveRows(store, p);
+        String service = before.get(before.size() / 2).serviceName();
+        DeletionRequest request = new DeletionRequest(Query.tenant("acme").service(service)
+                .window(TestStores.HOUR, TestStores.HOUR.plusSeconds(3600)));
+        List<DeletionResult> results = CompactionWiring.deletion(DeletionSettings.of(store, opts))
+                .run(request, false, r -> { });
+        assertEquals(DeletionResult.Status.COMMITTED, results.get(0).status(), results.toString());
+        PartitionSnapshot after = TestStores.snapshot(store, p);
+        List<String> band = after.manifest().orElseThrow().main();
+        assertTrue(band.size() >= 2, "the kept rows are a new band: " + after.live());
+        assertEquals(after.live().size(), band.size(), "the band is the live set: " + after.live());
+        assertTrue(after.live().stream().allMatch(f -> f.size() <= MAX_FILE), "every file in the bound");
+        assertEquals(TestStores.identities(before.stream().filter(request.matches().negate()).toList()),
+                TestStores.identities(TestStores.liveRows(store, p)), "rows after = rows before − deleted");
+
+        CompactionOptions expire = opts.withRetention(Retention.of(Duration.ofDays(1)));
+        SweepReport expiry = TestStores.runner(store, dir.resolve("scratch"), expire, MeterProvider.noop())
+                .sweep(PartitionFilter.all(), r -> { });
+        assertFalse(expiry.hasErrors(), expiry.toString());
+        PartitionSnapshot expired = TestStores.snapshot(store, p);
+        assertEquals(List.of(), expired.live(), "the expiry retires every band file");
+        assertEquals(List.of(), expired.manifest().orElseThrow().main());
     }
 
     private record Band(List<byte[]> contents, List<Long> sizes) {
