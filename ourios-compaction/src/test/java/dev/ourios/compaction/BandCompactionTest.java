@@ -128,7 +128,7 @@ class BandCompactionTest {
     }
 
     @Test
-    void late_files_merge_as_the_bands_tail_and_the_band_stays() throws Exception {
+    void late_files_merge_as_the_bands_tail_and_beyond_the_ratio_the_hour_is_rewritten_into_a_new_band() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 6, 9000, 11));
         PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
@@ -154,6 +154,19 @@ class BandCompactionTest {
                 "every row live exactly once");
         assertEquals(0, runner.sweep(PartitionFilter.all(), r -> { }).partitions().size(),
                 "a band with a one-file tail is at rest");
+
+        // A tail beyond the ratio (0 here): the whole partition is rewritten into a new band.
+        SweepRunner whole = TestStores.runner(store, dir.resolve("scratch"), opts.withMaxTailRatio(0),
+                MeterProvider.noop());
+        SweepReport rewrite = whole.sweep(PartitionFilter.all(), r -> { });
+        assertEquals(1, rewrite.count(PartitionResult.Result.COMMITTED), rewrite.toString());
+        PartitionSnapshot rewritten = TestStores.snapshot(store, p);
+        List<String> newBand = rewritten.manifest().orElseThrow().main();
+        assertTrue(newBand.size() >= 2 && newBand.stream().noneMatch(band::contains), "a new band: " + newBand);
+        assertEquals(newBand.size(), rewritten.live().size(), "the new band is the live set: " + rewritten.live());
+        assertEquals(TestStores.identities(expected), TestStores.identities(TestStores.liveRows(store, p)),
+                "every row live exactly once after the whole rewrite");
+        assertEquals(0, whole.sweep(PartitionFilter.all(), r -> { }).partitions().size(), "the new band is at rest");
     }
 
     @Test
