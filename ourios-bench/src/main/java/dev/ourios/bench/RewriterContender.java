@@ -65,6 +65,6 @@ public final class RewriterContender implements Contender {
         if (!r.checksumsMatch()) {
             throw new IllegalStateException(name + ": checksums differ: " + r);
         }
-        return new Outcome(secs, cpu, r.rowsOut(), r.bytesOut(), r.rowGroups(), r.spilledRuns());
+        return new Outcome(secs, cpu, r.rowsOut(), r.bytesOut(), r.rowGroups(), r.spilledRuns(), r.outputs().size());
     }
 }

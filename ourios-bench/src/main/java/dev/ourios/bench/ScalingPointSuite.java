@@ -47,6 +47,7 @@ public final class ScalingPointSuite implements Suite {
         row.put("rows out", x.last().rowsOut());
         row.put("out MiB", x.last().bytesOut() / (double) (1 << 20));
         row.put("row groups", x.last().rowGroups());
+        row.put("files", x.last().files());
         return new SuiteReport.Builder(name(), o.command()).shape(f.describe()).row(row).build();
     }
 }
