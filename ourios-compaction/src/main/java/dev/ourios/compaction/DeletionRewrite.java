@@ -86,7 +86,7 @@ final class DeletionRewrite implements RewritePlan<DeletionResult> {
             CommitRecord r = c.record();
             return new DeletionResult(partition, DeletionResult.Status.COMMITTED, c.generation(),
                     c.staged().filesIn(), c.staged().rowsIn(), r.rowsRemoved(), r.rows(), r.output(), null,
-                    c.seconds());
+                    c.seconds(), r.outputs());
         }
         if (outcome instanceof RewriteOutcome.Unchanged u) {
             return new DeletionResult(partition, DeletionResult.Status.UNCHANGED, u.planned().generation(),

@@ -197,6 +197,7 @@ class BandCompactionTest {
         List<String> band = after.manifest().orElseThrow().main();
         assertTrue(band.size() >= 2, "the kept rows are a new band: " + after.live());
         assertEquals(after.live().size(), band.size(), "the band is the live set: " + after.live());
+        assertEquals(band, results.get(0).outputs(), "the deletion's result names the band in key order");
         assertTrue(after.live().stream().allMatch(f -> f.size() <= MAX_FILE), "every file in the bound");
         assertEquals(TestStores.identities(before.stream().filter(request.matches().negate()).toList()),
                 TestStores.identities(TestStores.liveRows(store, p)), "rows after = rows before − deleted");
