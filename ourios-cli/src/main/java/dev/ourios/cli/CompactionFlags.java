@@ -35,6 +35,11 @@ public final class CompactionFlags {
             + "${DEFAULT-VALUE})")
     double maxTailRatio;
 
+    @Option(names = "--max-file-bytes", description = "Largest compacted file: a partition beyond it is written as "
+            + "several files with disjoint, ordered (service, time) ranges, committed together (default "
+            + "${DEFAULT-VALUE})")
+    String maxFileBytes;
+
     @Option(names = "--sort-budget", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
     String sortBudget;
 
@@ -150,7 +155,8 @@ public final class CompactionFlags {
                     concurrency, Units.parseDuration("--gc-grace", gcGrace), scratch,
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
-                    Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio);
+                    Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio,
+                    Units.parseSize("--max-file-bytes", maxFileBytes));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -21,6 +21,9 @@ final class PartitionJson {
         o.put("bytes_out", r.bytesOut());
         o.put("generation", r.generation());
         o.put("output", r.output());
+        if (r.outputs().size() > 1) {
+            o.put("outputs", r.outputNames()); // a band: every file, in sort-key order; "output" is the first
+        }
         o.put("error", r.error());
         if (r.reason() != null) {
             o.put("reason", r.reason());

@@ -39,6 +39,19 @@ class CompactionFlagsTest {
         assertEquals(library.sortBudgetBytes(), compact.flags.toOptions().sortBudgetBytes());
         assertEquals(library.grace(), compact.flags.toOptions().grace());
         assertEquals(library.maxTailRatio(), compact.flags.toOptions().maxTailRatio());
+        assertEquals(library.maxFileBytes(), compact.flags.toOptions().maxFileBytes());
+    }
+
+    @Test
+    void a_max_file_bytes_below_one_mib_is_refused_naming_the_flag_and_a_size_reaches_the_options() {
+        Path store = dir.resolve("store");
+        InProcessCli.Result r = InProcessCli.run("compact", "--store", store.toString(), "--once",
+                "--max-file-bytes", "512KiB");
+        assertEquals(2, r.exit(), r.err());
+        assertTrue(r.err().contains("--max-file-bytes must be at least 1MiB"), r.err());
+        CompactCommand compact = new CompactCommand();
+        new CommandLine(compact).parseArgs("--max-file-bytes", "8MiB");
+        assertEquals(8L << 20, compact.flags.toOptions().maxFileBytes());
     }
 
     @Test

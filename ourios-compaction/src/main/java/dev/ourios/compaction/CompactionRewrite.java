@@ -3,6 +3,7 @@ package dev.ourios.compaction;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.verify.ChecksumMismatchException;
+import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionSnapshot;
 import java.time.Clock;
@@ -10,7 +11,8 @@ import java.util.Optional;
 
 /**
  * A compaction or tail merge as a {@link RewritePlan}: the policy's {@link CompactionPlan} on the snapshot it was
- * made from, rewritten by a {@link PartitionRewriter} into one output that replaces its inputs. A lost race is not
+ * made from, rewritten by a {@link PartitionRewriter} into one output, or a band of several, that replaces its
+ * inputs. A lost race is not
  * retried: the output is left for GC and the next sweep plans the partition again.
  */
 final class CompactionRewrite implements RewritePlan<PartitionResult> {
@@ -18,6 +20,8 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
     private final CompactionPlan plan;
     private final PartitionRewriter rewriter;
     private final Clock clock;
+    /** The rewrite's result once the rewrite step ran: the outputs' sizes for the report. */
+    private RewriteResult written;
 
     CompactionRewrite(PartitionSnapshot snapshot, CompactionPlan plan, PartitionRewriter rewriter, Clock clock) {
         this.snapshot = snapshot;
@@ -34,8 +38,9 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
     @Override
     public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
         RewriteResult rw = rewriter.rewrite(plan);
-        CommitRecord record = new CommitRecord(clock.instant(), plan.inputNames(), rw.outputName(), rw.rowsOut(),
-                rw.bytesIn(), rw.bytesOut(), rw.outputChecksum());
+        written = rw;
+        CommitRecord record = new CommitRecord(CommitKind.COMPACT, clock.instant(), plan.inputNames(), rw.rowsOut(),
+                0, rw.bytesIn(), rw.bytesOut(), rw.outputChecksum(), null, rw.outputNames());
         return StagedRewrite.toCommit(record, plan.inputs().size(), rw.rowsIn(), rw.inputChecksum(),
                 rw.outputChecksum(), true);
     }
@@ -50,13 +55,15 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
         if (outcome instanceof RewriteOutcome.Committed c) {
             return new PartitionResult(plan.partition(), PartitionResult.Result.COMMITTED, plan.inputs().size(),
                     c.record().rows(), c.record().bytesIn(), c.record().bytesOut(), c.generation(),
-                    c.record().output(), plan.inputNames(), null, null, c.seconds());
+                    c.record().output(), plan.inputNames(), null, null, c.seconds(), Optional.empty(),
+                    CommitKind.COMPACT, written.outputs());
         }
         if (outcome instanceof RewriteOutcome.Lost l) {
             CommitRecord r = l.staged().commitRecord();
             return new PartitionResult(plan.partition(), PartitionResult.Result.NOOP, plan.inputs().size(), 0,
                     r.bytesIn(), r.bytesOut(), plan.baseGeneration(), r.output(), plan.inputNames(), null,
-                    "lost the commit race: " + l.detail() + "; output left for GC", l.seconds());
+                    "lost the commit race: " + l.detail() + "; output left for GC", l.seconds(), Optional.empty(),
+                    CommitKind.COMPACT, written.outputs());
         }
         if (outcome instanceof RewriteOutcome.Refused r) {
             return PartitionResult.error(plan.partition(), plan.baseGeneration(),

@@ -1,6 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.core.PartitionKey;
+import java.util.List;
 import java.util.Locale;
 import java.util.Objects;
 
@@ -13,11 +14,13 @@ import java.util.Objects;
  * @param rowsIn      live rows read
  * @param rowsRemoved rows matching the request (removed when committed)
  * @param rowsOut     rows the partition keeps (in the output, when committed)
- * @param output      the rewritten file, or null (nothing committed, or no row kept)
+ * @param output      the rewritten file (the first of a band), or null (nothing committed, or no row kept)
  * @param error       one line naming the partition and what failed, when status is error
+ * @param outputs     every rewritten file in sort-key order (several for a band, docs/spec/storage.md "The size
+ *                    band"); empty when {@code output} is null
  */
 public record DeletionResult(PartitionKey partition, Status status, long generation, int filesIn, long rowsIn,
-        long rowsRemoved, long rowsOut, String output, String error, double seconds) {
+        long rowsRemoved, long rowsOut, String output, String error, double seconds, List<String> outputs) {
 
     public enum Status {
         /** Dry run: the matching rows were counted, nothing changed. */
@@ -37,6 +40,14 @@ public record DeletionResult(PartitionKey partition, Status status, long generat
     public DeletionResult {
         Objects.requireNonNull(partition, "partition is null");
         Objects.requireNonNull(status, "status is null");
+        outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    }
+
+    /** A result of at most one output. */
+    public DeletionResult(PartitionKey partition, Status status, long generation, int filesIn, long rowsIn,
+            long rowsRemoved, long rowsOut, String output, String error, double seconds) {
+        this(partition, status, generation, filesIn, rowsIn, rowsRemoved, rowsOut, output, error, seconds,
+                output == null ? List.of() : List.of(output));
     }
 
     static DeletionResult error(PartitionKey p, long generation, String message, double seconds) {

@@ -63,9 +63,9 @@ final class DeletionRewrite implements RewritePlan<DeletionResult> {
             return StagedRewrite.unchanged(inputs.size(), rw.rowsIn());
         }
         boolean kept = rw.outputName() != null;
-        CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(),
-                rw.outputName(), rw.rowsOut(), rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0,
-                kept ? rw.outputChecksum() : null, request.toJson());
+        CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(), rw.rowsOut(),
+                rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0, kept ? rw.outputChecksum() : null,
+                request.toJson(), rw.outputNames());
         return StagedRewrite.toCommit(record, inputs.size(), rw.rowsIn(), rw.inputChecksum(), rw.outputChecksum(),
                 true);
     }
@@ -86,7 +86,7 @@ final class DeletionRewrite implements RewritePlan<DeletionResult> {
             CommitRecord r = c.record();
             return new DeletionResult(partition, DeletionResult.Status.COMMITTED, c.generation(),
                     c.staged().filesIn(), c.staged().rowsIn(), r.rowsRemoved(), r.rows(), r.output(), null,
-                    c.seconds());
+                    c.seconds(), r.outputs());
         }
         if (outcome instanceof RewriteOutcome.Unchanged u) {
             return new DeletionResult(partition, DeletionResult.Status.UNCHANGED, u.planned().generation(),

@@ -90,8 +90,8 @@ public final class PartitionDeleter {
     private CompactionPlan plan(PartitionKey p, long generation, List<ObjectInfo> inputs) {
         long bytesIn = inputs.stream().mapToLong(ObjectInfo::size).sum();
         return new CompactionPlan(p, generation, inputs,
-                RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn),
-                options.sortBudgetBytes(), options.fanIn());
+                RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn, options.maxFileBytes()),
+                options.sortBudgetBytes(), options.fanIn(), options.maxFileBytes());
     }
 
     private static double secs(long started) {

@@ -14,13 +14,15 @@ import java.util.Optional;
  *                   {@code DeletionResult}s
  * @param result     committed, noop (nothing to do, or another compactor won the commit race) or error
  * @param generation the generation committed (committed), else the generation the partition is at
- * @param output     the output file's name when committed
+ * @param output     the output file's name when committed (the first of a band)
  * @param error      one line naming what failed, when result is error
  * @param requests   the store requests this compaction made (rewrite, commit, audit), when they were counted
+ * @param outputs    every file written, in sort-key order (several for a band, docs/spec/storage.md "The size
+ *                   band"); empty when none was
  */
 public record PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
         long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
-        double seconds, Optional<StoreRequests> requests, CommitKind action) {
+        double seconds, Optional<StoreRequests> requests, CommitKind action, List<RewriteResult.Output> outputs) {
 
     public enum Result {
         COMMITTED, NOOP, ERROR;
@@ -36,6 +38,21 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
         inputs = inputs == null ? List.of() : List.copyOf(inputs);
         requests = requests == null ? Optional.empty() : requests;
         action = action == null ? CommitKind.COMPACT : action;
+        outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    }
+
+    /** An outcome of at most one output, {@code output} of {@code bytesOut} bytes. */
+    public PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
+            long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
+            double seconds, Optional<StoreRequests> requests, CommitKind action) {
+        this(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs, error, reason, seconds,
+                requests, action, output == null ? List.of()
+                        : List.of(new RewriteResult.Output(null, output, rows, bytesOut, 0)));
+    }
+
+    /** The names of the files written, in sort-key order. */
+    public List<String> outputNames() {
+        return outputs.stream().map(RewriteResult.Output::name).toList();
     }
 
     /** A compaction's outcome. */
@@ -56,7 +73,7 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
 
     public PartitionResult withRequests(StoreRequests r) {
         return new PartitionResult(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs,
-                error, reason, seconds, Optional.of(r), action);
+                error, reason, seconds, Optional.of(r), action, outputs);
     }
 
     public static PartitionResult noop(PartitionKey p, long generation, String reason) {

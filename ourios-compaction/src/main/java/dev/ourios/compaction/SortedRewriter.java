@@ -7,28 +7,27 @@ import dev.ourios.compaction.sort.PrefetchedInputs;
 import dev.ourios.compaction.sort.ResidencyGauge;
 import dev.ourios.compaction.verify.ChecksumMismatchException;
 import dev.ourios.compaction.verify.RowChecksum;
-import dev.ourios.core.FileNames;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.rows.RowCodec;
-import dev.ourios.parquet.write.LogFileWriter;
 import dev.ourios.parquet.write.WriterOptions;
-import dev.ourios.parquet.write.WrittenFile;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Rewrites a partition into one {@code <uuidv7>.compacted.parquet} sorted by (service, effective time), within the
- * plan's sort budget. Rows are validated against the partition as they are read (a mis-partitioned row aborts the
- * partition), re-projected, sorted externally and streamed to the store; the output is published atomically but
- * stays invisible until a manifest names it. If the checksum of the rows written differs from that of the rows read,
- * nothing is published.
+ * Rewrites a partition into one {@code <uuidv7>.compacted.parquet} sorted by (service, effective time), or a band of
+ * several when one would pass the plan's largest file ({@link BandWriter}), within the plan's sort budget. Rows are
+ * validated against the partition as they are read (a mis-partitioned row aborts the partition), re-projected,
+ * sorted externally and streamed to the store; each output is published atomically but stays invisible until a
+ * manifest names it. If the checksum of the rows written differs from that of the rows read, the open file is
+ * discarded unpublished and a band's files already published are deleted.
  */
 public final class SortedRewriter implements PartitionRewriter {
     private static final Logger LOG = LoggerFactory.getLogger(SortedRewriter.class);
@@ -99,11 +98,9 @@ public final class SortedRewriter implements PartitionRewriter {
                 return new RewriteResult(null, null, removed, 0, plan.bytesIn(), 0, 0, in.value(), none, 0,
                         gauge.peakFormation(), gauge.peakMerge(), removed);
             }
-            String outputName = uuids.next() + FileNames.COMPACTED;
-            String outputKey = plan.partition().dataPrefix() + outputName;
             WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
-            try (LogFileWriter writer = new LogFileWriter(store.create(outputKey), opts)) {
+            try (BandWriter writer = new BandWriter(store, plan.partition(), uuids, opts, plan.maxFileBytes())) {
                 long[] ordinal = {0};
                 sorter.drainTo((buf, offset, length, strings) -> {
                     if (rowFault == null) {
@@ -124,12 +121,17 @@ public final class SortedRewriter implements PartitionRewriter {
                     writer.abort();
                     throw new ChecksumMismatchException(plan.partition(), inSum, outSum);
                 }
-                WrittenFile written = writer.commit();
+                List<RewriteResult.Output> outputs = writer.commit().stream().map(f -> new RewriteResult.Output(
+                        f.key(), f.name(), f.rows(), f.bytes(), f.rowGroups())).toList();
+                long bytes = outputs.stream().mapToLong(RewriteResult.Output::bytes).sum();
+                int groups = outputs.stream().mapToInt(RewriteResult.Output::rowGroups).sum();
                 LOG.debug("{}: {} rows from {} files into {} ({} row groups, {} runs spilled)", plan.partition(),
-                        written.rows(), plan.inputs().size(), outputName, written.rowGroups(), sorter.spilledRuns());
-                return new RewriteResult(outputKey, outputName, in.rows() + removed, out.rows(), plan.bytesIn(),
-                        written.bytes(), written.rowGroups(), inSum, outSum, sorter.spilledRuns(),
-                        gauge.peakFormation(), gauge.peakMerge(), removed);
+                        out.rows(), plan.inputs().size(), outputs.stream().map(RewriteResult.Output::name).toList(),
+                        groups, sorter.spilledRuns());
+                RewriteResult.Output first = outputs.get(0);
+                return new RewriteResult(first.key(), first.name(), in.rows() + removed, out.rows(), plan.bytesIn(),
+                        bytes, groups, inSum, outSum, sorter.spilledRuns(), gauge.peakFormation(), gauge.peakMerge(),
+                        removed, outputs);
             }
         }
     }

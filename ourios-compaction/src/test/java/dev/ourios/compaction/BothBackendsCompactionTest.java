@@ -1,5 +1,6 @@
 package dev.ourios.compaction;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -29,6 +30,7 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
+import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
@@ -43,6 +45,7 @@ import java.util.concurrent.Future;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -50,7 +53,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * The key store-level compaction scenarios (compaction, visibility through the compactor, commit race, GC, crash
- * between publish and commit, sharding, request accounting) on local disk and on a real S3 API (s3proxy).
+ * between publish and commit, sharding, request accounting) on local disk and on a real S3 API (s3proxy), and a band
+ * of files (storage.md §4.14) byte-identical on both.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class BothBackendsCompactionTest {
@@ -77,6 +81,32 @@ class BothBackendsCompactionTest {
 
     Stream<StoreBackend> backends() {
         return Stream.of(local, s3);
+    }
+
+    @Test
+    void a_band_is_byte_identical_on_local_disk_and_on_s3() throws Exception {
+        List<List<byte[]>> bands = new ArrayList<>();
+        for (StoreBackend backend : List.of(local, s3)) {
+            ObjectStore store = backend.newStore();
+            TestStores.generate(store, TestStores.spec(List.of("acme"), 1, 6, 7000, 17));
+            PartitionKey p = PartitionKey.ofHour("acme", TestStores.HOUR);
+            CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withMaxFileBytes(2L << 20);
+            SweepReport report = TestStores.runner(store, dir.resolve("scratch"), opts,
+                    MeterProvider.noop()).sweep(PartitionFilter.all(), r -> { });
+            assertFalse(report.hasErrors(), backend + ": " + report);
+            List<String> main = TestStores.snapshot(store, p).manifest().orElseThrow().main();
+            assertTrue(main.size() >= 2, backend + ": a band: " + main);
+            List<byte[]> contents = new ArrayList<>();
+            for (String name : main) {
+                contents.add(store.readAllBytes(p.dataPrefix() + name));
+            }
+            bands.add(contents);
+        }
+        assertEquals(bands.get(0).size(), bands.get(1).size(), "the same cut on both backends");
+        for (int i = 0; i < bands.get(0).size(); i++) {
+            assertArrayEquals(bands.get(0).get(i), bands.get(1).get(i),
+                    "band file " + i + " is byte-identical on both backends");
+        }
     }
 
     @ParameterizedTest(name = "{0}")

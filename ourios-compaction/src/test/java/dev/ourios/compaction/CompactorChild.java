@@ -6,6 +6,7 @@ import java.io.IOException;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /** A running {@link CompactorProcess} child JVM ({@link ChildJvm}, stdout and stderr merged) and its output lines. */
 final class CompactorChild {
@@ -24,6 +25,12 @@ final class CompactorChild {
     /** As above, the child expiring every partition older than {@code retention}. */
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
             Optional<Step> crashAt, Optional<Duration> retention) throws IOException {
+        return start(store, scratch, gcGraceMillis, concurrency, warm, crashAt, retention, OptionalLong.empty());
+    }
+
+    /** As above, the child cutting its outputs into bands of files of at most {@code maxFileBytes}. */
+    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
+            Optional<Step> crashAt, Optional<Duration> retention, OptionalLong maxFileBytes) throws IOException {
         ChildJvm.Builder b = ChildJvm.main(CompactorProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
@@ -32,7 +39,10 @@ final class CompactorChild {
                 .property("org.slf4j.simpleLogger.log.org.apache.parquet", "error");
         b.args(store.toString(), scratch.toString(), Long.toString(gcGraceMillis), Integer.toString(concurrency),
                 warm ? "warm" : "cold", crashAt.map(Step::label).orElse(CompactorProcess.NO_HALT));
-        retention.ifPresent(r -> b.args(r.toString()));
+        if (retention.isPresent() || maxFileBytes.isPresent()) {
+            b.args(retention.map(Duration::toString).orElse(CompactorProcess.NO_HALT));
+        }
+        maxFileBytes.ifPresent(m -> b.args(Long.toString(m)));
         return new CompactorChild(b.mergeStderr().start());
     }
 

@@ -27,8 +27,9 @@ import java.util.stream.Stream;
  * at a named protocol step: the sweep then runs on a {@link HaltingObjectStore} wrapping the directory's store.
  *
  * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold <step>|none
- * [retention]}, the step a {@link HaltingObjectStore.Step} label ({@value #NO_HALT}: run to the end) and the
- * retention an ISO-8601 duration every tenant keeps its logs for (none when absent). With {@code warm}, one
+ * [retention|none [max file bytes]]}, the step a {@link HaltingObjectStore.Step} label ({@value #NO_HALT}: run to
+ * the end), the retention an ISO-8601 duration every tenant keeps its logs for (none when absent or
+ * {@value #NO_HALT}) and the largest compacted file (the default when absent), which makes outputs bands. With {@code warm}, one
  * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
  * kill lands in protocol work rather than in start-up. Prints {@code SWEEP} when the sweep starts (the parent times
  * its kill from there), {@code RESULT <millis> <partition> <result>} as each partition finishes and
@@ -42,9 +43,9 @@ public final class CompactorProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 6 || args.length > 7 || !List.of("warm", "cold").contains(args[4])) {
+        if (args.length < 6 || args.length > 8 || !List.of("warm", "cold").contains(args[4])) {
             System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
-                    + " warm|cold <step>|none [retention]");
+                    + " warm|cold <step>|none [retention|none [max file bytes]]");
             System.exit(2);
         }
         // A mistyped step fails here, before anything is touched.
@@ -58,7 +59,9 @@ public final class CompactorProcess {
                 .withRowGroupBytes(OptionalLong.of(1024))
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
                 .withConcurrency(Integer.parseInt(args[3]))
-                .withRetention(args.length == 7 ? Retention.of(Duration.parse(args[6])) : Retention.NONE);
+                .withRetention(args.length >= 7 && !args[6].equals(NO_HALT) ? Retention.of(Duration.parse(args[6]))
+                        : Retention.NONE)
+                .withMaxFileBytes(args.length == 8 ? Long.parseLong(args[7]) : CompactionOptions.DEFAULT_MAX_FILE_BYTES);
         LocalObjectStore local = new LocalObjectStore(storeDir);
         if (args[4].equals("warm")) {
             warmUp(local, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);

@@ -13,44 +13,59 @@ import java.util.Objects;
  * @param kind        what the commit did; a compaction's manifest carries no {@code kind} field
  * @param at          commit time; also the {@code at} of every input it retired
  * @param inputs      the live files taken out of the live set, by name, sorted
- * @param output      the file written, or null when the commit wrote none (an expiry, a deletion that kept no row)
- * @param rows        rows in the output (0 without one)
+ * @param rows        rows in the outputs (0 without one)
  * @param rowsRemoved rows the commit took out of the live set for good (0 for a compaction)
  * @param bytesIn     sum of the input sizes
- * @param bytesOut    size of the output (0 without one)
- * @param checksum    order-independent checksum of the output's source columns, null exactly when output is
+ * @param bytesOut    size of the outputs together (0 without one)
+ * @param checksum    order-independent checksum of the outputs' source columns, all outputs together; null exactly
+ *                    when there is no output
  * @param reason      why rows were removed (the retention, or the deletion's filter as JSON); null for a compaction
+ * @param outputs     the files written, in sort-key order: one, several (a band, STORAGE.md §4.14), or none (an
+ *                    expiry, a deletion that kept no row)
  */
-public record CommitRecord(CommitKind kind, Instant at, List<String> inputs, String output, long rows,
-        long rowsRemoved, long bytesIn, long bytesOut, String checksum, String reason) {
+public record CommitRecord(CommitKind kind, Instant at, List<String> inputs, long rows, long rowsRemoved,
+        long bytesIn, long bytesOut, String checksum, String reason, List<String> outputs) {
     public CommitRecord {
         Objects.requireNonNull(kind, "kind is null");
         Objects.requireNonNull(at, "at is null");
         inputs = inputs.stream().sorted().toList();
-        if ((output == null) != (checksum == null)) {
-            throw new IllegalArgumentException("output and checksum go together: " + output + ", " + checksum);
+        outputs = List.copyOf(outputs);
+        if (outputs.stream().distinct().count() != outputs.size()) {
+            throw new IllegalArgumentException("an output is named twice: " + outputs);
+        }
+        if (outputs.isEmpty() != (checksum == null)) {
+            throw new IllegalArgumentException("outputs and checksum go together: " + outputs + ", " + checksum);
         }
         if (rows < 0 || rowsRemoved < 0 || bytesIn < 0 || bytesOut < 0) {
             throw new IllegalArgumentException("commit counts must not be negative");
         }
         switch (kind) {
             case COMPACT -> {
-                Objects.requireNonNull(output, "a compaction's output is null");
+                if (outputs.isEmpty()) {
+                    throw new NullPointerException("a compaction's output is null");
+                }
                 if (rowsRemoved != 0 || reason != null) {
                     throw new IllegalArgumentException("a compaction removes no rows");
                 }
             }
             case EXPIRE -> {
-                if (output != null || rows != 0) {
+                if (!outputs.isEmpty() || rows != 0) {
                     throw new IllegalArgumentException("an expiry writes no output");
                 }
             }
             case DELETE -> {
-                if (output == null && rows != 0) {
+                if (outputs.isEmpty() && rows != 0) {
                     throw new IllegalArgumentException("a deletion without output keeps no rows");
                 }
             }
         }
+    }
+
+    /** A record of at most one output ({@code output} null: none). */
+    public CommitRecord(CommitKind kind, Instant at, List<String> inputs, String output, long rows,
+            long rowsRemoved, long bytesIn, long bytesOut, String checksum, String reason) {
+        this(kind, at, inputs, rows, rowsRemoved, bytesIn, bytesOut, checksum, reason,
+                output == null ? List.of() : List.of(output));
     }
 
     /** A compaction's record. */
@@ -63,5 +78,13 @@ public record CommitRecord(CommitKind kind, Instant at, List<String> inputs, Str
     public static CommitRecord expiry(Instant at, List<String> inputs, long rowsRemoved, long bytesIn,
             String reason) {
         return new CommitRecord(CommitKind.EXPIRE, at, inputs, null, 0, rowsRemoved, bytesIn, 0, null, reason);
+    }
+
+    /**
+     * The output when the commit wrote exactly one file, the first (in sort-key order) of a band, null when it wrote
+     * none; {@link #outputs()} names them all.
+     */
+    public String output() {
+        return outputs.isEmpty() ? null : outputs.get(0);
     }
 }

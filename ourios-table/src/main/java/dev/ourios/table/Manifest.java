@@ -21,19 +21,35 @@ import java.util.Set;
  * @param retired    files taken out of the live set, kept until the grace period has passed
  * @param commit     the commit that created this manifest as recorded in it (any field may be missing from a record
  *                   another tool or a person wrote), or null when the manifest has no commit record
+ * @param main       the partition's main files when they are several (a band, STORAGE.md §4.14), in sort-key
+ *                   order; empty otherwise. Advisory for the compaction policy; the live set never depends on it
  */
-public record Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit) {
+public record Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit,
+        List<String> main) {
     public static final int FORMAT = 1;
 
     public Manifest {
         Objects.requireNonNull(files, "files is null");
         files = List.copyOf(files);
         retired = retired == null ? List.of() : List.copyOf(retired);
+        main = main == null ? List.of() : List.copyOf(main);
+    }
+
+    /** A manifest without main files of its own (at most one main file, found by size). */
+    public Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit) {
+        this(format, generation, files, retired, commit, List.of());
     }
 
     /** A manifest this build writes: its commit record, if any, is complete. */
     public static Manifest of(long generation, List<String> files, List<Retired> retired, CommitRecord commit) {
-        return new Manifest(FORMAT, generation, files, retired, commit == null ? null : RecordedCommit.of(commit));
+        return of(generation, files, retired, commit, List.of());
+    }
+
+    /** A manifest this build writes, naming its band of main files ({@code main}: none, or at least two). */
+    public static Manifest of(long generation, List<String> files, List<Retired> retired, CommitRecord commit,
+            List<String> main) {
+        return new Manifest(FORMAT, generation, files, retired, commit == null ? null : RecordedCommit.of(commit),
+                main);
     }
 
     public Optional<RecordedCommit> commitRecord() {

@@ -63,6 +63,13 @@ public final class ManifestCodec {
                 g.writeEndObject();
             }
             g.writeEndArray();
+            if (!m.main().isEmpty()) {
+                g.writeArrayFieldStart("main");
+                for (String f : m.main()) {
+                    g.writeString(f);
+                }
+                g.writeEndArray();
+            }
             if (c != null) {
                 g.writeObjectFieldStart("commit");
                 g.writeStringField("at", instant(c.at()));
@@ -71,8 +78,15 @@ public final class ManifestCodec {
                     g.writeString(in);
                 }
                 g.writeEndArray();
-                if (c.output() != null) {
+                if (c.outputs().size() == 1) {
                     g.writeStringField("output", c.output());
+                } else if (c.outputs().size() > 1) {
+                    // A band (STORAGE.md §4.14): the files in sort-key order, never beside "output".
+                    g.writeArrayFieldStart("outputs");
+                    for (String name : c.outputs()) {
+                        g.writeString(name);
+                    }
+                    g.writeEndArray();
                 }
                 g.writeNumberField("rows", c.rows());
                 g.writeNumberField("bytes_in", c.bytesIn());
@@ -144,14 +158,26 @@ public final class ManifestCodec {
             }
             // Every commit field is optional (STORAGE.md §3: a record another tool or a person wrote may carry only
             // some); a field that is present must still have the right type.
+            Optional<String> output = r.optional(c, "commit.output", r::stringValue);
+            Optional<List<String>> outputs = r.optional(c, "commit.outputs", r::stringsValue);
+            if (output.isPresent() && outputs.isPresent()) {
+                throw new ManifestException(manifestKey, "commit has both output and outputs; a commit names its "
+                        + "one output or its several");
+            }
+            if (outputs.isPresent() && outputs.get().size() < 2) {
+                throw new ManifestException(manifestKey, "commit.outputs names " + outputs.get().size()
+                        + " file(s); one output is commit.output");
+            }
             commit = new RecordedCommit(r.optional(c, "commit.at", r::instantValue),
                     r.optional(c, "commit.inputs", r::stringsValue),
-                    r.optional(c, "commit.output", r::stringValue), r.optionalCount(c, "commit.rows"),
+                    output.isPresent() ? output.map(List::of) : outputs, r.optionalCount(c, "commit.rows"),
                     r.optionalCount(c, "commit.bytes_in"), r.optionalCount(c, "commit.bytes_out"),
                     r.optional(c, "commit.checksum", r::stringValue), r.optional(c, "commit.kind", r::stringValue),
                     r.optionalCount(c, "commit.rows_removed"), r.optional(c, "commit.reason", r::stringValue));
         }
-        Manifest m = new Manifest((int) format, generation, files, retired, commit);
+        JsonNode mainNode = root.get("main");
+        List<String> main = mainNode == null || mainNode.isNull() ? List.of() : r.strings(root, "main");
+        Manifest m = new Manifest((int) format, generation, files, retired, commit, main);
         ManifestValidator.validate(manifestKey, m);
         return m;
     }

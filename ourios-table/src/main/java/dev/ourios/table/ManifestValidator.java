@@ -47,6 +47,20 @@ public final class ManifestValidator {
                 throw new ManifestException(manifestKey, "'" + r.file() + "' appears more than once in retired");
             }
         }
+        Set<String> main = new HashSet<>();
+        for (String f : m.main()) {
+            checkName(manifestKey, "main", f);
+            if (!main.add(f)) {
+                throw new ManifestException(manifestKey, "'" + f + "' appears more than once in main");
+            }
+            if (!seen.contains(f)) {
+                throw new ManifestException(manifestKey, "'" + f + "' is in main but not in files");
+            }
+        }
+        if (main.size() == 1) {
+            throw new ManifestException(manifestKey, "main names one file; it names the main files when they are "
+                    + "several");
+        }
         if (m.commit() != null) {
             validateCommit(manifestKey, m.commit());
         }
@@ -54,8 +68,14 @@ public final class ManifestValidator {
 
     /** The fields a commit record carries are checked; a missing one is allowed (STORAGE.md §3). */
     private static void validateCommit(String manifestKey, RecordedCommit c) throws ManifestException {
-        if (c.output().isPresent()) {
-            checkName(manifestKey, "commit.output", c.output().get());
+        Set<String> outputs = new HashSet<>();
+        List<String> written = c.outputs().orElse(List.of());
+        String field = written.size() == 1 ? "commit.output" : "commit.outputs";
+        for (String out : written) {
+            checkName(manifestKey, field, out);
+            if (!outputs.add(out)) {
+                throw new ManifestException(manifestKey, "'" + out + "' appears more than once in commit.outputs");
+            }
         }
         Set<String> inputs = new HashSet<>();
         for (String in : c.inputs().orElse(List.of())) {

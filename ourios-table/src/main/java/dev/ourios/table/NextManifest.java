@@ -19,9 +19,11 @@ public final class NextManifest {
     /**
      * Generation {@code snapshot.generation() + 1} with:
      * <ul>
-     * <li>files = previous files − inputs + output (just {@code [output]} when every live file was merged; a
+     * <li>files = previous files − inputs + outputs (just the outputs when every live file was merged; a
      * previously named file that was not an input stays named, otherwise its rows would vanish; no output, as in an
      * expiry, adds nothing, so retiring every live file leaves {@code files: []});</li>
+     * <li>main = the outputs in sort-key order when every live file was an input and the outputs are several (a
+     * band, STORAGE.md §4.14); else the previous main when none of it is an input; else none;</li>
      * <li>retired = previous retired still present in the listing, plus previous retired ingest files even when
      * collected, + every input, retired at {@code commit.at()}. An absent compacted file is confirmed collected and
      * dropped, since nothing lands that name again. An ingest file's name is kept for the partition's life: a writer
@@ -48,10 +50,12 @@ public final class NextManifest {
         }
         Manifest prev = snapshot.manifest().orElse(null);
         Set<String> inputs = new HashSet<>(commit.inputs());
-        if (commit.output() != null && (inputs.contains(commit.output()) || (prev != null
-                && (prev.fileNames().contains(commit.output()) || prev.retiredNames().contains(commit.output()))))) {
-            throw new IllegalArgumentException("output '" + commit.output() + "' is already named in "
-                    + snapshot.partition() + " at generation " + snapshot.generation());
+        for (String out : commit.outputs()) {
+            if (inputs.contains(out) || (prev != null
+                    && (prev.fileNames().contains(out) || prev.retiredNames().contains(out)))) {
+                throw new IllegalArgumentException("output '" + out + "' is already named in "
+                        + snapshot.partition() + " at generation " + snapshot.generation());
+            }
         }
         List<String> files = new ArrayList<>();
         List<Retired> retired = new ArrayList<>();
@@ -60,17 +64,21 @@ public final class NextManifest {
             prev.retired().stream().filter(r -> FileNames.isIngestFile(r.file()) || snapshot.isPresent(r.file()))
                     .forEach(retired::add);
         }
-        if (commit.output() != null) {
-            files.add(commit.output());
-        }
+        files.addAll(commit.outputs());
         files.sort(null);
+        List<String> main = List.of();
+        if (commit.outputs().size() > 1 && inputs.equals(live)) {
+            main = commit.outputs();
+        } else if (prev != null && prev.main().stream().noneMatch(inputs::contains)) {
+            main = prev.main();
+        }
         Instant at = commit.at();
         commit.inputs().forEach(in -> retired.add(new Retired(in, at)));
         if (snapshot.ruledByReference()) {
             referenceOrphans(snapshot).forEach(n -> retired.add(new Retired(n, at)));
         }
         retired.sort(Comparator.comparing(Retired::file));
-        return Manifest.of(snapshot.generation() + 1, files, retired, commit);
+        return Manifest.of(snapshot.generation() + 1, files, retired, commit, main);
     }
 
     /**

@@ -42,7 +42,8 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
                     v.duration(ConfigKeys.GC_GRACE), v.path(ConfigKeys.SCRATCH),
                     new IoRates(v.size(ConfigKeys.MAX_READ_RATE), v.size(ConfigKeys.MAX_WRITE_RATE)))
                     .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE))
-                    .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO));
+                    .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO))
+                    .withMaxFileBytes(v.size(ConfigKeys.MAX_FILE_BYTES));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }

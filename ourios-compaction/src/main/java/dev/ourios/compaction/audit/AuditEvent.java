@@ -12,13 +12,15 @@ import java.util.Objects;
  * an expiry (4) or a deletion (5). Identified by (tenant, partition, generation), which makes re-emission after a
  * crash idempotent; every kind of commit takes a generation of its own, so two events never share an identity.
  *
- * @param outputFile  the file written, or null when the commit wrote none
+ * @param outputFile  the file written, or null when the commit wrote none or several
  * @param rows        rows written
  * @param rowsRemoved rows an expiry or deletion removed (0 for a compaction)
  * @param reason      the retention or the deletion's filter (JSON); null for a compaction
+ * @param outputFiles the files written, in sort-key order, when the commit wrote several (a band,
+ *                    docs/spec/storage.md "The size band"); empty otherwise
  */
 public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
-        String outputFile, long generation, long rows, long rowsRemoved, String reason) {
+        String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles) {
     public static final int EVENT_KIND_COMPACTION = 3;
     public static final int EVENT_KIND_EXPIRE = 4;
     public static final int EVENT_KIND_DELETE = 5;
@@ -27,6 +29,17 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
     public AuditEvent {
         Objects.requireNonNull(kind, "kind is null");
         inputFiles = inputFiles.stream().sorted().toList();
+        outputFiles = List.copyOf(outputFiles);
+        if (outputFiles.size() == 1 || (outputFile != null && !outputFiles.isEmpty())) {
+            throw new IllegalArgumentException("one output is outputFile, several are outputFiles: " + outputFile
+                    + ", " + outputFiles);
+        }
+    }
+
+    /** An event of at most one output. */
+    public AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
+            String outputFile, long generation, long rows, long rowsRemoved, String reason) {
+        this(kind, partition, timestamp, inputFiles, outputFile, generation, rows, rowsRemoved, reason, List.of());
     }
 
     /** A compaction's event. */
@@ -37,8 +50,9 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
 
     /** The event of the commit {@code c} that created {@code generation} of {@code partition}. */
     public static AuditEvent of(PartitionKey partition, long generation, CommitRecord c) {
-        return new AuditEvent(c.kind(), partition, c.at(), c.inputs(), c.output(), generation, c.rows(),
-                c.rowsRemoved(), c.reason());
+        boolean band = c.outputs().size() > 1;
+        return new AuditEvent(c.kind(), partition, c.at(), c.inputs(), band ? null : c.output(), generation,
+                c.rows(), c.rowsRemoved(), c.reason(), band ? c.outputs() : List.of());
     }
 
     /** The {@code event_kind} column: the audit stream's ordinal of this kind. */

@@ -56,6 +56,8 @@ public final class AuditLog {
             .named("compaction_generation")
             .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false)).named("compaction_rows")
             .optional(PrimitiveTypeName.INT64).as(LogicalTypeAnnotation.intType(64, false)).named("rows_removed")
+            .optionalList().requiredElement(PrimitiveTypeName.BINARY).as(LogicalTypeAnnotation.stringType())
+            .named("compaction_output_files")
             .named("audit_event");
 
     private final ObjectStore store;
@@ -160,6 +162,12 @@ public final class AuditLog {
             g.append("compaction_generation", e.generation()).append("compaction_rows", e.rows());
             if (e.kind() != CommitKind.COMPACT) {
                 g.append("rows_removed", e.rowsRemoved());
+            }
+            if (!e.outputFiles().isEmpty()) {
+                Group outputs = g.addGroup("compaction_output_files");
+                for (String out : e.outputFiles()) {
+                    outputs.addGroup("list").append("element", out);
+                }
             }
             try (ParquetWriter<Group> w = ExampleParquetWriter.builder(new LocalOutputFile(tmp))
                     .withConf(new PlainParquetConfiguration()).withType(SCHEMA)

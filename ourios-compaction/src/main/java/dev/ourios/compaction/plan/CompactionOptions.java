@@ -34,10 +34,13 @@ import java.util.OptionalLong;
  *                         against it before everything is merged into one file again; below it the late files are
  *                         merged among themselves into one tail file, so a late file does not rewrite the whole
  *                         hour ({@code --max-tail-ratio}; 0 merges every late file into the main file at once)
+ * @param maxFileBytes     the largest compacted file: an output that would pass it is written as a band of several
+ *                         files with disjoint, ordered sort-key ranges ({@code --max-file-bytes}, docs/spec/storage.md
+ *                         "The size band")
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
         OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
-        Retention retention, Duration scratchDebrisAge, double maxTailRatio) {
+        Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -52,6 +55,10 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
      * merge among themselves, the tail stays cheap to rewrite, and a query reads at most one file more per hour.
      */
     public static final double DEFAULT_MAX_TAIL_RATIO = 0.5;
+    /** The top of RFC 0009's size band: large enough for few files per big hour, small enough for one split. */
+    public static final long DEFAULT_MAX_FILE_BYTES = 2L << 30;
+    /** The smallest band bound: a file must hold a few row groups of at least 64 KiB and its footer. */
+    public static final long MIN_MAX_FILE_BYTES = 1L << 20;
 
     public CompactionOptions {
         Objects.requireNonNull(grace, "grace is null");
@@ -95,6 +102,18 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
             throw new IllegalArgumentException("--max-tail-ratio must be between 0 and 1 (got " + maxTailRatio
                     + "): the tail beside a partition's main file is at most that fraction of its size");
         }
+        if (maxFileBytes < MIN_MAX_FILE_BYTES) {
+            throw new IllegalArgumentException("--max-file-bytes must be at least 1MiB (got " + maxFileBytes
+                    + "): a compacted file holds several row groups and its footer");
+        }
+    }
+
+    /** With the default largest file. */
+    public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+            OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
+            Retention retention, Duration scratchDebrisAge, double maxTailRatio) {
+        this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
+                ioRates, retention, scratchDebrisAge, maxTailRatio, DEFAULT_MAX_FILE_BYTES);
     }
 
     /** Without retention, with the default scratch debris age. */
@@ -106,12 +125,12 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withRetention(Retention r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio);
+                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withScratchDebrisAge(Duration age) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio);
+                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio, maxFileBytes);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -122,51 +141,56 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio);
+                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
     }
 
     public CompactionOptions withMaxTailRatio(double ratio) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio, maxFileBytes);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio);
+                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+    }
+
+    public CompactionOptions withMaxFileBytes(long bytes) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, bytes);
     }
 }

@@ -8,11 +8,12 @@ import java.util.Objects;
 /**
  * What to compact and every decision the rewriter executes: the partition, the generation the plan read (the
  * commit is optimistic against it), the live inputs in sorted-name order (their position is the sort tie-break's
- * input ordinal), the row-group threshold, the sort budget and the fan-in. Immutable: outcomes go in result
+ * input ordinal), the row-group threshold, the sort budget, the fan-in and the largest file the output may be cut
+ * into (a larger output is a band of files, docs/spec/storage.md "The size band"). Immutable: outcomes go in result
  * records, never back into the plan.
  */
 public record CompactionPlan(PartitionKey partition, long baseGeneration, List<ObjectInfo> inputs,
-        long rowGroupBytes, long sortBudgetBytes, int fanIn) {
+        long rowGroupBytes, long sortBudgetBytes, int fanIn, long maxFileBytes) {
 
     public CompactionPlan {
         Objects.requireNonNull(partition, "partition is null");
@@ -22,6 +23,16 @@ public record CompactionPlan(PartitionKey partition, long baseGeneration, List<O
                 throw new IllegalArgumentException("BUG: plan inputs must be sorted by name and unique: " + inputs);
             }
         }
+        if (maxFileBytes < 1) {
+            throw new IllegalArgumentException("BUG: maxFileBytes must be positive: " + maxFileBytes);
+        }
+    }
+
+    /** A plan whose output may be as large as the default band bound. */
+    public CompactionPlan(PartitionKey partition, long baseGeneration, List<ObjectInfo> inputs, long rowGroupBytes,
+            long sortBudgetBytes, int fanIn) {
+        this(partition, baseGeneration, inputs, rowGroupBytes, sortBudgetBytes, fanIn,
+                CompactionOptions.DEFAULT_MAX_FILE_BYTES);
     }
 
     public long bytesIn() {

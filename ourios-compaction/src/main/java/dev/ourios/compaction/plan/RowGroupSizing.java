@@ -22,9 +22,24 @@ public final class RowGroupSizing {
         return Math.max(MIN_BYTES, Math.min(MAX_BYTES, inputBytes / TARGET_GROUPS));
     }
 
+    /** The smallest adaptive threshold under a small band bound. */
+    public static final long MIN_BAND_BYTES = 64L << 10;
+
     /** Resolves the threshold: the setting, else the adaptive value. */
     public static long resolve(OptionalLong setting, long inputBytes) {
         return setting.isPresent() ? setting.getAsLong() : adaptive(inputBytes);
+    }
+
+    /**
+     * Resolves the threshold for outputs of at most {@code maxFileBytes} each: the setting wins; the adaptive value is
+     * at most {@code maxFileBytes / 16} (at least 64 KiB), so a band file holds several row groups beside its footer.
+     * Under the default bound (2 GiB) this is the adaptive value itself.
+     */
+    public static long resolve(OptionalLong setting, long inputBytes, long maxFileBytes) {
+        if (setting.isPresent()) {
+            return setting.getAsLong();
+        }
+        return Math.min(adaptive(inputBytes), Math.max(MIN_BAND_BYTES, maxFileBytes / 16));
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.ourios.compaction.sweep;
 
 import dev.ourios.compaction.PartitionResult;
+import dev.ourios.compaction.RewriteResult;
 import dev.ourios.table.CommitKind;
 import dev.ourios.store.StoreRequests;
 import io.opentelemetry.api.common.AttributeKey;
@@ -89,11 +90,11 @@ public final class CompactionMetrics {
                 rows.add(p.rows());
                 read += p.bytesIn();
                 written += p.bytesOut();
-                if (p.bytesOut() > 0) {
-                    fileSize.record(p.bytesOut(), Attributes.of(TENANT, p.partition().tenantId()));
+                for (RewriteResult.Output f : p.outputs()) {
+                    fileSize.record(f.bytes(), Attributes.of(TENANT, p.partition().tenantId()));
                 }
             } else if (p.result() == PartitionResult.Result.NOOP && p.output() != null) {
-                orphanFiles.add(1); // our output lost the race: it waits for GC
+                orphanFiles.add(p.outputs().size()); // our outputs lost the race: they wait for GC
             }
         }
         io.add(read, Attributes.of(IO_DIRECTION, "read"));

@@ -157,7 +157,7 @@ public final class SweepRunner {
                     continue; // expired, never compacted: see expiries()
                 }
                 PartitionSnapshot s = reader.snapshot(p);
-                decisions.add(policy.decide(p, s.generation(), s.live(), now));
+                decisions.add(policy.decide(p, s.generation(), s.live(), mainFiles(s), now));
             } catch (Throwable t) {
                 errors.add(p + ": " + Containment.describe(Containment.contain(t)));
             }
@@ -261,7 +261,7 @@ public final class SweepRunner {
                     }
                     continue;
                 }
-                PlanDecision d = policy.decide(p, s.generation(), s.live(), now);
+                PlanDecision d = policy.decide(p, s.generation(), s.live(), mainFiles(s), now);
                 if (d.isCandidate()) {
                     candidates.add(new Candidate(s, d.plan().orElseThrow()));
                     found.merge(p.tenantId(), 1L, Long::sum);
@@ -421,5 +421,10 @@ public final class SweepRunner {
     }
 
     private record Candidate(PartitionSnapshot snapshot, CompactionPlan plan) {
+    }
+
+    /** The band the partition's manifest names as its main files; empty when it names none. */
+    private static List<String> mainFiles(PartitionSnapshot s) {
+        return s.manifest().map(m -> m.main()).orElse(List.of());
     }
 }

@@ -15,38 +15,40 @@ import java.util.OptionalLong;
  * only leaves that comparison out.
  *
  * @param generation the manifest's generation, for messages
- * @param output     the file the commit wrote
- * @param checksum   the order-independent checksum recorded for {@code output}
- * @param rows       its row count, when recorded
- * @param bytes      its size, when recorded
+ * @param outputs    the files the commit wrote: one, or a band of several checked together (docs/spec/storage.md,
+ *                   "The size band")
+ * @param checksum   the order-independent checksum recorded for the outputs together
+ * @param rows       their row count, when recorded
+ * @param bytes      their size together, when recorded
  */
-record CommitCheck(long generation, String output, String checksum, OptionalLong rows, OptionalLong bytes) {
+record CommitCheck(long generation, List<String> outputs, String checksum, OptionalLong rows, OptionalLong bytes) {
 
     /** The check a manifest's commit record allows, or empty when it names no output or records no checksum. */
     static Optional<CommitCheck> of(Manifest m) {
         Optional<RecordedCommit> c = m.commitRecord();
-        if (c.isEmpty() || c.get().output().isEmpty() || c.get().checksum().isEmpty()) {
+        if (c.isEmpty() || c.get().outputs().isEmpty() || c.get().checksum().isEmpty()) {
             return Optional.empty();
         }
         RecordedCommit r = c.get();
-        return Optional.of(new CommitCheck(m.generation(), r.output().get(), r.checksum().get(), r.rows(),
+        return Optional.of(new CommitCheck(m.generation(), r.outputs().get(), r.checksum().get(), r.rows(),
                 r.bytesOut()));
     }
 
     boolean covers(ObjectInfo f) {
-        return f.name().equals(output);
+        return outputs.contains(f.name());
     }
 
     /**
-     * The differences between the file as read and the record, one message each; empty when they agree.
+     * The differences between the outputs as read and the record, one message each; empty when they agree.
      *
-     * @param described how the store names the file in messages
-     * @param read      the checksum of the rows read from it
+     * @param described how the store names the file (or the band) in messages
+     * @param size      the bytes of every output together
+     * @param read      the checksum of the rows read from every output together
      */
-    List<String> compare(ObjectInfo f, String described, RowChecksum read) {
+    List<String> compare(long size, String described, RowChecksum read) {
         List<String> problems = new ArrayList<>();
-        if (bytes.isPresent() && f.size() != bytes.getAsLong()) {
-            problems.add(described + ": " + f.size() + " bytes, the commit of generation " + generation
+        if (bytes.isPresent() && size != bytes.getAsLong()) {
+            problems.add(described + ": " + size + " bytes, the commit of generation " + generation
                     + " recorded " + bytes.getAsLong());
         }
         // The checksum's value starts with the row count, so a checksum that differs covers a row count that does;

@@ -94,12 +94,15 @@ public final class Verifier {
             return new PartitionVerdict(p, -1, 0, 0, List.of(p + ": " + e.getMessage()), false);
         }
         Optional<CommitCheck> check = s.manifest().flatMap(CommitCheck::of);
-        boolean outputLive = false;
-        boolean checked = false;
+        List<ObjectInfo> covered = new ArrayList<>();
+        RowChecksum coveredSum = new RowChecksum();
+        boolean coveredReadable = true;
         long rows = 0;
         for (ObjectInfo f : s.live()) {
-            boolean covered = check.isPresent() && check.get().covers(f);
-            outputLive |= covered;
+            boolean covers = check.isPresent() && check.get().covers(f);
+            if (covers) {
+                covered.add(f);
+            }
             RowChecksum sum = new RowChecksum();
             long footerRows;
             try (LogFileReader r = LogFileReader.open(store, f.key(), ReadOptions.partition(p))) {
@@ -111,19 +114,34 @@ public final class Verifier {
             } catch (Exception e) {
                 String msg = String.valueOf(e.getMessage());
                 problems.add(msg.contains(f.name()) ? msg : store.describe(f.key()) + ": " + msg);
+                coveredReadable &= !covers;
                 continue;
             }
             rows += sum.rows();
             if (footerRows != sum.rows()) {
                 problems.add(store.describe(f.key()) + ": footer says " + footerRows + " rows, read " + sum.rows());
             }
-            if (covered) {
-                problems.addAll(check.get().compare(f, store.describe(f.key()), sum));
-                checked = true;
+            if (covers) {
+                coveredSum.addAll(sum);
             }
         }
-        if (check.isPresent() && !outputLive && s.manifest().get().fileNames().contains(check.get().output())) {
-            problems.add(p + ": committed output " + check.get().output() + " is not live");
+        boolean checked = false;
+        if (check.isPresent()) {
+            // A band's files are checked together against the one checksum their commit recorded.
+            List<String> missing = check.get().outputs().stream()
+                    .filter(o -> covered.stream().noneMatch(f -> f.name().equals(o))).toList();
+            for (String o : missing) {
+                if (s.manifest().get().fileNames().contains(o)) {
+                    problems.add(p + ": committed output " + o + " is not live");
+                }
+            }
+            if (!covered.isEmpty() && missing.isEmpty() && coveredReadable) {
+                String described = covered.size() == 1 ? store.describe(covered.get(0).key())
+                        : p + ": band of " + covered.size() + " files";
+                problems.addAll(check.get().compare(covered.stream().mapToLong(ObjectInfo::size).sum(), described,
+                        coveredSum));
+                checked = true;
+            }
         }
         // An expired partition (or one whose deletion kept no row) has nothing live to check: nothing is missing.
         return new PartitionVerdict(p, s.generation(), s.live().size(), rows, problems,

@@ -78,6 +78,8 @@ public final class LogFileWriter implements Closeable {
     private final RowGroupWriter writer;
     /** The token index being built, or null. */
     private final TokenIndexBuilder tokenIndex;
+    /** The fixed bloom filters of each row group (compacted files), for {@link #closingBytesBound}. */
+    private final BloomPlan blooms;
     private long rows;
     private boolean failed;
     private boolean done;
@@ -108,8 +110,9 @@ public final class LogFileWriter implements Closeable {
             ParquetFileWriter fileWriter = new ParquetFileWriter(file, schema.messageType(),
                     ParquetFileWriter.Mode.OVERWRITE, options.rowGroupBytes(), ParquetWriter.MAX_PADDING_SIZE_DEFAULT,
                     null, props);
+            this.blooms = bloomPlan();
             this.writer = new RowGroupWriter(fileWriter, schema.messageType(), props, conf, options.rowGroupBytes(),
-                    options.writerThreads(), schema, bloomPlan(), ownPages, tokenIndex);
+                    options.writerThreads(), schema, blooms, ownPages, tokenIndex);
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
@@ -274,6 +277,35 @@ public final class LogFileWriter implements Closeable {
             throw e;
         }
         rows++;
+    }
+
+    /**
+     * Row groups finished so far. A caller that sees it grow after a {@link #write} knows a group boundary was just
+     * crossed: every row written is in a finished group and the open group is empty.
+     */
+    public int rowGroupsWritten() {
+        return writer.groupsWritten();
+    }
+
+    /** Bytes of the output up to the end of its last finished row group; exact, and cheap (no waiting). */
+    public long writtenBytes() {
+        return writer.writtenBytes();
+    }
+
+    /**
+     * A bound on the bytes a file of {@code rowGroups} groups writes after its last group: per group its fixed bloom
+     * filters, its largest token-index filter, and for every column 2 KiB of chunk metadata and statistics plus 256
+     * bytes of column and offset index per page it may have (a group of at most {@code groupBytes} in pages of the
+     * writer's page size); plus 64 KiB for the schema and key-value metadata. Used to cut a compacted output into
+     * files of a bounded size (docs/spec/storage.md, "The size band").
+     */
+    public long closingBytesBound(int rowGroups, long groupBytes) {
+        long blooms = this.blooms.bytesByColumn().values().stream().mapToLong(Integer::longValue).sum();
+        long token = tokenIndex == null ? 0 : tokenFilterCap(options.rowGroupBytes());
+        long pages = groupBytes / pageSizeFor(options.rowGroupBytes()) + 2;
+        long columns = schema.messageType().getColumns().size();
+        long perGroup = blooms + token + columns * ((2L << 10) + 256 * pages);
+        return (64L << 10) + rowGroups * perGroup;
     }
 
     /** Bytes already written plus bytes buffered for the open row group. */

@@ -140,6 +140,16 @@ final class RowGroupWriter {
         afterAdd();
     }
 
+    /** Row groups written to the file so far. */
+    int groupsWritten() {
+        return groupOrdinal;
+    }
+
+    /** Bytes of the file up to the end of its last finished row group (no waiting: only the caller's thread sets it). */
+    long writtenBytes() {
+        return writtenBytes;
+    }
+
     /** Bytes of finished row groups plus what the open one buffers (rows not yet shredded are not counted). */
     long dataSize() throws IOException {
         long buffered = 0;

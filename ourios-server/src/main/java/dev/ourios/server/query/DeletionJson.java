@@ -23,6 +23,9 @@ public final class DeletionJson {
         o.put("rows_removed", r.rowsRemoved());
         o.put("rows_out", r.rowsOut());
         o.put("output", r.output());
+        if (r.outputs().size() > 1) {
+            o.put("outputs", r.outputs()); // a band: every file, in sort-key order; "output" is the first
+        }
         o.put("error", r.error());
         o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
         return o;

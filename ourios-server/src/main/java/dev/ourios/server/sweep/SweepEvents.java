@@ -39,6 +39,9 @@ public final class SweepEvents implements SweepLoop.Listener {
         if (r.output() != null) {
             a.put("ourios.compaction.output", r.output());
         }
+        if (r.outputs().size() > 1) {
+            a.put("ourios.compaction.outputs", r.outputNames());
+        }
         if (r.reason() != null) {
             a.put("ourios.compaction.reason", r.reason());
         }
