@@ -30,7 +30,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each partition is read by up to {@code scanThreads} threads (files, and row groups of one file, shared out:
  * {@link PartitionScan}); the result does not depend on the count. The default is the machine's processor count,
- * at most {@link #MAX_DEFAULT_SCAN_THREADS}.
+ * at most {@link #MAX_DEFAULT_SCAN_THREADS}. A count or a visit, whose answer does not depend on the order rows come
+ * in, reads as many partitions at once instead, each with one thread ({@link PartitionPool}), when there are at
+ * least as many partitions as threads: a partition of one compacted file is otherwise read by one thread alone.
  *
  * <p>An engine keeps the parsed footers of the files its queries open ({@link FooterCache}, by default
  * {@link FooterCache#DEFAULT_MAX_BYTES} of estimated heap): the next query over the same files neither fetches nor
@@ -107,9 +109,15 @@ public final class QueryEngine {
      */
     public QueryStats count(Query q) throws IOException {
         return measured(q, (scan, counters) -> {
-            for (PartitionKey p : plan(q)) {
-                counters.rows += scan.count(p);
+            List<PartitionKey> partitions = plan(q);
+            if (!readsPartitionsAtOnce(partitions)) {
+                for (PartitionKey p : partitions) {
+                    counters.rows += scan.count(p);
+                }
+                return;
             }
+            new PartitionPool(partitions, scanThreads.threads(), new java.util.concurrent.atomic.AtomicBoolean())
+                    .run(c -> partitionScan(q, c), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
     }
 
@@ -134,15 +142,44 @@ public final class QueryEngine {
             java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         return measured(q, (scan, counters) -> {
-            for (PartitionKey p : plan(q)) {
-                PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
-                read.visitors().forEach(done);
-                counters.rows += read.rows();
-                if (stop.get()) {
-                    break;
+            List<PartitionKey> partitions = plan(q);
+            if (!readsPartitionsAtOnce(partitions)) {
+                for (PartitionKey p : partitions) {
+                    PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
+                    read.visitors().forEach(done);
+                    counters.rows += read.rows();
+                    if (stop.get()) {
+                        break;
+                    }
                 }
+                return;
             }
+            Object merging = new Object();
+            new PartitionPool(partitions, scanThreads.threads(), stop).run(c -> partitionScan(q, c), (one, tally, p) -> {
+                PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
+                synchronized (merging) { // done merges into one aggregate: one partition at a time
+                    read.visitors().forEach(done);
+                }
+                tally.rows += read.rows();
+            }, counters);
         });
+    }
+
+    /**
+     * Whether a count or a visit reads several partitions at once, each with one thread ({@link PartitionPool}),
+     * rather than one partition after the other with every thread: when there are at least as many partitions as
+     * threads. Either way at most {@code scanThreads} threads read, each one row group at a time, so the memory a
+     * query holds is bounded alike; a partition of one compacted file is read by one thread anyway, since a visit
+     * does not share a file's row groups between threads.
+     */
+    private boolean readsPartitionsAtOnce(List<PartitionKey> partitions) {
+        return scanThreads.threads() > 1 && partitions.size() >= scanThreads.threads();
+    }
+
+    /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */
+    private PartitionScan partitionScan(Query q, ScanCounters counters) {
+        return new PartitionScan(store, tables, footers, q, counters, new ScanThreads(1,
+                scanThreads.minSharedBytes()));
     }
 
     @FunctionalInterface

@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.PrimitiveIterator;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
@@ -98,6 +97,8 @@ public final class LogFileReader implements Closeable {
     private final MessageType probeSchema;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
+    /** Late materialization: which rows of a run of candidates the column tests rejected (rows decided at once). */
+    private final boolean[] rejected = new boolean[1024];
     private int keptCount;
     private int keptNext;
     private PageReadStore keptPages;
@@ -526,20 +527,21 @@ public final class LogFileReader implements Closeable {
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
-                for (PrimitiveIterator.OfLong rows = candidates.iterator(); rows.hasNext(); ) {
-                    long row = rows.nextLong();
-                    long rowIndex = block.getRowIndexOffset() + row;
-                    LogRecord partial;
-                    try {
-                        if (probe.rejects(row)) {
-                            continue; // rejected on one column's value: not decoded further, not tested
+                for (RowRanges.Range range : candidates.getRanges()) {
+                    for (long row = range.from; row <= range.to; ) {
+                        int run;
+                        try {
+                            run = probe.rejectsRun(row, (int) Math.min(rejected.length, range.to - row + 1),
+                                    rejected);
+                        } catch (RuntimeException e) {
+                            throw rowFailure(block.getRowIndexOffset() + row, e);
                         }
-                        partial = probe.readRow(row);
-                    } catch (RuntimeException e) {
-                        throw rowFailure(rowIndex, e);
-                    }
-                    if (prefilter.test(partial, rowIndex)) {
-                        keep(row);
+                        for (int i = 0; i < run; i++) {
+                            if (!rejected[i]) { // a row rejected on one column's value is not decoded, nor tested
+                                probeRow(block, row + i);
+                            }
+                        }
+                        row += run;
                     }
                 }
             }
@@ -565,6 +567,20 @@ public final class LogFileReader implements Closeable {
             return true;
         }
         return false;
+    }
+
+    /** A candidate row no column test rejected: decoded on the prefilter's columns, kept if the prefilter keeps it. */
+    private void probeRow(BlockMetaData block, long row) throws IOException {
+        long rowIndex = block.getRowIndexOffset() + row;
+        LogRecord partial;
+        try {
+            partial = probe.readRow(row);
+        } catch (RuntimeException e) {
+            throw rowFailure(rowIndex, e);
+        }
+        if (prefilter.test(partial, rowIndex)) {
+            keep(row);
+        }
     }
 
     /**

@@ -12,7 +12,9 @@ import java.util.Set;
  * group of ~200,000: decoding every column of every row would be almost all wasted.
  *
  * <p>The record {@link #test} sees is partial: the columns outside {@link #columns()} read as absent (null, 0,
- * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Whatever the reader's path
+ * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Nor at the observed time of a
+ * row whose time is not 0: a reader may leave it absent, since it decides only the effective time of a row whose
+ * time is 0 ({@link LogRecord#effectiveTime()} is right either way). Whatever the reader's path
  * (files it cannot decode by columns get the whole record), every row the filter2 pruning and the
  * column tests leave is tested exactly once, in file order, and only kept rows are returned.
  *
