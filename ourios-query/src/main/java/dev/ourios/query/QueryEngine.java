@@ -9,6 +9,7 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -201,6 +202,12 @@ public final class QueryEngine {
         } catch (IOException | RuntimeException e) {
             metrics.failed(e, counters.rowGroupsScanned, counters.rowGroupsTotal - counters.rowGroupsScanned,
                     System.nanoTime() - start);
+            if (Thread.currentThread().isInterrupted() && !(e instanceof InterruptedIOException)) {
+                // the caller gave up: a read cut short by the interrupt (a channel closed under it) says so
+                InterruptedIOException cancelled = new InterruptedIOException("the query was cancelled");
+                cancelled.initCause(e);
+                throw cancelled;
+            }
             throw e;
         }
     }

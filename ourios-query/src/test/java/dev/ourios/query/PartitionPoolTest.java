@@ -53,9 +53,10 @@ class PartitionPoolTest {
         for (int h = 0; h < HOURS; h++) {
             PartitionKey p = gen.partition(TENANT, h);
             List<LogRecord> rows = new ArrayList<>(gen.file(TENANT, h, 0));
-            if (h == bad) { // a row of another hour, among the others
+            if (h == bad) { // a row of another hour of the window (so no window pruning skips it), among the others
+                int other = h == 0 ? 1 : h - 1;
                 rows.add(LogRecord.builder(TENANT).serviceName(rows.get(0).serviceName()).severityNumber(9)
-                        .timeUnixNano((START.getEpochSecond() + 3600L * (h + 1) + 5) * 1_000_000_000L).build());
+                        .timeUnixNano((START.getEpochSecond() + 3600L * other + 5) * 1_000_000_000L).build());
             }
             String out = ts.compacted(p, rows, WriterOptions.compacted(1 << 20).withRowGroupRows(100));
             ts.commit(p, 1, out, List.of(), rows.size());

@@ -249,9 +249,19 @@ final class ColumnarRows {
      * out the tests and guards the group's column statistics prove for every row ({@link StatisticsProof}).
      */
     void startGroup(PageReadStore pages, BlockMetaData block) {
+        startGroup(pages, block, null);
+    }
+
+    /**
+     * As {@link #startGroup(PageReadStore, BlockMetaData)} with the group's own {@code guards} in place of the
+     * reader's (see {@link RowPrefilter#columnGuards(GroupStatistics)}): when every one of them can be read here and
+     * the reader's can too (its column tests are on); otherwise (or null) the reader's.
+     */
+    void startGroup(PageReadStore pages, BlockMetaData block, List<ColumnTest> groupOwnGuards) {
         startGroup(pages);
         groupTests = unproven(tests, block);
-        groupGuards = unproven(guards, block);
+        TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
+        groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
     }
 
     private TestPlan unproven(TestPlan plan, BlockMetaData block) {

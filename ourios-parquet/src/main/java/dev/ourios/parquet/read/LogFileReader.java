@@ -502,7 +502,8 @@ public final class LogFileReader implements Closeable {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;
-            if (prefilter.takesWholeGroup(new GroupStatistics(block))) {
+            GroupStatistics statistics = new GroupStatistics(block);
+            if (prefilter.takesWholeGroup(statistics)) {
                 continue; // accounted for on its statistics: none of its rows is read
             }
             RowRanges candidates;
@@ -523,7 +524,7 @@ public final class LogFileReader implements Closeable {
             }
             try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages, block);
+                    probe.startGroup(pages, block, prefilter.columnGuards(statistics));
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }

@@ -54,6 +54,16 @@ public interface RowPrefilter {
     }
 
     /**
+     * The guards of the rows of one row group: {@link #columnGuards()}, or weaker ones that the group's statistics
+     * make as safe (a row passing them still cannot make {@link #test} throw), so that fewer of its rows fail a
+     * guard and are decoded for nothing. Asked once per row group whose rows are read; a guard list the reader
+     * cannot read in full is ignored for the group's own. {@link #columnGuards()} by default.
+     */
+    default List<ColumnTest> columnGuards(GroupStatistics group) {
+        return columnGuards();
+    }
+
+    /**
      * Whether the prefilter accounts for every row of a row group on the group's statistics alone (as if it had
      * tested each row and returned false): a reader that decides rows on the prefilter's columns then reads nothing
      * of the group. Asked once per row group that pruning leaves, before any of its pages is read; readers that do
