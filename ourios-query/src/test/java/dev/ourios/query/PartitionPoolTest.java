@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
-import dev.ourios.core.RowCondition;
 import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.gen.LogGenerator;
 import dev.ourios.parquet.read.PartitionMismatchException;
@@ -22,9 +21,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -88,26 +85,7 @@ class PartitionPoolTest {
             ts.ingest(gen.partition(TENANT, h), hour);
             rows += hour.size();
         }
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicLong tested = new AtomicLong();
-        RowCondition slow = new RowCondition() {
-            @Override
-            public boolean test(LogRecord row) {
-                tested.incrementAndGet();
-                started.countDown();
-                long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                // stands for a costly filter on every row: it runs until its thread is interrupted
-                while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
-                    Thread.onSpinWait();
-                }
-                return true;
-            }
-
-            @Override
-            public String text() {
-                return "slow";
-            }
-        };
+        SpinningCondition slow = new SpinningCondition(true); // every row: each thread waits for its interrupt
         Query q = Query.tenant(TENANT).condition(slow);
         CountsRequest request = new CountsRequest(q, START, START.plusSeconds(3600L * HOURS), Duration.ofMinutes(1),
                 List.of(), 10);
@@ -120,13 +98,13 @@ class PartitionPoolTest {
             }
         });
         scan.start();
-        assertTrue(started.await(30, TimeUnit.SECONDS));
+        assertTrue(slow.started.await(30, TimeUnit.SECONDS));
         scan.interrupt();
         scan.join(TimeUnit.SECONDS.toMillis(60));
         assertFalse(scan.isAlive());
         assertTrue(outcome.get() instanceof InterruptedIOException, String.valueOf(outcome.get()));
         // each of the three threads tests at most a check interval of rows after the interrupt reaches it
-        assertTrue(tested.get() <= 3 * 300, tested.get() + " rows tested of " + rows);
+        assertTrue(slow.tested.get() <= 3 * 300, slow.tested.get() + " rows tested of " + rows);
         assertEquals(0, Thread.getAllStackTraces().keySet().stream()
                 .filter(t -> t.getName().startsWith("ourios-query-partition-")).count(), "a partition thread runs on");
     }
