@@ -117,8 +117,9 @@ public final class QueryEngine {
                 }
                 return;
             }
-            new PartitionPool(partitions, scanThreads.threads(), new java.util.concurrent.atomic.AtomicBoolean())
-                    .run(c -> partitionScan(q, c), (one, tally, p) -> tally.rows += one.count(p), counters);
+            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(),
+                    new java.util.concurrent.atomic.AtomicBoolean());
+            pool.run(c -> partitionScan(q, c), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
     }
 
@@ -156,7 +157,8 @@ public final class QueryEngine {
                 return;
             }
             Object merging = new Object();
-            new PartitionPool(partitions, scanThreads.threads(), stop).run(c -> partitionScan(q, c), (one, tally, p) -> {
+            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(), stop);
+            pool.run(c -> partitionScan(q, c), (one, tally, p) -> {
                 PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
                 synchronized (merging) { // done merges into one aggregate: one partition at a time
                     read.visitors().forEach(done);
@@ -175,6 +177,16 @@ public final class QueryEngine {
      */
     private boolean readsPartitionsAtOnce(List<PartitionKey> partitions) {
         return scanThreads.threads() > 1 && partitions.size() >= scanThreads.threads();
+    }
+
+    /**
+     * The partitions newest first, the order a {@link PartitionPool} takes them in: the latest hours, not compacted
+     * yet, hold the most files, and starting the longest reads first leaves the short ones to fill in at the end.
+     */
+    private static List<PartitionKey> newestFirst(List<PartitionKey> partitions) {
+        List<PartitionKey> sorted = new ArrayList<>(partitions);
+        sorted.sort(java.util.Comparator.comparing(PartitionKey::hourStart).reversed());
+        return sorted;
     }
 
     /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */

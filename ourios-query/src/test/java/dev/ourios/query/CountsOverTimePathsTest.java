@@ -117,9 +117,10 @@ class CountsOverTimePathsTest {
     }
 
     /**
-     * Lands the hours: a compacted file (its ingest inputs retired but present) with a late ingest file after it; ingest
-     * files alone; a compacted file alone; and so on round. Compacted row groups are small and of random size, so some
-     * lie in one bucket with one service (counted from statistics) and others do not. Returns every live row.
+     * Lands the hours: a compacted file (its ingest inputs retired but present) with a late ingest file after it;
+     * ingest files alone; a compacted file alone; and so on round. Compacted row groups are small and of random
+     * size, so some lie in one bucket with one service (counted from statistics) and others do not. Returns every
+     * live row.
      */
     private static List<LogRecord> land(TestStore store, Random random, long seed) throws Exception {
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of(TENANT), HOUR, HOURS, 3, 300 + random.nextInt(500),

@@ -29,9 +29,9 @@ import java.util.Set;
  * else; and a row group whose statistics prove that every row matches, lies in one bucket and has one value of each
  * group-by field ({@link GroupVisitor}: service or scope min = max, severities in one range) is counted from its row
  * count, none of its pages read. The groups reported are the {@code maxGroups} with the most rows (ties by their
- * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups, and
- * no more than {@link #MAX_TRACKED_COUNTS} counts (groups times buckets), are counted one by one in a table; rows of
- * groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}). A query holds its
+ * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups,
+ * and no more than {@link #MAX_TRACKED_COUNTS} counts (groups times buckets), are counted one by one in a table; rows
+ * of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}). A query holds its
  * total's table and one per scan thread at most.
  */
 public final class CountsOverTime {
