@@ -31,9 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each partition is read by up to {@code scanThreads} threads (files, and row groups of one file, shared out:
  * {@link PartitionScan}); the result does not depend on the count. The default is the machine's processor count,
- * at most {@link #MAX_DEFAULT_SCAN_THREADS}. A count or a visit, whose answer does not depend on the order rows come
- * in, reads as many partitions at once instead, each with one thread ({@link PartitionPool}), when there are at
- * least as many partitions as threads: a partition of one compacted file is otherwise read by one thread alone.
+ * at most {@link #MAX_DEFAULT_SCAN_THREADS}. A count or a visit of every row ({@link #visitEveryRow}), whose answer
+ * does not depend on the order rows come in, reads as many partitions at once instead, each with one thread
+ * ({@link PartitionPool}), when there are at least as many partitions as threads: a partition of one compacted file
+ * is otherwise read by one thread alone.
  *
  * <p>An engine keeps the parsed footers of the files its queries open ({@link FooterCache}, by default
  * {@link FooterCache#DEFAULT_MAX_BYTES} of estimated heap): the next query over the same files neither fetches nor
@@ -142,10 +143,27 @@ public final class QueryEngine {
      */
     public <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
             java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
+        return visit(q, columns, visitors, done, false);
+    }
+
+    /**
+     * As {@link #visit(Query, Optional, java.util.function.Supplier, Consumer)}, for an aggregate over every matching
+     * row whose visitors never end the visit early (a count over time): with at least as many partitions as threads
+     * the partitions are read several at once ({@link PartitionPool}), in no particular order. A visitor that ends
+     * the visit early would then have seen rows of any of the partitions being read: a bounded visit meant to see the
+     * query's first partitions first takes {@link #visit(Query, Optional, java.util.function.Supplier, Consumer)}.
+     */
+    public <V extends RowVisitor> QueryStats visitEveryRow(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
+        return visit(q, columns, visitors, done, true);
+    }
+
+    private <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done, boolean anyOrder) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         return measured(q, (scan, counters) -> {
             List<PartitionKey> partitions = plan(q);
-            if (!readsPartitionsAtOnce(partitions)) {
+            if (!anyOrder || !readsPartitionsAtOnce(partitions)) {
                 for (PartitionKey p : partitions) {
                     PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
                     read.visitors().forEach(done);
@@ -169,11 +187,11 @@ public final class QueryEngine {
     }
 
     /**
-     * Whether a count or a visit reads several partitions at once, each with one thread ({@link PartitionPool}),
-     * rather than one partition after the other with every thread: when there are at least as many partitions as
-     * threads. Either way at most {@code scanThreads} threads read, each one row group at a time, so the memory a
-     * query holds is bounded alike; a partition of one compacted file is read by one thread anyway, since a visit
-     * does not share a file's row groups between threads.
+     * Whether a count or a visit of every row reads several partitions at once, each with one thread
+     * ({@link PartitionPool}), rather than one partition after the other with every thread: when there are at least
+     * as many partitions as threads. Either way at most {@code scanThreads} threads read, each one row group at a
+     * time, so the memory a query holds is bounded alike; a partition of one compacted file is read by one thread
+     * anyway, since a visit does not share a file's row groups between threads.
      */
     private boolean readsPartitionsAtOnce(List<PartitionKey> partitions) {
         return scanThreads.threads() > 1 && partitions.size() >= scanThreads.threads();

@@ -83,7 +83,7 @@ public final class CountsOverTime {
         Table total = new Table(buckets, tracked);
         Set<String> columns = new HashSet<>();
         r.groupBy().forEach(f -> columns.addAll(f.columns()));
-        QueryStats stats = engine.visit(r.windowed(), Optional.of(columns),
+        QueryStats stats = engine.visitEveryRow(r.windowed(), Optional.of(columns),
                 () -> new Table(buckets, tracked).counting(r, origin, step, fromStatistics), total::merge);
         return total.answer(r, origin, buckets, stats);
     }
