@@ -466,6 +466,12 @@ final class PartitionScan {
             return false;
         }
 
+        /** Every row that passes goes to the visitor here: the reader returns none. */
+        @Override
+        public boolean keepsNone() {
+            return true;
+        }
+
         /** A group the statistics prove matches throughout goes to a {@link GroupVisitor} whole, if it takes it. */
         @Override
         public boolean takesWholeGroup(GroupStatistics group) throws IOException {

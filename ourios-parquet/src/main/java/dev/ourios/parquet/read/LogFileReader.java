@@ -95,6 +95,12 @@ public final class LogFileReader implements Closeable {
     /** The prefilter's columns only (late materialization), or null: rows are read whole. */
     private final ColumnarRows probe;
     private final MessageType probeSchema;
+    /**
+     * The prefilter's columns and the filter's: what a read that needs the prefilter's columns alone (counting, or a
+     * prefilter that keeps no row) requests while it finds a row group's candidate rows, so that only their offset
+     * indexes are read (the whole schema's would be, otherwise). Null without a probe.
+     */
+    private final MessageType indexSchema;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
     /** Late materialization: which rows of a run of candidates the column tests rejected (rows decided at once). */
@@ -175,6 +181,7 @@ public final class LogFileReader implements Closeable {
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
+            this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
@@ -509,7 +516,17 @@ public final class LogFileReader implements Closeable {
             RowRanges candidates;
             PageReadStore probePages;
             try {
-                candidates = reader.getRowRanges(groupIndex); // with the whole requested schema's columns
+                // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
+                // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
+                boolean probeOnly = countOnly || prefilter.keepsNone();
+                if (probeOnly) {
+                    reader.setRequestedSchema(indexSchema);
+                }
+                try {
+                    candidates = reader.getRowRanges(groupIndex);
+                } finally {
+                    reader.setRequestedSchema(requested);
+                }
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
@@ -657,6 +674,23 @@ public final class LogFileReader implements Closeable {
         return e instanceof LogFormatException lfe ? lfe
                 : new LogFormatException(file + ": cannot read row group " + keptBlocks.get(groupIndex).getOrdinal()
                         + " (" + e.getMessage() + ")", e);
+    }
+
+    /**
+     * The probe's fields and the requested schema's fields that the options' filter names: parquet-java's column-index
+     * filter reads a predicate column that is not requested as missing (all null), which would prune the group.
+     */
+    private static MessageType indexSchema(MessageType requested, MessageType probe, ReadOptions options) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        probe.getFields().forEach(f -> names.add(f.getName()));
+        options.filter().ifPresent(f -> names.addAll(PredicateColumns.of(f)));
+        List<Type> fields = new ArrayList<>();
+        for (Type field : requested.getFields()) {
+            if (names.contains(field.getName())) {
+                fields.add(field);
+            }
+        }
+        return new MessageType(requested.getName(), fields);
     }
 
     /** The requested schema's fields that {@code rows} reads (at least one, so the schema is not empty). */

@@ -64,6 +64,15 @@ public interface RowPrefilter {
     }
 
     /**
+     * Whether {@link #test} never returns true: a prefilter that hands on the rows it accepts itself (a visit on
+     * columns), so the reader returns no row and needs no column beyond {@link #columns()}, not even to find a row
+     * group's candidate rows. False by default.
+     */
+    default boolean keepsNone() {
+        return false;
+    }
+
+    /**
      * Whether the prefilter accounts for every row of a row group on the group's statistics alone (as if it had
      * tested each row and returned false): a reader that decides rows on the prefilter's columns then reads nothing
      * of the group. Asked once per row group that pruning leaves, before any of its pages is read; readers that do
