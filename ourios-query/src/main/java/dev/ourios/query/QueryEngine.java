@@ -9,6 +9,7 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
+import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -30,7 +31,10 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Each partition is read by up to {@code scanThreads} threads (files, and row groups of one file, shared out:
  * {@link PartitionScan}); the result does not depend on the count. The default is the machine's processor count,
- * at most {@link #MAX_DEFAULT_SCAN_THREADS}.
+ * at most {@link #MAX_DEFAULT_SCAN_THREADS}. A count or a visit of every row ({@link #visitEveryRow}), whose answer
+ * does not depend on the order rows come in, reads as many partitions at once instead, each with one thread
+ * ({@link PartitionPool}), when there are at least as many partitions as threads: a partition of one compacted file
+ * is otherwise read by one thread alone.
  *
  * <p>An engine keeps the parsed footers of the files its queries open ({@link FooterCache}, by default
  * {@link FooterCache#DEFAULT_MAX_BYTES} of estimated heap): the next query over the same files neither fetches nor
@@ -107,9 +111,16 @@ public final class QueryEngine {
      */
     public QueryStats count(Query q) throws IOException {
         return measured(q, (scan, counters) -> {
-            for (PartitionKey p : plan(q)) {
-                counters.rows += scan.count(p);
+            List<PartitionKey> partitions = plan(q);
+            if (!readsPartitionsAtOnce(partitions)) {
+                for (PartitionKey p : partitions) {
+                    counters.rows += scan.count(p);
+                }
+                return;
             }
+            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(),
+                    new java.util.concurrent.atomic.AtomicBoolean());
+            pool.run(c -> partitionScan(q, c), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
     }
 
@@ -132,17 +143,74 @@ public final class QueryEngine {
      */
     public <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
             java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
+        return visit(q, columns, visitors, done, false);
+    }
+
+    /**
+     * As {@link #visit(Query, Optional, java.util.function.Supplier, Consumer)}, for an aggregate over every matching
+     * row whose visitors never end the visit early (a count over time): with at least as many partitions as threads
+     * the partitions are read several at once ({@link PartitionPool}), in no particular order. A visitor that ends
+     * the visit early would then have seen rows of any of the partitions being read: a bounded visit meant to see the
+     * query's first partitions first takes {@link #visit(Query, Optional, java.util.function.Supplier, Consumer)}.
+     */
+    public <V extends RowVisitor> QueryStats visitEveryRow(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done) throws IOException {
+        return visit(q, columns, visitors, done, true);
+    }
+
+    private <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
+            java.util.function.Supplier<V> visitors, Consumer<V> done, boolean anyOrder) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
         return measured(q, (scan, counters) -> {
-            for (PartitionKey p : plan(q)) {
-                PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
-                read.visitors().forEach(done);
-                counters.rows += read.rows();
-                if (stop.get()) {
-                    break;
+            List<PartitionKey> partitions = plan(q);
+            if (!anyOrder || !readsPartitionsAtOnce(partitions)) {
+                for (PartitionKey p : partitions) {
+                    PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
+                    read.visitors().forEach(done);
+                    counters.rows += read.rows();
+                    if (stop.get()) {
+                        break;
+                    }
                 }
+                return;
             }
+            Object merging = new Object();
+            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(), stop);
+            pool.run(c -> partitionScan(q, c), (one, tally, p) -> {
+                PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
+                synchronized (merging) { // done merges into one aggregate: one partition at a time
+                    read.visitors().forEach(done);
+                }
+                tally.rows += read.rows();
+            }, counters);
         });
+    }
+
+    /**
+     * Whether a count or a visit of every row reads several partitions at once, each with one thread
+     * ({@link PartitionPool}), rather than one partition after the other with every thread: when there are at least
+     * as many partitions as threads. Either way at most {@code scanThreads} threads read, each one row group at a
+     * time, so the memory a query holds is bounded alike; a partition of one compacted file is read by one thread
+     * anyway, since a visit does not share a file's row groups between threads.
+     */
+    private boolean readsPartitionsAtOnce(List<PartitionKey> partitions) {
+        return scanThreads.threads() > 1 && partitions.size() >= scanThreads.threads();
+    }
+
+    /**
+     * The partitions newest first, the order a {@link PartitionPool} takes them in: the latest hours, not compacted
+     * yet, hold the most files, and starting the longest reads first leaves the short ones to fill in at the end.
+     */
+    private static List<PartitionKey> newestFirst(List<PartitionKey> partitions) {
+        List<PartitionKey> sorted = new ArrayList<>(partitions);
+        sorted.sort(java.util.Comparator.comparing(PartitionKey::hourStart).reversed());
+        return sorted;
+    }
+
+    /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */
+    private PartitionScan partitionScan(Query q, ScanCounters counters) {
+        return new PartitionScan(store, tables, footers, q, counters, new ScanThreads(1,
+                scanThreads.minSharedBytes()));
     }
 
     @FunctionalInterface
@@ -164,6 +232,12 @@ public final class QueryEngine {
         } catch (IOException | RuntimeException e) {
             metrics.failed(e, counters.rowGroupsScanned, counters.rowGroupsTotal - counters.rowGroupsScanned,
                     System.nanoTime() - start);
+            if (Thread.currentThread().isInterrupted() && !(e instanceof InterruptedIOException)) {
+                // the caller gave up: a read cut short by the interrupt (a channel closed under it) says so
+                InterruptedIOException cancelled = new InterruptedIOException("the query was cancelled");
+                cancelled.initCause(e);
+                throw cancelled;
+            }
             throw e;
         }
     }

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.core.RowCondition;
 import dev.ourios.core.RowSelection;
 import dev.ourios.core.RowTime;
 import dev.ourios.core.PartitionKey;
@@ -30,9 +29,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -177,27 +174,7 @@ class AggregatesTest {
     void an_interrupted_scan_stops_within_a_few_rows() throws Exception {
         TestStore store = new TestStore(dir, 9);
         List<LogRecord> rows = store(store, 9);
-        CountDownLatch started = new CountDownLatch(1);
-        AtomicLong tested = new AtomicLong();
-        RowCondition slow = new RowCondition() {
-            @Override
-            public boolean test(LogRecord row) {
-                if (tested.incrementAndGet() == 1) {
-                    started.countDown();
-                    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(30);
-                    // stands for a costly filter: it runs until the query's caller gives up on it
-                    while (!Thread.currentThread().isInterrupted() && System.nanoTime() < deadline) {
-                        Thread.onSpinWait();
-                    }
-                }
-                return true;
-            }
-
-            @Override
-            public String text() {
-                return "slow";
-            }
-        };
+        SpinningCondition slow = new SpinningCondition(false);
         Query q = Query.tenant(TENANT).condition(slow);
         AtomicReference<Throwable> outcome = new AtomicReference<>();
         Thread scan = new Thread(() -> {
@@ -208,12 +185,12 @@ class AggregatesTest {
             }
         });
         scan.start();
-        assertTrue(started.await(30, TimeUnit.SECONDS));
+        assertTrue(slow.started.await(30, TimeUnit.SECONDS));
         scan.interrupt();
         scan.join(TimeUnit.SECONDS.toMillis(30));
         assertFalse(scan.isAlive());
         assertTrue(outcome.get() instanceof InterruptedIOException, String.valueOf(outcome.get()));
-        assertTrue(tested.get() <= 300, tested.get() + " rows tested of " + rows.size());
+        assertTrue(slow.tested.get() <= 300, slow.tested.get() + " rows tested of " + rows.size());
     }
 
     @Test

@@ -176,16 +176,54 @@ final class ColumnCursor {
     }
 
     /**
-     * Whether the entry this cursor stands before passes {@code test}, its value read where it lies in the page (or
-     * the dictionary); nothing is consumed, so {@link #next} then returns that entry as usual. Only right after
-     * {@link #seekRow}, on a column {@link #canTest} accepts for the test.
+     * Tests a run of rows: seeks to {@code row} and, for each of the rows {@code [row, row + n)} that lie in the page
+     * holding {@code row}, clears {@code passes[i]} (row {@code row + i}) when the row fails {@code test}, its value
+     * read where it lies in the page (or the dictionary); returns how many rows that is (at least 1 when
+     * {@code n > 0}). Nothing past {@code row} is consumed, so {@link #next} then returns row {@code row}'s entry as
+     * usual. Only on a column {@link #canTest} accepts for the test.
      */
-    boolean peekPasses(ColumnTest test) {
-        if (maxDef > 0 && defs[entry] != maxDef) {
-            return test instanceof ColumnTest.BytesEqual b ? b.nullPasses()
-                    : ((ColumnTest.LongRange) test).nullPasses();
+    int peekPassesRun(long row, int n, ColumnTest test, boolean[] passes) {
+        if (n == 0) {
+            return 0;
         }
+        seekRow(row);
+        int k = Math.min(n, entries - entry);
         int v = value + 1;
+        if (dictionaryEncoded) { // the common case: a verdict per dictionary entry, one array read per row
+            byte[] known = verdicts(test);
+            boolean nullPasses = nullPasses(test);
+            for (int i = 0; i < k; i++) {
+                if (maxDef > 0 && defs[entry + i] != maxDef) {
+                    passes[i] &= nullPasses;
+                    continue;
+                }
+                int id = ids[v++];
+                if (known[id] == UNKNOWN) {
+                    known[id] = dictionaryEntryPasses(test, id) ? PASSES : FAILS;
+                }
+                passes[i] &= known[id] == PASSES;
+            }
+            return k;
+        }
+        for (int i = 0; i < k; i++) {
+            int e = entry + i;
+            passes[i] &= passesAt(test, e, v);
+            if (maxDef == 0 || defs[e] == maxDef) {
+                v++;
+            }
+        }
+        return k;
+    }
+
+    private static boolean nullPasses(ColumnTest test) {
+        return test instanceof ColumnTest.BytesEqual b ? b.nullPasses() : ((ColumnTest.LongRange) test).nullPasses();
+    }
+
+    /** Whether page entry {@code e}, whose value (if it has one) is the page's value {@code v}, passes {@code test}. */
+    private boolean passesAt(ColumnTest test, int e, int v) {
+        if (maxDef > 0 && defs[e] != maxDef) {
+            return nullPasses(test);
+        }
         if (dictionaryEncoded) {
             byte[] known = verdicts(test);
             int id = ids[v];
@@ -232,7 +270,7 @@ final class ColumnCursor {
         return verdictsByTest[slot];
     }
 
-    /** Whether {@link #peekPasses} can read {@code test} on {@code column}: its physical type; not repeated. */
+    /** Whether {@link #peekPassesRun} can read {@code test} on {@code column}: its physical type; not repeated. */
     static boolean canTest(ColumnDescriptor column, ColumnTest test) {
         if (column.getMaxRepetitionLevel() > 0) {
             return false;

@@ -51,14 +51,22 @@ public sealed interface ColumnTest {
         }
     }
 
-    /** The value lies in {@code [min, max]} (both inclusive); a null passes when {@code nullPasses}. */
-    record LongRange(String column, long min, long max, boolean nullPasses) implements ColumnTest {
+    /**
+     * The value lies in {@code [min, max]} (both inclusive), or is 0 when {@code zeroPasses}; a null passes when
+     * {@code nullPasses}.
+     */
+    record LongRange(String column, long min, long max, boolean nullPasses, boolean zeroPasses) implements ColumnTest {
         public LongRange {
             Objects.requireNonNull(column, "column");
         }
 
+        /** The value lies in {@code [min, max]}; 0 passes only if it lies there. */
+        public LongRange(String column, long min, long max, boolean nullPasses) {
+            this(column, min, max, nullPasses, false);
+        }
+
         boolean matches(long v) {
-            return v >= min && v <= max;
+            return (v >= min && v <= max) || (zeroPasses && v == 0);
         }
     }
 }

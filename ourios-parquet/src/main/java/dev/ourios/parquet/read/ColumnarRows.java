@@ -54,10 +54,16 @@ final class ColumnarRows {
     private final Field[] byKind = new Field[Kind.values().length];
     /** The extra columns in the order a record's extras map holds them (by name). */
     private final Field[] extrasByName;
+    /**
+     * A partial row's observed time, decoded only for a row whose time is 0: the one row whose effective time it
+     * decides (any other row's is its time). Its pages are then decompressed only where such a row lies. Null
+     * when the schema is not partial or lacks the time or the observed time column (read as usual then).
+     */
+    private final Field observedUnlessTimeIsZero;
     /** The column tests and guards this schema can read. */
     private final TestPlan tests;
     private final TestPlan guards;
-    /** Those {@link #rejects} reads in the current row group: the ones its statistics do not prove. */
+    /** Those {@link #rejectsRun} reads in the current row group: the ones its statistics do not prove. */
     private TestPlan groupTests;
     private TestPlan groupGuards;
     // The row encodeNext wrote last (for the caller's partition check).
@@ -73,7 +79,7 @@ final class ColumnarRows {
     }
 
     /**
-     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #rejects}
+     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #rejectsRun}
      * reads (see {@link RowPrefilter#columnTests}): the tests on a column of the schema that
      * {@link ColumnCursor#canTest} accepts (the others are left out), and none at all unless every guard is such.
      */
@@ -109,6 +115,8 @@ final class ColumnarRows {
         }
         this.extrasByName = plan.stream().filter(f -> EXTRAS.contains(f.kind))
                 .sorted((a, b) -> a.name.compareTo(b.name)).toArray(Field[]::new);
+        this.observedUnlessTimeIsZero = partial && byKind[Kind.TIME.ordinal()] != null
+                ? byKind[Kind.OBSERVED_TIME.ordinal()] : null;
         TestPlan testPlan = plan(tests);
         TestPlan guardPlan = plan(guards);
         boolean guarded = guardPlan.tests.length == guards.size();
@@ -136,25 +144,71 @@ final class ColumnarRows {
     }
 
     /**
-     * Whether row {@code index} of the current row group fails a column test while passing every guard: a row the
-     * prefilter would reject, decided without decoding it. Each value is read in place once its cursor is moved to
-     * the row; the other columns' cursors are not moved. Rows are visited in increasing order, as by
-     * {@link #readRow}, which may then read the same row.
+     * Which rows of the current row group, of the first {@code k} of {@code [row, row + n)}, fail a column test while
+     * passing every guard: rows the prefilter would reject, decided without decoding them. Sets {@code rejected[i]}
+     * for row {@code row + i} and returns {@code k} (at least 1 when {@code n > 0}): the rows up to where the page
+     * holding {@code row} ends in a tested column. Each value is read in place in its page; the guards are read only
+     * when a row of the run fails a test, and the other columns' cursors are not moved. Nothing past {@code row} is
+     * consumed: runs are asked for in increasing order, and {@link #readRow} may then read any row of the run.
      */
-    boolean rejects(long index) {
-        return groupTests.tests.length > 0 && !passes(groupTests, index) && passes(groupGuards, index);
+    int rejectsRun(long row, int n, boolean[] rejected) {
+        if (groupTests.tests.length == 0) {
+            Arrays.fill(rejected, 0, n, false);
+            return n;
+        }
+        boolean[] passed = runPasses(n);
+        int k = passRun(cursors, groupTests, row, n, passed);
+        boolean allPass = true;
+        for (int i = 0; i < k; i++) {
+            allPass &= passed[i];
+        }
+        if (allPass) {
+            Arrays.fill(rejected, 0, k, false);
+            return k;
+        }
+        boolean[] guarded = rejected; // the guards' verdicts, turned into the rejections in place
+        k = passRun(cursors, groupGuards, row, k, guarded);
+        for (int i = 0; i < k; i++) {
+            rejected[i] = !passed[i] && guarded[i];
+        }
+        return k;
     }
 
-    private boolean passes(TestPlan plan, long index) {
+    /** Scratch for {@link #rejectsRun}: the tests' verdicts of a run. */
+    private boolean[] runPassed = new boolean[0];
+
+    private boolean[] runPasses(int n) {
+        if (runPassed.length < n) {
+            runPassed = new boolean[n];
+        }
+        return runPassed;
+    }
+
+    /**
+     * Every test of {@code plan} on the rows {@code [row, row + n)} (see {@link ColumnCursor#peekPassesRun}), in
+     * order; once every row of the run failed one, the later tests' columns are not read.
+     */
+    private static int passRun(ColumnCursor[] cursors, TestPlan plan, long row, int n, boolean[] passes) {
+        Arrays.fill(passes, 0, n, true);
+        int k = n;
         for (int i = 0; i < plan.tests.length; i++) {
-            ColumnCursor c = cursors[plan.cursors[i]];
-            c.seekRow(index);
-            if (!c.peekPasses(plan.tests[i])) {
+            k = cursors[plan.cursors[i]].peekPassesRun(row, k, plan.tests[i], passes);
+            if (noneOf(passes, k)) {
+                break;
+            }
+        }
+        return k;
+    }
+
+    private static boolean noneOf(boolean[] values, int n) {
+        for (int i = 0; i < n; i++) {
+            if (values[i]) {
                 return false;
             }
         }
         return true;
     }
+
 
     /**
      * True when every column chunk of {@code blocks} that the requested schema reads uses only encodings
@@ -191,13 +245,23 @@ final class ColumnarRows {
     }
 
     /**
-     * Starts reading row group {@code block} for {@link #rejects}: as {@link #startGroup(PageReadStore)}, leaving
+     * Starts reading row group {@code block} for {@link #rejectsRun}: as {@link #startGroup(PageReadStore)}, leaving
      * out the tests and guards the group's column statistics prove for every row ({@link StatisticsProof}).
      */
     void startGroup(PageReadStore pages, BlockMetaData block) {
+        startGroup(pages, block, null);
+    }
+
+    /**
+     * As {@link #startGroup(PageReadStore, BlockMetaData)} with the group's own {@code guards} in place of the
+     * reader's (see {@link RowPrefilter#columnGuards(GroupStatistics)}): when every one of them can be read here and
+     * the reader's can too (its column tests are on); otherwise (or null) the reader's.
+     */
+    void startGroup(PageReadStore pages, BlockMetaData block, List<ColumnTest> groupOwnGuards) {
         startGroup(pages);
         groupTests = unproven(tests, block);
-        groupGuards = unproven(guards, block);
+        TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
+        groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
     }
 
     private TestPlan unproven(TestPlan plan, BlockMetaData block) {
@@ -231,7 +295,8 @@ final class ColumnarRows {
     /**
      * Row {@code index} of the current row group (rows are visited in increasing order; the rows between are
      * skipped, and so are pages the page store left out). With a schema that leaves out REQUIRED columns (a
-     * {@link RowPrefilter}'s columns only), those read as empty strings: the record is a partial one.
+     * {@link RowPrefilter}'s columns only), those read as empty strings: the record is a partial one, and its
+     * observed time is decoded only when its time is 0 (absent otherwise; see {@link RowPrefilter}).
      */
     LogRecord readRow(long index) {
         return read(index);
@@ -244,12 +309,18 @@ final class ColumnarRows {
         } else {
             r.reset();
         }
+        Field observed = partial ? observedUnlessTimeIsZero : null;
         if (index >= 0) {
             for (int i = 0; i < cursors.length; i++) {
-                cursors[i].seekRow(index);
+                if (observed == null || i != observed.leaf) {
+                    cursors[i].seekRow(index);
+                }
             }
         }
         for (Field f : fields) {
+            if (f == observed) {
+                continue; // read below, when the time is 0
+            }
             ColumnCursor c = cursors[f.leaf];
             switch (f.kind) {
                 case PARAMS -> readParams(f, c, r);
@@ -265,6 +336,15 @@ final class ColumnarRows {
                         set(f, c, r);
                     }
                 }
+            }
+        }
+        if (observed != null && r.timeUnixNano == 0) {
+            ColumnCursor c = cursors[observed.leaf];
+            if (index >= 0) {
+                c.seekRow(index);
+            }
+            if (c.next()) {
+                set(observed, c, r);
             }
         }
         if (partial) {

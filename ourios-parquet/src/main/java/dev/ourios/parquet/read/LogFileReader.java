@@ -19,7 +19,6 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
-import java.util.PrimitiveIterator;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
 import org.apache.parquet.column.page.PageReadStore;
@@ -96,8 +95,16 @@ public final class LogFileReader implements Closeable {
     /** The prefilter's columns only (late materialization), or null: rows are read whole. */
     private final ColumnarRows probe;
     private final MessageType probeSchema;
+    /**
+     * The prefilter's columns and the filter's: what a read that needs the prefilter's columns alone (counting, or a
+     * prefilter that keeps no row) requests while it finds a row group's candidate rows, so that only their offset
+     * indexes are read (the whole schema's would be, otherwise). Null without a probe.
+     */
+    private final MessageType indexSchema;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
+    /** Late materialization: which rows of a run of candidates the column tests rejected (rows decided at once). */
+    private final boolean[] rejected = new boolean[1024];
     private int keptCount;
     private int keptNext;
     private PageReadStore keptPages;
@@ -174,6 +181,7 @@ public final class LogFileReader implements Closeable {
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
+            this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
@@ -501,13 +509,24 @@ public final class LogFileReader implements Closeable {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;
-            if (prefilter.takesWholeGroup(new GroupStatistics(block))) {
+            GroupStatistics statistics = new GroupStatistics(block);
+            if (prefilter.takesWholeGroup(statistics)) {
                 continue; // accounted for on its statistics: none of its rows is read
             }
             RowRanges candidates;
             PageReadStore probePages;
             try {
-                candidates = reader.getRowRanges(groupIndex); // with the whole requested schema's columns
+                // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
+                // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
+                boolean probeOnly = countOnly || prefilter.keepsNone();
+                if (probeOnly) {
+                    reader.setRequestedSchema(indexSchema);
+                }
+                try {
+                    candidates = reader.getRowRanges(groupIndex);
+                } finally {
+                    reader.setRequestedSchema(requested);
+                }
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
@@ -522,24 +541,25 @@ public final class LogFileReader implements Closeable {
             }
             try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages, block);
+                    probe.startGroup(pages, block, prefilter.columnGuards(statistics));
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
-                for (PrimitiveIterator.OfLong rows = candidates.iterator(); rows.hasNext(); ) {
-                    long row = rows.nextLong();
-                    long rowIndex = block.getRowIndexOffset() + row;
-                    LogRecord partial;
-                    try {
-                        if (probe.rejects(row)) {
-                            continue; // rejected on one column's value: not decoded further, not tested
+                for (RowRanges.Range range : candidates.getRanges()) {
+                    for (long row = range.from; row <= range.to; ) {
+                        int run;
+                        try {
+                            run = probe.rejectsRun(row, (int) Math.min(rejected.length, range.to - row + 1),
+                                    rejected);
+                        } catch (RuntimeException e) {
+                            throw rowFailure(block.getRowIndexOffset() + row, e);
                         }
-                        partial = probe.readRow(row);
-                    } catch (RuntimeException e) {
-                        throw rowFailure(rowIndex, e);
-                    }
-                    if (prefilter.test(partial, rowIndex)) {
-                        keep(row);
+                        for (int i = 0; i < run; i++) {
+                            if (!rejected[i]) { // a row rejected on one column's value is not decoded, nor tested
+                                probeRow(block, row + i);
+                            }
+                        }
+                        row += run;
                     }
                 }
             }
@@ -565,6 +585,20 @@ public final class LogFileReader implements Closeable {
             return true;
         }
         return false;
+    }
+
+    /** A candidate row no column test rejected: decoded on the prefilter's columns, kept if the prefilter keeps it. */
+    private void probeRow(BlockMetaData block, long row) throws IOException {
+        long rowIndex = block.getRowIndexOffset() + row;
+        LogRecord partial;
+        try {
+            partial = probe.readRow(row);
+        } catch (RuntimeException e) {
+            throw rowFailure(rowIndex, e);
+        }
+        if (prefilter.test(partial, rowIndex)) {
+            keep(row);
+        }
     }
 
     /**
@@ -640,6 +674,23 @@ public final class LogFileReader implements Closeable {
         return e instanceof LogFormatException lfe ? lfe
                 : new LogFormatException(file + ": cannot read row group " + keptBlocks.get(groupIndex).getOrdinal()
                         + " (" + e.getMessage() + ")", e);
+    }
+
+    /**
+     * The probe's fields and the requested schema's fields that the options' filter names: parquet-java's column-index
+     * filter reads a predicate column that is not requested as missing (all null), which would prune the group.
+     */
+    private static MessageType indexSchema(MessageType requested, MessageType probe, ReadOptions options) {
+        java.util.Set<String> names = new java.util.HashSet<>();
+        probe.getFields().forEach(f -> names.add(f.getName()));
+        options.filter().ifPresent(f -> names.addAll(PredicateColumns.of(f)));
+        List<Type> fields = new ArrayList<>();
+        for (Type field : requested.getFields()) {
+            if (names.contains(field.getName())) {
+                fields.add(field);
+            }
+        }
+        return new MessageType(requested.getName(), fields);
     }
 
     /** The requested schema's fields that {@code rows} reads (at least one, so the schema is not empty). */

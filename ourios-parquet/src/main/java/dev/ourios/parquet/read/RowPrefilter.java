@@ -12,7 +12,9 @@ import java.util.Set;
  * group of ~200,000: decoding every column of every row would be almost all wasted.
  *
  * <p>The record {@link #test} sees is partial: the columns outside {@link #columns()} read as absent (null, 0,
- * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Whatever the reader's path
+ * empty lists; REQUIRED strings as empty strings). A predicate must not look at them. Nor at the observed time of a
+ * row whose time is not 0: a reader may leave it absent, since it decides only the effective time of a row whose
+ * time is 0 ({@link LogRecord#effectiveTime()} is right either way). Whatever the reader's path
  * (files it cannot decode by columns get the whole record), every row the filter2 pruning and the
  * column tests leave is tested exactly once, in file order, and only kept rows are returned.
  *
@@ -49,6 +51,25 @@ public interface RowPrefilter {
      */
     default List<ColumnTest> columnGuards() {
         return List.of();
+    }
+
+    /**
+     * The guards of the rows of one row group: {@link #columnGuards()}, or weaker ones that the group's statistics
+     * make as safe (a row passing them still cannot make {@link #test} throw), so that fewer of its rows fail a
+     * guard and are decoded for nothing. Asked once per row group whose rows are read; a guard list the reader
+     * cannot read in full is ignored for the group's own. {@link #columnGuards()} by default.
+     */
+    default List<ColumnTest> columnGuards(GroupStatistics group) {
+        return columnGuards();
+    }
+
+    /**
+     * Whether {@link #test} never returns true: a prefilter that hands on the rows it accepts itself (a visit on
+     * columns), so the reader returns no row and needs no column beyond {@link #columns()}, not even to find a row
+     * group's candidate rows. False by default.
+     */
+    default boolean keepsNone() {
+        return false;
     }
 
     /**

@@ -29,12 +29,20 @@ import java.util.Set;
  * else; and a row group whose statistics prove that every row matches, lies in one bucket and has one value of each
  * group-by field ({@link GroupVisitor}: service or scope min = max, severities in one range) is counted from its row
  * count, none of its pages read. The groups reported are the {@code maxGroups} with the most rows (ties by their
- * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups are counted one by
- * one; rows of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}).
+ * values); the rest are summed into one "other" series. Memory: at most {@link #MAX_TRACKED_GROUPS} distinct groups,
+ * and no more than {@link #MAX_TRACKED_COUNTS} counts (groups times buckets), are counted one by one in a table; rows
+ * of groups first seen beyond that go to "other" and the result says so ({@code groupsCapped}). A query holds its
+ * total's table and one per scan thread at most.
  */
 public final class CountsOverTime {
     /** Distinct groups counted one by one at most (per scan thread, and after merging). */
     public static final int MAX_TRACKED_GROUPS = 10_000;
+    /**
+     * Counts (groups times buckets) one table holds at most, 8 MiB of them: a request with more buckets counts fewer
+     * groups one by one ({@link #trackedGroups}), so a table's size does not depend on the data (10,000 groups of
+     * 10,000 buckets would be 800 MB, in each scan thread's table).
+     */
+    public static final int MAX_TRACKED_COUNTS = 1_000_000;
 
     private final QueryEngine engine;
     /** Whether row groups the statistics decide are counted from them (off: every row is decoded and counted). */
@@ -71,17 +79,28 @@ public final class CountsOverTime {
         long to = nanos(r.to());
         long origin = Math.floorDiv(from, step) * step;
         int buckets = (int) (Math.floorDiv(to - 1 - origin, step) + 1);
-        Table total = new Table(buckets);
+        int tracked = trackedGroups(buckets);
+        Table total = new Table(buckets, tracked);
         Set<String> columns = new HashSet<>();
         r.groupBy().forEach(f -> columns.addAll(f.columns()));
-        QueryStats stats = engine.visit(r.windowed(), Optional.of(columns),
-                () -> new Table(buckets).counting(r, origin, step, fromStatistics), total::merge);
+        QueryStats stats = engine.visitEveryRow(r.windowed(), Optional.of(columns),
+                () -> new Table(buckets, tracked).counting(r, origin, step, fromStatistics), total::merge);
         return total.answer(r, origin, buckets, stats);
+    }
+
+    /**
+     * The groups counted one by one for {@code buckets} buckets: {@link #MAX_TRACKED_GROUPS}, fewer when their counts
+     * would exceed {@link #MAX_TRACKED_COUNTS}; at least 100 (the most groups a request reports) at the most buckets
+     * a request may ask for.
+     */
+    static int trackedGroups(int buckets) {
+        return Math.max(1, Math.min(MAX_TRACKED_GROUPS, MAX_TRACKED_COUNTS / Math.max(1, buckets)));
     }
 
     /** Counts by group and bucket; one per scan thread, then the merged total. */
     private static final class Table implements GroupVisitor {
         private final int buckets;
+        private final int tracked;
         private final Map<List<String>, long[]> groups = new HashMap<>();
         private final long[] other;
         private boolean capped;
@@ -90,8 +109,9 @@ public final class CountsOverTime {
         private long step;
         private boolean fromStatistics;
 
-        Table(int buckets) {
+        Table(int buckets, int tracked) {
             this.buckets = buckets;
+            this.tracked = tracked;
             this.other = new long[buckets];
         }
 
@@ -170,7 +190,7 @@ public final class CountsOverTime {
         private void add(List<String> key, int bucket, long n) {
             long[] counts = groups.get(key);
             if (counts == null) {
-                if (groups.size() >= MAX_TRACKED_GROUPS) {
+                if (groups.size() >= tracked) {
                     capped = true;
                     other[bucket] += n;
                     return;
