@@ -136,18 +136,20 @@ public final class LogFileReader implements Closeable {
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
         boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
+        // Row groups are pruned by CachingFileReader.prune (statistics, dictionaries, bloom filters), not here.
         ParquetReadOptions readOptions = ParquetReadOptions.builder(conf)
                 .withCodecFactory(new PageDecompressors())
                 .withRecordFilter(filter)
-                .useStatsFilter(!pruned)
-                .useDictionaryFilter(!pruned)
-                .useBloomFilter(!pruned)
+                .useStatsFilter(false)
+                .useDictionaryFilter(false)
+                .useBloomFilter(false)
                 .useColumnIndexFilter(true)
                 .useRecordFilter(true)
                 .build();
+        ChunkIndexes chunks = footers.chunks(new FooterCache.Key(file, input.length()));
         try {
-            this.reader = footer == null ? openWholeFile(readOptions)
-                    : new ParquetFileReader(inputFile, footer, readOptions, inputFile.newStream());
+            this.reader = footer == null ? openWholeFile(readOptions, chunks)
+                    : new CachingFileReader(inputFile, footer, readOptions, inputFile.newStream(), chunks);
         } catch (NoSuchObjectException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -192,7 +194,7 @@ public final class LogFileReader implements Closeable {
      * A reader of the whole file (row groups pruned by the options' filter) over its footer: from {@link #footers}
      * when it holds the file, else fetched, parsed and kept there.
      */
-    private ParquetFileReader openWholeFile(ParquetReadOptions readOptions) throws IOException {
+    private ParquetFileReader openWholeFile(ParquetReadOptions readOptions, ChunkIndexes chunks) throws IOException {
         FooterCache.Key id = new FooterCache.Key(file, input.length());
         Optional<ParquetMetadata> cached = footers.get(id);
         SeekableInputStream stream = inputFile.newStream();
@@ -218,7 +220,21 @@ public final class LogFileReader implements Closeable {
                 throw e;
             }
         }
-        return new ParquetFileReader(inputFile, footer, readOptions, stream); // closes the stream if it fails
+        CachingFileReader all = new CachingFileReader(inputFile, footer, readOptions, stream, chunks); // closes the
+        // stream if it fails
+        List<BlockMetaData> kept;
+        try {
+            kept = all.prune(filter, footer.getBlocks());
+        } catch (IOException | RuntimeException e) {
+            all.close();
+            throw e;
+        }
+        if (kept.size() == footer.getBlocks().size()) {
+            return all;
+        }
+        // The reader of the kept groups takes over the stream (the first reader holds nothing else to close).
+        return new CachingFileReader(inputFile, new ParquetMetadata(footer.getFileMetaData(), kept), readOptions,
+                stream, chunks);
     }
 
     /**
