@@ -85,6 +85,7 @@ public final class LogFileReader implements Closeable {
     private final FilterCompat.Filter filter;
     private final MessageType fileSchema;
     private final MessageType requested;
+    /** parquet-java's record reading (null when {@link #columnar} decodes the rows). */
     private final MessageColumnIO columnIO;
     private final LogRecordMaterializer materializer;
     /**
@@ -164,9 +165,6 @@ public final class LogFileReader implements Closeable {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.requested = SchemaCheck.requested(fileSchema, file);
             reader.setRequestedSchema(requested);
-            this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
-                    .getColumnIO(requested, fileSchema, true);
-            this.materializer = new LogRecordMaterializer(requested);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
@@ -175,6 +173,11 @@ public final class LogFileReader implements Closeable {
             boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
+            // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
+            this.columnIO = columnar != null ? null
+                    : new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+                            .getColumnIO(requested, fileSchema, true);
+            this.materializer = columnar != null ? null : new LogRecordMaterializer(requested);
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards()) : null;
