@@ -80,12 +80,11 @@ class ChunkIndexesTest {
 
     @Test
     void readsThroughTheCacheEqualReadsWithoutAndFetchNoIndexTwice() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ChunkIndexesTest seed " + seed);
-        Random rnd = new Random(seed);
         ObjectStore plain = new LocalObjectStore(dir);
         RecordingStore store = new RecordingStore(plain);
-        Files files = write(store, rnd, 4);
+        Seeded t = seeded("reads", store, 4);
+        long seed = t.seed;
+        Files files = t.files;
         FooterCache cache = new FooterCache(FooterCache.DEFAULT_MAX_BYTES);
         Set<String> indexOffsets = new HashSet<>(); // "key@offset"
         for (String key : files.keys) {
@@ -112,30 +111,36 @@ class ChunkIndexesTest {
         assertTrue(cache.chunkBytes() > 0 && cache.chunkBytes() <= cache.maxBytes(), "seed " + seed);
     }
 
+    /** A seeded test's random source and files, its seed printed. */
+    private record Seeded(long seed, Random rnd, ObjectStore store, Files files) {
+    }
+
+    private Seeded seeded(String test, ObjectStore store, int files) throws IOException {
+        long seed = System.nanoTime();
+        System.out.println("ChunkIndexesTest " + test + " seed " + seed);
+        Random rnd = new Random(seed);
+        return new Seeded(seed, rnd, store, write(store, rnd, files));
+    }
+
     @Test
     void aSmallBoundIsNeverExceededAndReadsStayExact() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ChunkIndexesTest bound seed " + seed);
-        Random rnd = new Random(seed);
-        ObjectStore store = new LocalObjectStore(dir);
-        Files files = write(store, rnd, 4);
-        long max = 4_000 + rnd.nextInt(40_000);
+        Seeded t = seeded("bound", new LocalObjectStore(dir), 4);
+        long max = 4_000 + t.rnd.nextInt(40_000);
         FooterCache cache = new FooterCache(max);
         for (int i = 0; i < 60; i++) {
-            Case c = files.cases.get(rnd.nextInt(files.cases.size()));
-            assertEquals(TestFiles.readAll(store, c.key, ReadOptions.filtered(c.filter)), read(store, c, cache),
-                    "seed " + seed + " " + c);
-            assertTrue(cache.chunkBytes() <= max, "seed " + seed + ": " + cache.chunkBytes() + " > " + max);
+            Case c = t.files.cases.get(t.rnd.nextInt(t.files.cases.size()));
+            assertEquals(TestFiles.readAll(t.store, c.key, ReadOptions.filtered(c.filter)), read(t.store, c, cache),
+                    "seed " + t.seed + " " + c);
+            assertTrue(cache.chunkBytes() <= max, "seed " + t.seed + ": " + cache.chunkBytes() + " > " + max);
         }
     }
 
     @Test
     void readersOnSeveralThreadsShareTheEntries() throws Exception {
-        long seed = System.nanoTime();
-        System.out.println("ChunkIndexesTest threads seed " + seed);
-        Random rnd = new Random(seed);
-        ObjectStore store = new LocalObjectStore(dir);
-        Files files = write(store, rnd, 3);
+        Seeded t = seeded("threads", new LocalObjectStore(dir), 3);
+        long seed = t.seed;
+        ObjectStore store = t.store;
+        Files files = t.files;
         List<List<LogRecord>> expected = new ArrayList<>();
         for (Case c : files.cases) {
             expected.add(TestFiles.readAll(store, c.key, ReadOptions.filtered(c.filter)));
@@ -144,8 +149,8 @@ class ChunkIndexesTest {
         ExecutorService pool = Executors.newFixedThreadPool(4);
         try {
             List<Callable<Void>> tasks = new ArrayList<>();
-            for (int t = 0; t < 4; t++) {
-                long taskSeed = rnd.nextLong();
+            for (int task = 0; task < 4; task++) {
+                long taskSeed = t.rnd.nextLong();
                 tasks.add(() -> {
                     Random r = new Random(taskSeed);
                     for (int i = 0; i < 40; i++) {
@@ -167,13 +172,12 @@ class ChunkIndexesTest {
 
     @Test
     void aFileReplacedUnderItsNameIsReadWithItsOwnEntries() throws IOException {
-        Random rnd = new Random(5);
-        ObjectStore store = new LocalObjectStore(dir);
-        FooterCache cache = new FooterCache(FooterCache.DEFAULT_MAX_BYTES);
-        List<LogRecord> a = ColumnarRowsTest.records(rnd, 400, -1);
-        List<LogRecord> b = ColumnarRowsTest.records(rnd, 900, -1);
+        List<LogRecord> a = ColumnarRowsTest.records(new Random(5), 400, -1);
+        List<LogRecord> b = ColumnarRowsTest.records(new Random(6), 900, -1);
         FilterPredicate service = FilterApi.eq(FilterColumns.binary(Columns.SERVICE_NAME), Binary.fromString("svc1"));
         Case c = new Case("x.parquet", service);
+        ObjectStore store = new LocalObjectStore(dir);
+        FooterCache cache = new FooterCache(FooterCache.DEFAULT_MAX_BYTES);
         TestFiles.write(store, c.key, WriterOptions.ingest().withExtras(TestFiles.extrasOfEveryType()).withRowGroupRows(100), a);
         long lengthA = store.stat(c.key).orElseThrow().size();
         assertEquals(TestFiles.readAll(store, c.key, ReadOptions.filtered(service)), read(store, c, cache));
