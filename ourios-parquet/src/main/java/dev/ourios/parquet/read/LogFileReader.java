@@ -41,8 +41,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
- * row groups that survive the filter). Opened with a {@link FooterCache}, a reader takes the file's parsed footer
- * from it when an earlier reader kept it there (files are immutable and uniquely named).
+ * row groups that survive the filter). Opened with a {@link FooterCache}, a reader takes the file's parsed footer,
+ * and its chunks' column and offset indexes, bloom filters and dictionaries ({@link ChunkIndexes}), from it when an
+ * earlier reader kept them there (files are immutable and uniquely named).
  *
  * <p>Reader contract (STORAGE.md §2): columns are matched by name; unknown top-level columns come back as
  * {@code LogRecord.extras()} so compaction keeps them; a missing OPTIONAL column reads as null; a missing REQUIRED
@@ -223,8 +224,9 @@ public final class LogFileReader implements Closeable {
                 throw e;
             }
         }
-        CachingFileReader all = new CachingFileReader(inputFile, footer, readOptions, stream, chunks); // closes the
-        // stream if it fails
+        // Pruned here rather than by parquet-java's constructor, so that the pruning reads through the kept chunks.
+        // A constructor that fails closes the stream.
+        CachingFileReader all = new CachingFileReader(inputFile, footer, readOptions, stream, chunks);
         List<BlockMetaData> kept;
         try {
             kept = all.prune(filter, footer.getBlocks());
