@@ -23,8 +23,10 @@ import java.util.Map;
  * Query latency against DuckDB over the same live set: a realistic compacted hour (the rfc0036-2 partition after one
  * sweep), four queries a log user runs (one service in a 30 s window, one trace id, one template id, severity
  * outliers), ours through {@link QueryEngine} and DuckDB 2 threads through {@code read_parquet} over the live
- * files with the same predicates; in-process, warm, alternating, medians. Both must return the same row count.
- * Both hand every matching row to the caller: ours as records to a sink, DuckDB as a result set walked to the end.
+ * files with the same predicates; in-process, warm, alternating, medians (20 rounds times the scale, at least 3, or
+ * {@code --runs} when that is more, after 5 warm-up rounds times the scale, at least 1, or {@code --warmups} when
+ * that is more). Both must return the same row count. Both hand every matching row to the caller: ours as records
+ * to a sink, DuckDB as a result set walked to the end.
  * Then the search cases of {@link SearchCases}, ours with and without the token index.
  */
 public final class QueryDuckDbSuite implements Suite {
@@ -55,8 +57,10 @@ public final class QueryDuckDbSuite implements Suite {
                 new Case("template id", tenant.templateId(probe.templateId()),
                         "template_id = " + probe.templateId()),
                 new Case("severity >= 17 (ERROR+)", tenant.severityMin(17), "severity_number >= 17"));
-        int warmups = ctx.scaled(5, 1);
-        int iterations = ctx.scaled(20, 3);
+        // --warmups and --runs raise the rounds of a small scale (whose scaled counts are few): a warm engine has its
+        // decoders compiled, which takes more than one round, and a median needs more than three.
+        int warmups = Math.max(ctx.scaled(5, 1), o.warmups());
+        int iterations = Math.max(ctx.scaled(20, 3), o.runs());
         QueryEngine engine = new QueryEngine(live.store(), new TableLayout(live.store()),
                 new TableReader(live.store(), new ManifestCodec()), MeterProvider.noop());
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(before.describe())

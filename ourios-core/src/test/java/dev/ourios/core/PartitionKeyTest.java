@@ -13,6 +13,26 @@ class PartitionKeyTest {
     private static final long NS = 1_000_000_000L;
 
     @Test
+    void hourPathAndLabelAreTheFormattedFields() {
+        long seed = System.nanoTime();
+        System.out.println("PartitionKeyTest format seed " + seed);
+        Random rnd = new Random(seed);
+        for (int i = 0; i < 2_000; i++) {
+            int year = switch (rnd.nextInt(4)) {
+                case 0 -> rnd.nextInt(10_000);
+                case 1 -> -rnd.nextInt(100_000);
+                case 2 -> 10_000 + rnd.nextInt(900_000);
+                default -> 1970 + rnd.nextInt(100);
+            };
+            PartitionKey k = new PartitionKey("t", year, 1 + rnd.nextInt(12), 1 + rnd.nextInt(28), rnd.nextInt(24));
+            assertEquals(String.format("year=%04d/month=%02d/day=%02d/hour=%02d", k.year(), k.month(), k.day(),
+                    k.hour()), k.hourPath(), "seed " + seed);
+            assertEquals(String.format("%04d-%02d-%02dT%02d", k.year(), k.month(), k.day(), k.hour()), k.hourLabel(),
+                    "seed " + seed);
+        }
+    }
+
+    @Test
     void rowsHoldExactlyTheRowsWhosePartitionItIs() {
         long seed = System.nanoTime();
         System.out.println("PartitionKeyTest seed " + seed);

@@ -1,11 +1,9 @@
 package dev.ourios.parquet.read;
 
-import java.util.Iterator;
-import java.util.LinkedHashMap;
-import java.util.Map;
+import dev.ourios.core.WeightedLru;
+import dev.ourios.parquet.index.TokenIndex;
 import java.util.Objects;
 import java.util.Optional;
-import dev.ourios.parquet.index.TokenIndex;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -23,6 +21,11 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * <p>It also keeps files' token indexes (docs/spec/storage.md, "Token index"), under a bound of their own (the same
  * number of bytes): the verified index bytes, or the fact that a file has no usable index, so a damaged one is
  * checked (and reported) once, not on every read.
+ *
+ * <p>And, under a third bound of the same number of bytes, what a reader fetches per column chunk to prune and
+ * locate rows ({@link ChunkIndexes}): column indexes, offset indexes, bloom filters and the dictionaries the
+ * dictionary filter reads. They are as immutable as the file, so a point lookup over a file read before fetches
+ * nothing but the pages holding its rows.
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -34,17 +37,19 @@ public final class FooterCache {
     static final int HEAP_PER_SERIALIZED_BYTE = 3;
 
     private final long maxBytes;
-    private final LinkedHashMap<Key, Entry> entries = new LinkedHashMap<>(16, 0.75f, true);
-    private final LinkedHashMap<Key, Optional<TokenIndex>> indexes = new LinkedHashMap<>(16, 0.75f, true);
-    private long bytes;
-    private long indexBytes;
+    private final WeightedLru<Key, ParquetMetadata> footers;
+    private final WeightedLru<Key, Optional<TokenIndex>> indexes;
+    private final WeightedLru<ChunkIndexes.Entry, Object> chunks;
 
-    /** A cache of at most {@code maxBytes} estimated heap bytes; 0 keeps nothing. */
+    /** A cache of at most {@code maxBytes} estimated heap bytes of each kind; 0 keeps nothing. */
     public FooterCache(long maxBytes) {
         if (maxBytes < 0) {
             throw new IllegalArgumentException("footer cache bound must be >= 0, got " + maxBytes);
         }
         this.maxBytes = maxBytes;
+        this.footers = new WeightedLru<>(maxBytes);
+        this.indexes = new WeightedLru<>(maxBytes);
+        this.chunks = new WeightedLru<>(maxBytes);
     }
 
     /** A cache that keeps nothing: every open reads its footer. */
@@ -59,67 +64,48 @@ public final class FooterCache {
         }
     }
 
-    private record Entry(ParquetMetadata footer, long weight) {
-    }
-
-    synchronized Optional<ParquetMetadata> get(Key key) {
-        Entry e = entries.get(key);
-        return e == null ? Optional.empty() : Optional.of(e.footer);
+    Optional<ParquetMetadata> get(Key key) {
+        return footers.get(key);
     }
 
     /** Keeps {@code footer}, parsed from {@code serializedBytes} bytes, evicting the least recently used. */
-    synchronized void put(Key key, ParquetMetadata footer, long serializedBytes) {
-        long weight = Math.max(1, serializedBytes) * HEAP_PER_SERIALIZED_BYTE;
-        if (weight > maxBytes) {
-            return;
-        }
-        Entry old = entries.put(key, new Entry(footer, weight));
-        bytes += weight - (old == null ? 0 : old.weight);
-        for (Iterator<Map.Entry<Key, Entry>> it = entries.entrySet().iterator(); bytes > maxBytes && it.hasNext(); ) {
-            Map.Entry<Key, Entry> eldest = it.next();
-            bytes -= eldest.getValue().weight;
-            it.remove();
-        }
+    void put(Key key, ParquetMetadata footer, long serializedBytes) {
+        footers.put(key, footer, Math.max(1, serializedBytes) * HEAP_PER_SERIALIZED_BYTE);
     }
 
     /** A file's token index as kept: empty when the cache knows nothing of it; an empty index: none usable. */
-    synchronized Optional<Optional<TokenIndex>> index(Key key) {
-        return Optional.ofNullable(indexes.get(key));
+    Optional<Optional<TokenIndex>> index(Key key) {
+        return indexes.get(key);
     }
 
     /** Keeps a file's token index (or its absence), evicting the least recently used. */
-    synchronized void putIndex(Key key, Optional<TokenIndex> index) {
-        long weight = weight(index);
-        if (weight > maxBytes) {
-            return;
-        }
-        Optional<TokenIndex> old = indexes.put(key, index);
-        indexBytes += weight - (old == null ? 0 : weight(old));
-        for (Iterator<Map.Entry<Key, Optional<TokenIndex>>> it = indexes.entrySet().iterator();
-                indexBytes > maxBytes && it.hasNext(); ) {
-            Map.Entry<Key, Optional<TokenIndex>> eldest = it.next();
-            indexBytes -= weight(eldest.getValue());
-            it.remove();
-        }
+    void putIndex(Key key, Optional<TokenIndex> index) {
+        indexes.put(key, index, 64 + index.map(TokenIndex::bytes).orElse(0));
     }
 
-    private static long weight(Optional<TokenIndex> index) {
-        return 64 + index.map(TokenIndex::bytes).orElse(0);
+    /** The per-chunk entries of one file (see the class comment). */
+    ChunkIndexes chunks(Key file) {
+        return new ChunkIndexes(file, chunks);
     }
 
     /** The bytes of token indexes held now (never above the bound). */
-    public synchronized long indexBytes() {
-        return indexBytes;
+    public long indexBytes() {
+        return indexes.weight();
     }
 
-    /** The estimated heap bytes held now (never above the bound). */
-    public synchronized long bytes() {
-        return bytes;
+    /** The estimated heap bytes of footers held now (never above the bound). */
+    public long bytes() {
+        return footers.weight();
+    }
+
+    /** The estimated heap bytes of column and offset indexes, bloom filters and dictionaries held now. */
+    public long chunkBytes() {
+        return chunks.weight();
     }
 
     /** The number of footers held now. */
-    public synchronized int size() {
-        return entries.size();
+    public int size() {
+        return footers.size();
     }
 
     public long maxBytes() {

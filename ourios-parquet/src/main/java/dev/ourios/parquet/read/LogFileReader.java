@@ -40,8 +40,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Reads the log records of one Parquet object with ranged reads (footer first, then only the column chunks of the
- * row groups that survive the filter). Opened with a {@link FooterCache}, a reader takes the file's parsed footer
- * from it when an earlier reader kept it there (files are immutable and uniquely named).
+ * row groups that survive the filter). Opened with a {@link FooterCache}, a reader takes the file's parsed footer,
+ * and its chunks' column and offset indexes, bloom filters and dictionaries ({@link ChunkIndexes}), from it when an
+ * earlier reader kept them there (files are immutable and uniquely named).
  *
  * <p>Reader contract (STORAGE.md §2): columns are matched by name; unknown top-level columns come back as
  * {@code LogRecord.extras()} so compaction keeps them; a missing OPTIONAL column reads as null; a missing REQUIRED
@@ -84,6 +85,7 @@ public final class LogFileReader implements Closeable {
     private final FilterCompat.Filter filter;
     private final MessageType fileSchema;
     private final MessageType requested;
+    /** parquet-java's record reading (null when {@link #columnar} decodes the rows). */
     private final MessageColumnIO columnIO;
     private final LogRecordMaterializer materializer;
     /**
@@ -143,18 +145,20 @@ public final class LogFileReader implements Closeable {
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
         boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
         PlainParquetConfiguration conf = new PlainParquetConfiguration();
+        // Row groups are pruned by CachingFileReader.prune (statistics, dictionaries, bloom filters), not here.
         ParquetReadOptions readOptions = ParquetReadOptions.builder(conf)
                 .withCodecFactory(new PageDecompressors())
                 .withRecordFilter(filter)
-                .useStatsFilter(!pruned)
-                .useDictionaryFilter(!pruned)
-                .useBloomFilter(!pruned)
+                .useStatsFilter(false)
+                .useDictionaryFilter(false)
+                .useBloomFilter(false)
                 .useColumnIndexFilter(true)
                 .useRecordFilter(true)
                 .build();
+        ChunkIndexes chunks = footers.chunks(new FooterCache.Key(file, input.length()));
         try {
-            this.reader = footer == null ? openWholeFile(readOptions)
-                    : new ParquetFileReader(inputFile, footer, readOptions, inputFile.newStream());
+            this.reader = footer == null ? openWholeFile(readOptions, chunks)
+                    : new CachingFileReader(inputFile, footer, readOptions, inputFile.newStream(), chunks);
         } catch (NoSuchObjectException e) {
             throw e;
         } catch (IOException | RuntimeException e) {
@@ -169,9 +173,6 @@ public final class LogFileReader implements Closeable {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.requested = SchemaCheck.requested(fileSchema, file);
             reader.setRequestedSchema(requested);
-            this.columnIO = new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
-                    .getColumnIO(requested, fileSchema, true);
-            this.materializer = new LogRecordMaterializer(requested);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
@@ -180,6 +181,11 @@ public final class LogFileReader implements Closeable {
             boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
+            // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
+            this.columnIO = columnar != null ? null
+                    : new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
+                            .getColumnIO(requested, fileSchema, true);
+            this.materializer = columnar != null ? null : new LogRecordMaterializer(requested);
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
@@ -200,7 +206,7 @@ public final class LogFileReader implements Closeable {
      * A reader of the whole file (row groups pruned by the options' filter) over its footer: from {@link #footers}
      * when it holds the file, else fetched, parsed and kept there.
      */
-    private ParquetFileReader openWholeFile(ParquetReadOptions readOptions) throws IOException {
+    private ParquetFileReader openWholeFile(ParquetReadOptions readOptions, ChunkIndexes chunks) throws IOException {
         FooterCache.Key id = new FooterCache.Key(file, input.length());
         Optional<ParquetMetadata> cached = footers.get(id);
         SeekableInputStream stream = inputFile.newStream();
@@ -226,7 +232,22 @@ public final class LogFileReader implements Closeable {
                 throw e;
             }
         }
-        return new ParquetFileReader(inputFile, footer, readOptions, stream); // closes the stream if it fails
+        // Pruned here rather than by parquet-java's constructor, so that the pruning reads through the kept chunks.
+        // A constructor that fails closes the stream.
+        CachingFileReader all = new CachingFileReader(inputFile, footer, readOptions, stream, chunks);
+        List<BlockMetaData> kept;
+        try {
+            kept = all.prune(filter, footer.getBlocks());
+        } catch (IOException | RuntimeException e) {
+            all.close();
+            throw e;
+        }
+        if (kept.size() == footer.getBlocks().size()) {
+            return all;
+        }
+        // The reader of the kept groups takes over the stream (the first reader holds nothing else to close).
+        return new CachingFileReader(inputFile, new ParquetMetadata(footer.getFileMetaData(), kept), readOptions,
+                stream, chunks);
     }
 
     /**
