@@ -11,6 +11,7 @@ import dev.ourios.iceberg.IcebergWiring;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.testkit.Await;
+import dev.ourios.testkit.TestSeed;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URI;
@@ -56,8 +57,7 @@ class ServeIcebergFreshnessTest {
 
     @Test
     void ingestAndApiDeletionsReachTheViewWithinTheSyncInterval() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ServeIcebergFreshnessTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(ServeIcebergFreshnessTest.class);
         Random random = new Random(seed);
         Path root = dir.resolve("s");
         Files.createDirectories(root);

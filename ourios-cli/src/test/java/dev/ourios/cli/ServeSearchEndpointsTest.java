@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.ourios.testkit.Await;
+import dev.ourios.testkit.TestSeed;
 import java.io.BufferedReader;
 import java.io.InputStream;
 import java.io.InputStreamReader;
@@ -79,8 +80,7 @@ class ServeSearchEndpointsTest {
 
     @Test
     void stats_totals_equal_the_query_count_for_the_same_search_and_window() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ServeSearchEndpointsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(ServeSearchEndpointsTest.class);
         Random random = new Random(seed);
         for (int i = 0; i < 12; i++) {
             String q = search(random);

@@ -24,6 +24,7 @@ import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import dev.ourios.testkit.Await;
 import dev.ourios.testkit.ChildJvm;
+import dev.ourios.testkit.TestSeed;
 import java.net.URI;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -58,8 +59,7 @@ class S3MultipartKillTest {
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void sigkill_during_multipart_upload_leaves_no_visible_change_and_the_next_sweep_commits(@TempDir Path dir)
             throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("S3MultipartKillTest seed=" + seed + " (rerun with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(S3MultipartKillTest.class);
         try (S3ProxyServer server = S3ProxyServer.start()) {
             server.createBucket(BUCKET);
             S3Config config = server.config(BUCKET, PREFIX);

@@ -12,6 +12,7 @@ import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.ingest.IngestWriter;
 import dev.ourios.testkit.ChildJvm;
 import dev.ourios.testkit.LandingLedger;
+import dev.ourios.testkit.TestSeed;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -41,8 +42,7 @@ class TwoCompactorProcessesTest {
     // Among the longest tests (1-2 minutes on a loaded 2-core machine): a bound above the 5 m default.
     @Timeout(value = 15, unit = TimeUnit.MINUTES)
     void two_compactor_processes_and_a_late_writer_lose_and_duplicate_nothing() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("TwoCompactorProcessesTest seed " + seed);
+        long seed = TestSeed.announce(TwoCompactorProcessesTest.class);
         Random rnd = new Random(seed);
         StoreBackend.S3 s3 = StoreBackend.S3.start();
         try {

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.testkit.TestSeed;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -32,8 +33,7 @@ class PendingPartitionsTest {
 
     @Test
     void everyReportedPartitionReachesASuccessfulSyncUnderConcurrentReports() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("PendingPartitionsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(PendingPartitionsTest.class);
         Random random = new Random(seed);
         for (int round = 0; round < 20; round++) {
             int limit = 1 + random.nextInt(200);

@@ -19,6 +19,7 @@ import dev.ourios.query.aggregate.FieldSurvey;
 import dev.ourios.query.aggregate.GroupField;
 import dev.ourios.query.aggregate.Steps;
 import dev.ourios.query.search.SearchQuery;
+import dev.ourios.testkit.TestSeed;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -76,8 +77,7 @@ class AggregatesTest {
 
     @Test
     void counts_and_surveys_agree_with_the_model() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("AggregatesTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(AggregatesTest.class);
         Random random = new Random(seed);
         TestStore store = new TestStore(dir, seed);
         List<LogRecord> rows = store(store, seed);

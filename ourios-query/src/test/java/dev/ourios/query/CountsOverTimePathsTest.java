@@ -15,6 +15,7 @@ import dev.ourios.query.aggregate.CountsOverTime;
 import dev.ourios.query.aggregate.CountsRequest;
 import dev.ourios.query.aggregate.GroupField;
 import dev.ourios.query.search.SearchQuery;
+import dev.ourios.testkit.TestSeed;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -50,8 +51,7 @@ class CountsOverTimePathsTest {
 
     @Test
     void fast_paths_count_what_the_rows_say_whatever_the_threads() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("CountsOverTimePathsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(CountsOverTimePathsTest.class);
         Random random = new Random(seed);
         TestStore store = new TestStore(dir, seed);
         List<LogRecord> rows = land(store, random, seed);

@@ -14,6 +14,7 @@ import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.query.aggregate.CountsOverTime;
 import dev.ourios.query.aggregate.CountsRequest;
 import dev.ourios.query.aggregate.GroupField;
+import dev.ourios.testkit.TestSeed;
 import java.io.InterruptedIOException;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -40,8 +41,7 @@ class PartitionPoolTest {
 
     @Test
     void a_bad_row_in_any_partition_fails_the_count_and_the_visit() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("PartitionPoolTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(PartitionPoolTest.class);
         Random random = new Random(seed);
         TestStore ts = new TestStore(dir, seed);
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of(TENANT), START, HOURS, 1, 400, seed));

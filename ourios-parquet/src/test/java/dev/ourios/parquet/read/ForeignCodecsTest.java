@@ -11,6 +11,7 @@ import dev.ourios.parquet.TestFiles;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.testkit.ForeignParquet;
+import dev.ourios.testkit.TestSeed;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
@@ -52,8 +53,7 @@ class ForeignCodecsTest {
 
     @Test
     void everyCodecDuckDbWritesReadsToTheRowsOfOurZstdFile() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ForeignCodecsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(ForeignCodecsTest.class);
         var store = new LocalObjectStore(dir);
         TestFiles.write(store, "ours.parquet", WriterOptions.compacted(1 << 20).withRowGroupRows(300), rows(seed));
         List<LogRecord> expected = TestFiles.readAll(store, "ours.parquet", ReadOptions.all());
@@ -92,8 +92,7 @@ class ForeignCodecsTest {
 
     @Test
     void pagesOfEachCodecsOwnWriterDecompressToWhatWasCompressed() throws IOException {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ForeignCodecsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(ForeignCodecsTest.class);
         Random random = new Random(seed);
         CompressionCodecFactory parquetJava = HadoopCodecs.newFactory(new PlainParquetConfiguration(), 0);
         PageDecompressors ours = new PageDecompressors();

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.ByteBuffer;
 import java.util.Random;
@@ -26,8 +27,7 @@ class PageDecompressorsTest {
 
     @Test
     void zstdPagesMatchParquetJavasCodec() throws IOException {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("PageDecompressorsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(PageDecompressorsTest.class);
         Random random = new Random(seed);
         CompressionCodecFactory reference = parquetJava();
         PageDecompressors ours = new PageDecompressors();

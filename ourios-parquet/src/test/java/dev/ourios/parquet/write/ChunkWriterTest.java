@@ -13,6 +13,7 @@ import dev.ourios.parquet.read.ReaderTestAccess;
 import dev.ourios.parquet.read.StoreInputFile;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.testkit.TestSeed;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.sql.DriverManager;
@@ -46,8 +47,7 @@ class ChunkWriterTest {
 
     @Test
     void randomFilesMatchParquetJavasColumnWriters() throws IOException {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("ChunkWriterTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(ChunkWriterTest.class);
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         for (int iteration = 0; iteration < 10; iteration++) {

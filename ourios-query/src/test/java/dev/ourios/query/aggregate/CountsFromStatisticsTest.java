@@ -20,6 +20,7 @@ import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
+import dev.ourios.testkit.TestSeed;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.time.Clock;
@@ -50,8 +51,7 @@ class CountsFromStatisticsTest {
 
     @Test
     void counts_from_statistics_equal_counts_from_rows() throws Exception {
-        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
-        System.out.println("CountsFromStatisticsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
+        long seed = TestSeed.announce(CountsFromStatisticsTest.class);
         Random random = new Random(seed);
         LocalObjectStore store = new LocalObjectStore(dir);
         Uuid7 uuids = new Uuid7(Clock.fixed(HOUR, ZoneOffset.UTC), new Random(seed));
