@@ -79,7 +79,7 @@ class AuditForeignFilesTest {
         Map<String, byte[]> hostile = new java.util.LinkedHashMap<>();
         hostile.put("damaged", ForeignParquet.withDamagedPages(duckdb(ours.get(0), "snappy", "*")));
         byte[] lz4 = duckdb(ours.get(1), "lz4", "*");
-        hostile.put("unknown-codec", ForeignParquet.withCodecId(lz4, 7, 60, chunks(lz4)));
+        hostile.put("unknown-codec", ForeignParquet.withCodecId(lz4, 7, 60, ForeignParquet.columnChunks(lz4, dir)));
         hostile.put("deep", ForeignParquet.deeplyNested(200_000));
         hostile.put("tenant", Files.readAllBytes(otherTenant));
         hostile.put("mistyped", duckdb(ours.get(2), "snappy",
@@ -125,22 +125,7 @@ class AuditForeignFilesTest {
     }
 
     private byte[] duckdb(Path from, String codec, String select) throws Exception {
-        Path to = Files.createTempFile(dir, "duckdb-", ".parquet");
-        Files.delete(to);
-        ForeignParquet.rewrite(from, to, codec, select);
-        return Files.readAllBytes(to);
-    }
-
-    private static int chunks(byte[] file) throws Exception {
-        Path p = Files.createTempFile("chunks-", ".parquet");
-        try {
-            Files.write(p, file);
-            try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(p))) {
-                return r.getFooter().getBlocks().stream().mapToInt(b -> b.getColumns().size()).sum();
-            }
-        } finally {
-            Files.delete(p);
-        }
+        return ForeignParquet.rewritten(from, dir, codec, select);
     }
 
     private static String put(LocalObjectStore store, AuditDay day, byte[] bytes) throws Exception {

@@ -62,7 +62,7 @@ class ForeignCodecsCompactionTest {
             plant(foreign, p, good);
             byte[] bad = switch (h) {
                 case 1 -> ForeignParquet.withDamagedPages(good);
-                case 2 -> ForeignParquet.withCodecId(good, 7, 60, chunks(good));
+                case 2 -> ForeignParquet.withCodecId(good, 7, 60, ForeignParquet.columnChunks(good, dir));
                 default -> ForeignParquet.deeplyNested(200_000);
             };
             hostile.put(p, plant(foreign, p, bad));
@@ -116,22 +116,7 @@ class ForeignCodecsCompactionTest {
     }
 
     private byte[] duckdb(Path from, String codec) throws Exception {
-        Path to = Files.createTempFile(dir, "duckdb-", ".parquet");
-        Files.delete(to);
-        ForeignParquet.rewrite(from, to, codec, SELECT);
-        return Files.readAllBytes(to);
-    }
-
-    private static int chunks(byte[] file) throws Exception {
-        Path p = Files.createTempFile("chunks-", ".parquet");
-        try {
-            Files.write(p, file);
-            try (var r = org.apache.parquet.hadoop.ParquetFileReader.open(new org.apache.parquet.io.LocalInputFile(p))) {
-                return r.getFooter().getBlocks().stream().mapToInt(b -> b.getColumns().size()).sum();
-            }
-        } finally {
-            Files.delete(p);
-        }
+        return ForeignParquet.rewritten(from, dir, codec, SELECT);
     }
 
     private static String plant(LocalObjectStore store, PartitionKey p, byte[] bytes) throws Exception {

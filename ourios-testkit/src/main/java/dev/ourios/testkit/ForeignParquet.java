@@ -6,8 +6,10 @@ import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.nio.file.Files;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Arrays;
@@ -34,13 +36,42 @@ public final class ForeignParquet {
      * {@code key=value} directories are not read as columns.
      */
     public static void rewrite(Path from, Path to, String codec, String select) throws SQLException {
-        Properties p = new Properties();
-        p.setProperty("autoinstall_known_extensions", "false");
-        p.setProperty("autoload_known_extensions", "false");
-        try (Connection c = DriverManager.getConnection("jdbc:duckdb:", p); Statement s = c.createStatement()) {
+        try (Connection c = duckdb(); Statement s = c.createStatement()) {
             s.execute("COPY (SELECT " + select + " FROM read_parquet('" + from + "', hive_partitioning = false)) TO '" + to
                     + "' (FORMAT parquet, COMPRESSION " + codec + ")");
         }
+    }
+
+    /** {@link #rewrite} into a new file under {@code scratch}, returned as bytes. */
+    public static byte[] rewritten(Path from, Path scratch, String codec, String select)
+            throws SQLException, IOException {
+        Path to = Files.createTempFile(scratch, "duckdb-", ".parquet");
+        Files.delete(to); // DuckDB's COPY creates it
+        rewrite(from, to, codec, select);
+        return Files.readAllBytes(to);
+    }
+
+    /** How many column chunks the footer of {@code file} lists (DuckDB's parquet_metadata: a row per chunk). */
+    public static int columnChunks(byte[] file, Path scratch) throws SQLException, IOException {
+        Path p = Files.createTempFile(scratch, "chunks-", ".parquet");
+        try {
+            Files.write(p, file);
+            try (Connection c = duckdb(); Statement s = c.createStatement();
+                    ResultSet r = s.executeQuery("SELECT count(*) FROM parquet_metadata('" + p + "')")) {
+                r.next();
+                return r.getInt(1);
+            }
+        } finally {
+            Files.delete(p);
+        }
+    }
+
+    /** An in-memory DuckDB that neither installs nor loads extensions (the tests run offline). */
+    private static Connection duckdb() throws SQLException {
+        Properties p = new Properties();
+        p.setProperty("autoinstall_known_extensions", "false");
+        p.setProperty("autoload_known_extensions", "false");
+        return DriverManager.getConnection("jdbc:duckdb:", p);
     }
 
     /** The footer's thrift bytes: [start, end) of {@code file}. */
