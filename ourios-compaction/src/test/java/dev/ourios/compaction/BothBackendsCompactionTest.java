@@ -42,12 +42,7 @@ import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -56,32 +51,10 @@ import org.junit.jupiter.params.provider.MethodSource;
  * between publish and commit, sharding, request accounting) on local disk and on a real S3 API (s3proxy), and a band
  * of files (storage.md §4.14) byte-identical on both.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class BothBackendsCompactionTest {
+class BothBackendsCompactionTest extends OnBothBackends {
     /** A wall clock far enough ahead that every orphan, retired input and old manifest is past the GC grace. */
     private static final Clock GC_LATER = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
 
-    private Path dir;
-    private StoreBackend.S3 s3;
-    private StoreBackend.Local local;
-
-    @BeforeAll
-    void start(@TempDir Path root) throws Exception {
-        dir = root;
-        s3 = StoreBackend.S3.start();
-        local = new StoreBackend.Local(dir.resolve("local"));
-    }
-
-    @AfterAll
-    void stop() {
-        if (s3 != null) {
-            s3.shutdown();
-        }
-    }
-
-    Stream<StoreBackend> backends() {
-        return Stream.of(local, s3);
-    }
 
     @Test
     void a_band_is_byte_identical_on_local_disk_and_on_s3() throws Exception {

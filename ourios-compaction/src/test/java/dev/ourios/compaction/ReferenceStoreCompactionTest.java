@@ -29,7 +29,6 @@ import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -37,11 +36,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.TreeSet;
 import java.util.stream.Collectors;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.TestInstance;
-import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 
@@ -51,33 +45,11 @@ import org.junit.jupiter.params.provider.MethodSource;
  * compacts exactly them and takes the partition over, and GC then collects the reference orphans, the retired inputs
  * and {@code manifest.json}, on local disk and on a real S3 API (s3proxy).
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class ReferenceStoreCompactionTest {
+class ReferenceStoreCompactionTest extends OnBothBackends {
     /** A wall clock far enough ahead that every retired input, orphan and superseded manifest is past the grace. */
     private static final Clock GC_LATER = Clock.offset(Clock.systemUTC(), Duration.ofHours(1));
     private static final long REFERENCE_GENERATION = 17;
 
-    private Path dir;
-    private StoreBackend.S3 s3;
-    private StoreBackend.Local local;
-
-    @BeforeAll
-    void start(@TempDir Path root) throws Exception {
-        dir = root;
-        s3 = StoreBackend.S3.start();
-        local = new StoreBackend.Local(dir.resolve("local"));
-    }
-
-    @AfterAll
-    void stop() {
-        if (s3 != null) {
-            s3.shutdown();
-        }
-    }
-
-    Stream<StoreBackend> backends() {
-        return Stream.of(local, s3);
-    }
 
     @ParameterizedTest(name = "{0}")
     @MethodSource("backends")
