@@ -87,9 +87,9 @@ final class Compiler {
                 return row -> b.testUnsigned(row.record().templateId());
             }
             case RESOURCE:
-                return attribute(SearchRow::resource, field.key(), match);
+                return attribute(SearchRow::resource, row -> row.record().resourceAttributes(), field.key(), match);
             case ATTRIBUTES:
-                return attribute(SearchRow::attributes, field.key(), match);
+                return attribute(SearchRow::attributes, row -> row.record().attributes(), field.key(), match);
             default:
                 throw new IllegalStateException("unknown field kind " + field.kind());
         }
@@ -153,7 +153,8 @@ final class Compiler {
         throw new IllegalStateException("a string field takes no " + match);
     }
 
-    private RowTest attribute(Function<SearchRow, List<KeyValue>> read, String key, Match match) {
+    private RowTest attribute(Function<SearchRow, List<KeyValue>> read, Function<SearchRow, String> json, String key,
+            Match match) {
         if (match instanceof Match.Exists) {
             return row -> {
                 for (KeyValue kv : read.apply(row)) {
@@ -165,7 +166,11 @@ final class Compiler {
             };
         }
         ValueTest test = valueTest(match);
+        Optional<String> literal = stringOnly(match);
         return row -> {
+            if (literal.isPresent() && cannotHold(json.apply(row), key, literal.get())) {
+                return false;
+            }
             for (KeyValue kv : read.apply(row)) {
                 if (kv.key().equals(key) && anyValue(kv.value(), test)) {
                     return true;
@@ -173,6 +178,28 @@ final class Compiler {
             }
             return false;
         };
+    }
+
+    /**
+     * The value an equality can only match as a string (quoted, or neither a number nor a boolean), so that its
+     * characters stand literally in the JSON of any row it matches; empty for every other match.
+     */
+    private Optional<String> stringOnly(Match match) {
+        if (!(match instanceof Match.Equals eq)) {
+            return Optional.empty();
+        }
+        String text = eq.value();
+        boolean typed = !eq.quoted() && (text.equals("true") || text.equals("false") || number(text).isPresent());
+        return typed || text.isEmpty() ? Optional.empty() : Optional.of(text);
+    }
+
+    /**
+     * True when the attributes JSON cannot hold {@code key} with the string {@code value}, decided without parsing:
+     * JSON without a single backslash has no escapes, so each of its strings stands in it literally, and a key or
+     * value absent from its text is absent from it. JSON with any escape is left to the parser.
+     */
+    private static boolean cannotHold(String json, String key, String value) {
+        return json != null && json.indexOf('\\') < 0 && (!json.contains(value) || !json.contains(key));
     }
 
     /** A test of one attribute value (an array's elements are tested one by one). */
