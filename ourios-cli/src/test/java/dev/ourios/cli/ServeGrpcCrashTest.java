@@ -69,24 +69,16 @@ class ServeGrpcCrashTest {
         for (int k = 0; k < kills; k++) {
             try (DaemonProcess serve = DaemonProcess.start(dir, env(), "serve", "--store", store.toString(),
                     "--http", "127.0.0.1:0")) {
-                ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", serve.grpcPort()).usePlaintext()
-                        .disableRetry().build();
+                ManagedChannel channel = channel(serve);
                 try {
                     AtomicBoolean stop = new AtomicBoolean();
-                    List<Thread> clients = new ArrayList<>();
-                    for (int c = 0; c < 3; c++) {
-                        Thread t = new Thread(() -> send(channel, nextSeq, acked, stop), "grpc-client-" + c);
-                        t.start();
-                        clients.add(t);
-                    }
+                    List<Thread> clients = startClients(() -> send(channel, nextSeq, acked, stop));
                     long before = acked.size();
                     Await.until("a first acknowledgement", Duration.ofSeconds(60), () -> acked.size() > before);
                     Await.poll(Duration.ofMillis(100 + random.nextInt(1500)), () -> false); // a bounded random delay
                     assertTrue(serve.kill9(), "killed");
                     stop.set(true);
-                    for (Thread t : clients) {
-                        t.join(Duration.ofSeconds(60).toMillis());
-                    }
+                    join(clients);
                 } finally {
                     channel.shutdownNow().awaitTermination(10, TimeUnit.SECONDS);
                 }
@@ -123,35 +115,27 @@ class ServeGrpcCrashTest {
         Set<io.grpc.Status.Code> refusals = ConcurrentHashMap.newKeySet();
         try (DaemonProcess serve = DaemonProcess.start(dir, env(), "serve", "--store", store.toString(),
                 "--http", "127.0.0.1:0")) {
-            ManagedChannel channel = NettyChannelBuilder.forAddress("127.0.0.1", serve.grpcPort()).usePlaintext()
-                    .disableRetry().build();
+            ManagedChannel channel = channel(serve);
             try {
                 AtomicBoolean stop = new AtomicBoolean();
-                List<Thread> clients = new ArrayList<>();
-                for (int c = 0; c < 3; c++) {
-                    Thread t = new Thread(() -> {
-                        LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
-                        while (!stop.get()) {
-                            long first = nextSeq.getAndAdd(PER_REQUEST);
-                            try {
-                                stub.withDeadlineAfter(30, TimeUnit.SECONDS).export(request(first));
-                                for (int i = 0; i < PER_REQUEST; i++) {
-                                    acked.add(first + i);
-                                }
-                            } catch (io.grpc.StatusRuntimeException e) {
-                                refusals.add(e.getStatus().getCode());
+                List<Thread> clients = startClients(() -> {
+                    LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
+                    while (!stop.get()) {
+                        long first = nextSeq.getAndAdd(PER_REQUEST);
+                        try {
+                            stub.withDeadlineAfter(30, TimeUnit.SECONDS).export(request(first));
+                            for (int i = 0; i < PER_REQUEST; i++) {
+                                acked.add(first + i);
                             }
+                        } catch (io.grpc.StatusRuntimeException e) {
+                            refusals.add(e.getStatus().getCode());
                         }
-                    }, "grpc-client-" + c);
-                    t.start();
-                    clients.add(t);
-                }
+                    }
+                });
                 Await.until("some acknowledgements", Duration.ofSeconds(60), () -> acked.size() >= 10 * PER_REQUEST);
                 assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
                 stop.set(true);
-                for (Thread t : clients) {
-                    t.join(Duration.ofSeconds(60).toMillis());
-                }
+                join(clients);
                 assertTrue(serve.err().stream().anyMatch(l -> l.contains("ingest drained: every record flushed")),
                         String.join("\n", serve.err()));
             } finally {
@@ -200,5 +184,26 @@ class ServeGrpcCrashTest {
         }
         return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(scope))
                 .build();
+    }
+
+    private static ManagedChannel channel(DaemonProcess serve) throws Exception {
+        return NettyChannelBuilder.forAddress("127.0.0.1", serve.grpcPort()).usePlaintext().disableRetry().build();
+    }
+
+    /** Three client threads, each running {@code work}. */
+    private static List<Thread> startClients(Runnable work) {
+        List<Thread> clients = new ArrayList<>();
+        for (int c = 0; c < 3; c++) {
+            Thread t = new Thread(work, "grpc-client-" + c);
+            t.start();
+            clients.add(t);
+        }
+        return clients;
+    }
+
+    private static void join(List<Thread> clients) throws InterruptedException {
+        for (Thread t : clients) {
+            t.join(Duration.ofSeconds(60).toMillis());
+        }
     }
 }

@@ -9,15 +9,8 @@ import dev.ourios.store.StoreMarker;
 import dev.ourios.store.s3.S3ObjectStore;
 import dev.ourios.store.s3.S3ProxyServer;
 import dev.ourios.testkit.Await;
-import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -34,22 +27,9 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeS3StoreMarkerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final long T0 = 1_785_000_000_000_000_000L;
 
     @TempDir
     Path dir;
-
-    private static int export(int port, int i) throws Exception {
-        byte[] body = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(
-                ScopeLogs.newBuilder().addLogRecords(io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
-                        .setTimeUnixNano(T0 + i).setBody(AnyValue.newBuilder().setStringValue("r" + i)))))
-                .build().toByteArray();
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/logs"))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/x-protobuf")
-                .header("X-Ourios-Tenant", "acme").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
 
     private static List<String> dataKeys(S3ObjectStore store) {
         try {
@@ -87,12 +67,12 @@ class ServeS3StoreMarkerTest {
                     "OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString()), "serve")) {
                 int otlp = serve.ingestPort();
                 byte[] marker = view.readAllBytes(StoreMarker.KEY);
-                assertEquals(200, export(otlp, 0));
+                assertEquals(200, OneRecordExport.send(otlp, 0));
                 Await.until("the first record flushed", Duration.ofSeconds(30), () -> dataKeys(view).size() == 1);
 
                 view.delete(StoreMarker.KEY);
                 for (int i = 1; i <= 5; i++) {
-                    assertEquals(200, export(otlp, i), "the WAL still takes records");
+                    assertEquals(200, OneRecordExport.send(otlp, i), "the WAL still takes records");
                 }
                 serve.awaitLine(false, l -> l.contains("identity marker") && l.contains("retrying"),
                         Duration.ofSeconds(30));

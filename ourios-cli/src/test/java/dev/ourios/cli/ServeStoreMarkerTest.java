@@ -6,14 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.testkit.Await;
-import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
-import java.io.IOException;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -34,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeStoreMarkerTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final long T0 = 1_785_000_000_000_000_000L;
 
     @TempDir
     Path dir;
@@ -52,17 +42,6 @@ class ServeStoreMarkerTest {
         Process p = new ProcessBuilder(cmd).redirectErrorStream(true).start();
         p.getInputStream().readAllBytes();
         return p.waitFor(30, TimeUnit.SECONDS) ? p.exitValue() : -1;
-    }
-
-    private static int export(int port, int i) throws Exception {
-        byte[] body = ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(
-                ScopeLogs.newBuilder().addLogRecords(io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
-                        .setTimeUnixNano(T0 + i).setBody(AnyValue.newBuilder().setStringValue("r" + i)))))
-                .build().toByteArray();
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/logs"))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/x-protobuf")
-                .header("X-Ourios-Tenant", "acme").POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
     }
 
     @Test
@@ -101,7 +80,7 @@ class ServeStoreMarkerTest {
                 "OURIOS_INGEST_FLUSH_INTERVAL", "200ms"), "serve", "--store", mountPoint.toString(), "--http",
                 "127.0.0.1:0", "--wal-dir", dir.resolve("wal").toString())) {
             int otlp = serve.ingestPort();
-            assertEquals(200, export(otlp, acknowledged++));
+            assertEquals(200, OneRecordExport.send(otlp, acknowledged++));
             Await.until("the first record flushed", Duration.ofSeconds(30),
                     () -> Files.exists(volume.resolve("data/tenant_id=acme")));
 
@@ -109,7 +88,7 @@ class ServeStoreMarkerTest {
             assertEquals(0, run("umount", "-l", mountPoint.toString()), "unmount");
             mounted = null;
             for (int i = 0; i < 5; i++) {
-                assertEquals(200, export(otlp, acknowledged++), "the WAL still takes records");
+                assertEquals(200, OneRecordExport.send(otlp, acknowledged++), "the WAL still takes records");
             }
             serve.awaitLine(false, l -> l.contains("identity marker") && l.contains("retrying"),
                     Duration.ofSeconds(30));

@@ -5,15 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.ourios.testkit.Await;
-import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
-import io.opentelemetry.proto.common.v1.AnyValue;
-import io.opentelemetry.proto.logs.v1.ResourceLogs;
-import io.opentelemetry.proto.logs.v1.ScopeLogs;
 import java.io.IOException;
 import java.io.OutputStream;
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -33,8 +26,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class ServeWalDiskFullTest {
     private static final ObjectMapper JSON = new ObjectMapper();
-    private static final HttpClient HTTP = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
-    private static final long T0 = 1_785_000_000_000_000_000L;
 
     @TempDir
     Path dir;
@@ -67,20 +58,6 @@ class ServeWalDiskFullTest {
         return m;
     }
 
-    private static byte[] request(int i) {
-        return ExportLogsServiceRequest.newBuilder().addResourceLogs(ResourceLogs.newBuilder().addScopeLogs(
-                ScopeLogs.newBuilder().addLogRecords(io.opentelemetry.proto.logs.v1.LogRecord.newBuilder()
-                        .setTimeUnixNano(T0 + i).setBody(AnyValue.newBuilder().setStringValue("r" + i)))))
-                .build().toByteArray();
-    }
-
-    private static int export(int port, int i) throws Exception {
-        return HTTP.send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + port + "/v1/logs"))
-                .timeout(Duration.ofSeconds(60)).header("Content-Type", "application/x-protobuf")
-                .header("X-Ourios-Tenant", "acme").POST(HttpRequest.BodyPublishers.ofByteArray(request(i))).build(),
-                HttpResponse.BodyHandlers.discarding()).statusCode();
-    }
-
     /** Writes zeros until the file system is full. */
     private static void fill(Path file) throws IOException {
         byte[] chunk = new byte[4096];
@@ -102,7 +79,7 @@ class ServeWalDiskFullTest {
                 "OURIOS_INGEST_FLUSH_INTERVAL", "200ms"), "serve", "--store", store.toString(), "--http",
                 "127.0.0.1:0", "--wal-dir", wal.toString())) {
             int otlp = serve.ingestPort();
-            assertEquals(200, export(otlp, acknowledged));
+            assertEquals(200, OneRecordExport.send(otlp, acknowledged));
             acknowledged++;
             assertEquals(200, serve.get("/readyz", null).statusCode());
 
@@ -113,7 +90,7 @@ class ServeWalDiskFullTest {
             int status = 200;
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
             while (status == 200 && System.nanoTime() < deadline) {
-                status = export(otlp, i++);
+                status = OneRecordExport.send(otlp, i++);
                 if (status == 200) {
                     acknowledged++;
                 }
@@ -131,7 +108,7 @@ class ServeWalDiskFullTest {
             int[] ok = {acknowledged};
             Await.until("exports accepted again without a restart", Duration.ofSeconds(30), () -> {
                 try {
-                    if (export(otlp, next[0]++) == 200) {
+                    if (OneRecordExport.send(otlp, next[0]++) == 200) {
                         ok[0]++;
                         return true;
                     }

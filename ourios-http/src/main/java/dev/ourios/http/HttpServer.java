@@ -150,7 +150,9 @@ public final class HttpServer {
         } catch (Exception e) {
             org.slf4j.LoggerFactory.getLogger(HttpServer.class).warn("{}: stop: {}", options.name(), e.toString());
         } finally {
-            handlers.shutdownNow(); // the connections are closed: a handler still running writes to nobody
+            if (handlers != null) {
+                handlers.shutdownNow(); // the connections are closed: a handler still running writes to nobody
+            }
         }
     }
 
@@ -172,7 +174,9 @@ public final class HttpServer {
         } catch (Exception ignored) {
             // the start failure is what the caller reports
         } finally {
-            handlers.shutdownNow();
+            if (handlers != null) { // null when the start failed before the pool was made
+                handlers.shutdownNow();
+            }
         }
     }
 
