@@ -5,7 +5,9 @@ import dev.ourios.server.query.RecordJson;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
+import dev.ourios.store.CountingObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.store.StoreRequests;
 import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
@@ -53,8 +55,11 @@ public final class QueryCommand implements Callable<Integer> {
     public Integer call() throws Exception {
         Query q = build();
         Output out = Output.system();
-        try (ObjectStore s = store.open();
+        try (ObjectStore opened = store.open();
                 Telemetry telemetry = Telemetry.open(TelemetryEnvironment.read(System.getenv()))) {
+            // Counted only when asked for: the counting view measures every call.
+            CountingObjectStore counted = stats ? new CountingObjectStore(opened) : null;
+            ObjectStore s = stats ? counted : opened;
             QueryEngine engine = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
                     telemetry.meterProvider());
             QueryStats st;
@@ -65,13 +70,17 @@ public final class QueryCommand implements Callable<Integer> {
                 throw new JobFailedException("query failed: " + e.getMessage(), e);
             }
             if (stats) {
+                StoreRequests requests = counted.requests();
                 if (json) {
-                    out.out().println(st.toJson());
+                    String line = st.toJson(); // {"stats":{…}}: the requests join the inner object
+                    out.out().println(line.substring(0, line.length() - 2) + ",\"requests\":"
+                            + Output.json(PartitionJson.requests(requests)) + "}}");
                 } else {
                     out.out().printf("partitions %d, files %d, row groups %d (scanned %d, pruned %d), "
-                            + "bytes read %s, rows %d, %d ms%n", st.partitions(), st.files(), st.rowGroupsTotal(),
-                            st.rowGroupsScanned(), st.rowGroupsPruned(), Units.formatBytes(st.bytesRead()),
-                            st.rows(), st.elapsedMs());
+                            + "bytes read %s, rows %d, %d ms; requests: %d list, %d head, %d get%n",
+                            st.partitions(), st.files(), st.rowGroupsTotal(), st.rowGroupsScanned(),
+                            st.rowGroupsPruned(), Units.formatBytes(st.bytesRead()), st.rows(), st.elapsedMs(),
+                            requests.list(), requests.head(), requests.get());
                 }
             }
         }

@@ -68,6 +68,12 @@ class CliEndToEndTest {
                 "row_groups_pruned", "bytes_read", "rows", "elapsed_ms")) {
             assertTrue(stats.has(field), field + " in " + stats);
         }
+        // One listing per level down to the two hours, one manifest read each, and the files' reads.
+        JsonNode requests = stats.get("requests");
+        assertTrue(requests.get("list").asLong() >= 2, requests.toString());
+        assertTrue(requests.get("get").asLong() >= stats.get("files").asLong(), requests.toString());
+        assertEquals(0, requests.get("put").asLong(), requests.toString());
+        assertEquals(0, requests.get("delete").asLong(), requests.toString());
         // The same window counted: no row printed, the limit ignored, the count on its own line.
         var c = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--from", "2026-11-01T10:00:00Z",
                 "--to", "2026-11-01T12:00:00Z", "--count", "--limit", "5");
