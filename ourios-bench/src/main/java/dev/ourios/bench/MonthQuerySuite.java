@@ -1,0 +1,283 @@
+package dev.ourios.bench;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.ourios.store.AtomicOutput;
+import dev.ourios.store.s3.S3ObjectStore;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.stream.Stream;
+
+/**
+ * A month of one tenant's logs against the same number of rows in one partition: does a query's cost follow its
+ * rows or the hours they span? Every command is a fresh process through the real launcher.
+ * <ol>
+ *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), then
+ *   {@code ourios compact --once}: whatever the compactor makes of a small tenant's month (hourly files, or the
+ *   rollup's day files when it is on).</li>
+ *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted.</li>
+ *   <li>Timed, alternating: {@code ourios query --count} of one service over the month; the same over the one
+ *   partition; DuckDB counting the month's rows of that service over exactly the files {@code ourios files}
+ *   lists. The month's two counts must agree.</li>
+ *   <li>Untimed, once each: the store requests of both queries ({@code --stats --json}), and the live files per
+ *   day.</li>
+ * </ol>
+ * {@code --backends=local,s3} adds the same queries against copies of both stores on s3proxy (loopback), with
+ * measured request counts; DuckDB is not run there (its S3 support is an extension it downloads).
+ */
+public final class MonthQuerySuite implements Suite {
+    static final int DAYS = 30;
+    static final int FILES_PER_HOUR = 2;
+    static final int ONE_PARTITION_FILES = 32;
+    /** About 960,000 rows at scale 1, the size the issue of a month's query names. */
+    static final int FULL_ROWS_PER_FILE = 667;
+    static final int SERVICES = 8;
+    static final long SEED = 5;
+    static final String TENANT = "default";
+    static final String SERVICE = "checkout";
+    static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
+    static final String BUCKET = "bench";
+    private static final String DONE = "fixture.done";
+    private static final Duration PROCESS_TIMEOUT = Duration.ofMinutes(30);
+    private static final ObjectMapper JSON = new ObjectMapper();
+
+    @Override
+    public String name() {
+        return "month-query";
+    }
+
+    @Override
+    public SuiteReport run(BenchContext ctx) throws Exception {
+        CliLauncher cli = CliLauncher.locate(System.getProperty(CliLauncher.PROPERTY));
+        BenchOptions o = ctx.options();
+        Set<String> backends = backends(o);
+        int days = days(o);
+        int hours = days * 24;
+        Instant end = START.plus(Duration.ofDays(days));
+        Path base = o.workDir().resolve("month-query");
+        FreshProcess procs = new FreshProcess(base.resolve("logs"), PROCESS_TIMEOUT);
+        int rowsPerFile = Math.max(10, (int) Math.round(FULL_ROWS_PER_FILE * o.scale()));
+        long rows = (long) hours * FILES_PER_HOUR * rowsPerFile;
+        int onePartitionRows = (int) (rows / ONE_PARTITION_FILES);
+        Path month = store(ctx, cli, procs, base.resolve("month-" + days + "d-" + rowsPerFile), hours, FILES_PER_HOUR, rowsPerFile);
+        Path one = store(ctx, cli, procs, base.resolve("one-" + onePartitionRows), 1, ONE_PARTITION_FILES,
+                onePartitionRows);
+
+        String[] window = {"--tenant", TENANT, "--from", START.toString(), "--to", end.toString()};
+        String listed = procs.run("files", cli.command(concat(new String[] {"files", "--store", month.toString()},
+                window)), Map.of()).stdoutOrThrow();
+        Path fileList = base.resolve("month-live-files.txt");
+        Files.writeString(fileList, listed, StandardCharsets.UTF_8);
+        long liveFiles = listed.lines().filter(l -> !l.isBlank()).count();
+
+        SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(String.format(
+                "one tenant, %d services; the month: %d hours x %d ingest files x %d rows (%,d rows), compacted by "
+                + "`ourios compact --once` into %d live files (%.1f a day); one partition: %d ingest files x %d "
+                + "rows, compacted; `ourios generate --seed %d`", SERVICES, hours, FILES_PER_HOUR, rowsPerFile,
+                rows, liveFiles, liveFiles / (double) days, ONE_PARTITION_FILES, onePartitionRows, SEED));
+
+        String classPath = System.getProperty("java.class.path");
+        Map<String, Long> counts = new LinkedHashMap<>();
+        Map<String, String> local = new LinkedHashMap<>();
+        local.put("ours month", month.toString());
+        local.put("ours one partition", one.toString());
+        List<ProcessContest.Entry> entries = new ArrayList<>();
+        for (Map.Entry<String, String> e : local.entrySet()) {
+            entries.add(countEntry(procs, counts, e.getKey(), cli.command(concat(new String[] {"query", "--store",
+                    e.getValue()}, window, countArgs())), Map.of(), e.getKey().equals("ours month")));
+        }
+        entries.add(countEntry(procs, counts, "duckdb-2t month", List.of("java", "-cp", classPath,
+                DuckDbCountMain.class.getName(), "2", fileList.toString(), SERVICE, START.toString(), end.toString()),
+                Map.of(), true));
+        ctx.log().accept("month-query: local, " + liveFiles + " live files in the month");
+        Map<String, List<ProcessContest.Timed>> timed = new ProcessContest(entries, o.warmups(), o.runs(),
+                ctx.log()).run();
+        addRows(report, "local", timed, counts, stats(procs, cli, local, window, Map.of(), List.of()));
+
+        if (backends.contains("s3")) {
+            try (S3Loopback server = S3Loopback.start(BUCKET)) {
+                ctx.log().accept("month-query: uploading both stores to s3proxy at " + server.endpoint());
+                upload(month, server, "month");
+                upload(one, server, "one");
+                Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", S3Loopback.IDENTITY, "AWS_SECRET_ACCESS_KEY",
+                        S3Loopback.CREDENTIAL, "AWS_REGION", "us-east-1");
+                List<String> endpoint = List.of("--s3-endpoint", server.endpoint().toString());
+                Map<String, String> remote = new LinkedHashMap<>();
+                remote.put("ours month (s3proxy)", "s3://" + BUCKET + "/month");
+                remote.put("ours one partition (s3proxy)", "s3://" + BUCKET + "/one");
+                List<ProcessContest.Entry> s3Entries = new ArrayList<>();
+                for (Map.Entry<String, String> e : remote.entrySet()) {
+                    s3Entries.add(countEntry(procs, counts, e.getKey(), cli.command(concat(new String[] {"query",
+                            "--store", e.getValue()}, endpoint.toArray(String[]::new), window, countArgs())), env,
+                            false));
+                }
+                Map<String, List<ProcessContest.Timed>> s3Timed = new ProcessContest(s3Entries, o.warmups(),
+                        o.runs(), ctx.log()).run();
+                addRows(report, "s3proxy", s3Timed, counts, stats(procs, cli, remote, window, env, endpoint));
+            }
+        }
+        double monthSecs = seconds(timed.get("ours month")).median();
+        double oneSecs = seconds(timed.get("ours one partition")).median();
+        double duckSecs = seconds(timed.get("duckdb-2t month")).median();
+        report.note(String.format("local: the month / one partition = %.2f (target <= 1.3: %s); the month / DuckDB "
+                + "over its files = %.2f (target <= 1.0: %s)", monthSecs / oneSecs, monthSecs / oneSecs <= 1.3
+                        ? "met" : "not met", monthSecs / duckSecs, monthSecs <= duckSecs ? "met" : "not met"));
+        report.note("Wall time is the whole process, fork to exit; each command a fresh JVM through the launcher "
+                + "(DuckDB: a fresh JVM running DuckDB JDBC with 2 threads). The one partition holds the same number "
+                + "of rows of the same generator, so its count of the service is close to, not equal to, the "
+                + "month's. Requests are one untimed `--stats --json` run's: the S3-equivalent model on local disk, "
+                + "measured HTTP requests on s3proxy (a child JVM on loopback: request pattern, not network latency).");
+        report.note(String.format("first touch of a fresh 4 KiB page on this machine: %.2f µs",
+                PageFaults.firstTouchMicrosPerPage(256)));
+        return report.build();
+    }
+
+    static Set<String> backends(BenchOptions o) throws BenchSetupException {
+        Set<String> chosen = o.args().stream().filter(a -> a.startsWith("--backends=")).findFirst()
+                .map(a -> Set.of(a.substring("--backends=".length()).split(","))).orElse(Set.of("local"));
+        for (String b : chosen) {
+            if (!Set.of("local", "s3").contains(b)) {
+                throw new BenchSetupException("--backends: unknown backend '" + b + "' (local, s3)");
+            }
+        }
+        return chosen;
+    }
+
+    /** {@code --days=N}: the month's length (default 30; fewer for a quick look or a test). */
+    static int days(BenchOptions o) throws BenchSetupException {
+        String given = o.args().stream().filter(a -> a.startsWith("--days=")).findFirst()
+                .map(a -> a.substring("--days=".length())).orElse(Integer.toString(DAYS));
+        try {
+            int d = Integer.parseInt(given);
+            if (d >= 1 && d <= 366) {
+                return d;
+            }
+        } catch (NumberFormatException e) {
+            // refused below
+        }
+        throw new BenchSetupException("--days: expected a number of days from 1 to 366, got '" + given + "'");
+    }
+
+    private static String[] countArgs() {
+        return new String[] {"--service", SERVICE, "--count"};
+    }
+
+    /** A store generated and compacted once per shape, reused while its marker is there. */
+    private static Path store(BenchContext ctx, CliLauncher cli, FreshProcess procs, Path root, int hours,
+            int files, int rowsPerFile) throws IOException, InterruptedException {
+        if (Files.exists(root.resolve(DONE))) {
+            return root;
+        }
+        Fixtures.deleteTree(root);
+        Files.createDirectories(root);
+        ctx.log().accept("month-query: generating " + hours + " hour(s) x " + files + " x " + rowsPerFile
+                + " rows into " + root);
+        procs.run("generate-" + root.getFileName(), cli.command("generate", "--store", root.toString(), "--tenants",
+                "1", "--hours", Integer.toString(hours), "--files-per-hour", Integer.toString(files),
+                "--rows-per-file", Integer.toString(rowsPerFile), "--services", Integer.toString(SERVICES), "--seed",
+                Long.toString(SEED), "--start", START.toString()), Map.of()).stdoutOrThrow();
+        procs.run("compact-" + root.getFileName(), cli.command("compact", "--store", root.toString(), "--once"),
+                Map.of()).stdoutOrThrow();
+        Files.writeString(root.resolve(DONE), root.getFileName() + "\n");
+        return root;
+    }
+
+    /**
+     * A timed count. Counts that must agree are compared by {@link ProcessContest} in every round; the one
+     * partition's (other rows of the same shape) is only recorded.
+     */
+    private static ProcessContest.Entry countEntry(FreshProcess procs, Map<String, Long> counts, String name,
+            List<String> cmd, Map<String, String> env, boolean agrees) {
+        return new ProcessContest.Entry(name, String.join(" ", cmd), run -> {
+            FreshProcess.Run r = procs.run(run, cmd, env);
+            String out = r.stdoutOrThrow().trim();
+            long count;
+            try {
+                count = Long.parseLong(out);
+            } catch (NumberFormatException e) {
+                throw new IllegalStateException(run + ": expected one count, got: " + out, e);
+            }
+            counts.put(name, count);
+            return new ProcessContest.Timed(r, agrees ? count : -1);
+        });
+    }
+
+    /** The {@code stats} object of one untimed {@code --stats --json} run of each named store's query. */
+    private static Map<String, JsonNode> stats(FreshProcess procs, CliLauncher cli, Map<String, String> stores,
+            String[] window, Map<String, String> env, List<String> extra) throws IOException, InterruptedException {
+        Map<String, JsonNode> out = new LinkedHashMap<>();
+        for (Map.Entry<String, String> e : stores.entrySet()) {
+            List<String> args = new ArrayList<>(List.of("query", "--store", e.getValue()));
+            args.addAll(extra);
+            args.addAll(List.of(window));
+            args.addAll(List.of("--service", SERVICE, "--count", "--stats", "--json"));
+            String printed = procs.run("stats", cli.command(args.toArray(String[]::new)), env).stdoutOrThrow();
+            List<String> lines = printed.lines().filter(l -> !l.isBlank()).toList();
+            out.put(e.getKey(), JSON.readTree(lines.get(lines.size() - 1)).get("stats"));
+        }
+        return out;
+    }
+
+    private static void addRows(SuiteReport.Builder report, String backend, Map<String, List<ProcessContest.Timed>> all,
+            Map<String, Long> counts, Map<String, JsonNode> stats) {
+        for (Map.Entry<String, List<ProcessContest.Timed>> e : all.entrySet()) {
+            Samples s = seconds(e.getValue());
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("backend", backend);
+            row.put("contender", e.getKey());
+            row.put("count", counts.get(e.getKey()));
+            row.put("median s", s.median());
+            row.put("min s", s.min());
+            row.put("max s", s.max());
+            JsonNode st = stats.get(e.getKey());
+            JsonNode q = st == null ? null : st.get("requests");
+            row.put("partitions", st == null ? null : st.get("partitions").asLong());
+            row.put("files", st == null ? null : st.get("files").asLong());
+            row.put("bytes read", st == null ? null : st.get("bytes_read").asLong());
+            row.put("list", q == null ? null : q.get("list").asLong());
+            row.put("head", q == null ? null : q.get("head").asLong());
+            row.put("get", q == null ? null : q.get("get").asLong());
+            report.row(row);
+        }
+    }
+
+    private static Samples seconds(List<ProcessContest.Timed> runs) {
+        return new Samples(runs.stream().map(t -> t.run().seconds()).toList());
+    }
+
+    /** Every file of a local store, at the same keys under {@code prefix} of the bucket. */
+    private static void upload(Path root, S3Loopback server, String prefix) throws IOException {
+        List<Path> files;
+        try (Stream<Path> walk = Files.walk(root)) {
+            files = walk.filter(Files::isRegularFile).filter(p -> !p.getFileName().toString().equals(DONE)).sorted()
+                    .toList();
+        }
+        try (S3ObjectStore s3 = new S3ObjectStore(server.config(BUCKET, prefix))) {
+            for (Path p : files) {
+                String key = root.relativize(p).toString().replace('\\', '/');
+                try (AtomicOutput out = s3.create(key); InputStream in = Files.newInputStream(p)) {
+                    in.transferTo(out);
+                    out.commit();
+                }
+            }
+        }
+    }
+
+    private static String[] concat(String[]... parts) {
+        List<String> all = new ArrayList<>();
+        for (String[] p : parts) {
+            all.addAll(List.of(p));
+        }
+        return all.toArray(String[]::new);
+    }
+}
