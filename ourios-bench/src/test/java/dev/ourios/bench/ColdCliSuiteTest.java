@@ -3,7 +3,6 @@ package dev.ourios.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintStream;
 import java.nio.file.Files;
@@ -54,9 +53,7 @@ class ColdCliSuiteTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void runsThroughTheRealLauncherAndBothSidesAgree() throws Exception {
-        String launcher = System.getProperty(CliLauncher.PROPERTY);
-        assumeTrue(launcher != null && Files.isRegularFile(Path.of(launcher).getParent()
-                .resolve("ourios-cli/target/ourios.jar")), "the CLI jar is not built (mvn package -pl ourios-cli)");
+        BuiltCli.assume();
 
         SuiteReport r = run(new ColdCliSuite());
 

@@ -3,10 +3,8 @@ package dev.ourios.bench;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.PrintStream;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
@@ -37,9 +35,7 @@ class MonthQuerySuiteTest {
     @Test
     @Timeout(value = 10, unit = TimeUnit.MINUTES)
     void countsTheMonthAsDuckDbDoesAndReportsItsRequests() throws Exception {
-        String launcher = System.getProperty(CliLauncher.PROPERTY);
-        assumeTrue(launcher != null && Files.isRegularFile(Path.of(launcher).getParent()
-                .resolve("ourios-cli/target/ourios.jar")), "the CLI jar is not built (mvn package -pl ourios-cli)");
+        BuiltCli.assume();
 
         SuiteReport r = run(List.of("--days=2", "--backends=local,s3"));
 
