@@ -58,6 +58,17 @@ public final class CountingObjectStore implements ObjectStore {
         return call(new StoreRequests(1, 0, 0, 0, 0, 0), () -> store.listObjects(dirPrefix));
     }
 
+    /** One LIST a page of 1,000 keys in the model, as S3 pages a listing without a delimiter. */
+    @Override
+    public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        if (measured.isPresent()) {
+            return call(StoreRequests.NONE, () -> store.listTree(dirPrefix));
+        }
+        List<ObjectInfo> out = store.listTree(dirPrefix);
+        list.add(Math.max(1, (out.size() + 999) / 1000));
+        return out;
+    }
+
     @Override
     public Optional<ObjectInfo> stat(String key) throws IOException {
         return call(new StoreRequests(0, 1, 0, 0, 0, 0), () -> store.stat(key));

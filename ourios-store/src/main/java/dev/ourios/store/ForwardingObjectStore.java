@@ -27,6 +27,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        return delegate.listTree(dirPrefix);
+    }
+
+    @Override
     public Optional<ObjectInfo> stat(String key) throws IOException {
         return delegate.stat(key);
     }

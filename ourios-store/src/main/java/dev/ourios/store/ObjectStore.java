@@ -9,8 +9,10 @@ import java.util.Optional;
  * The object store the whole product runs on: local disk or S3. Shaped to what S3 can do (no rename, no append):
  * keys are '/'-separated paths relative to the store root; a "directory" is a key prefix ending in '/'.
  *
- * <p>Listings are delimiter listings (one level, never recursive) and are sorted by key. Because the prefix given
- * must end in '/', listing is segment-wise: {@code tenant_id=a/} never matches {@code tenant_id=ab/}.
+ * <p>Listings are delimiter listings (one level) and are sorted by key. Because the prefix given must end in '/',
+ * listing is segment-wise: {@code tenant_id=a/} never matches {@code tenant_id=ab/}. {@link #listTree} lists a
+ * whole subtree at once, for a reader that needs every object of a small subtree (one LIST request per 1,000 keys
+ * on S3, where a walk costs one per directory).
  */
 public interface ObjectStore extends AutoCloseable {
 
@@ -19,6 +21,20 @@ public interface ObjectStore extends AutoCloseable {
 
     /** The objects directly under {@code dirPrefix} (not in sub-directories), sorted by key. */
     List<ObjectInfo> listObjects(String dirPrefix) throws IOException;
+
+    /**
+     * Every object under {@code dirPrefix} at any depth, sorted by key; as {@link #listObjects}, an absent prefix
+     * lists nothing. This default walks the subtree one level at a time; a store that lists a subtree in fewer
+     * requests (S3, without a delimiter) overrides it.
+     */
+    default List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        List<ObjectInfo> out = new java.util.ArrayList<>(listObjects(dirPrefix));
+        for (String dir : listDirectories(dirPrefix)) {
+            out.addAll(listTree(dirPrefix + dir + "/"));
+        }
+        out.sort(java.util.Comparator.comparing(ObjectInfo::key));
+        return out;
+    }
 
     /** Size and modification time of one object, or empty if it does not exist. */
     Optional<ObjectInfo> stat(String key) throws IOException;

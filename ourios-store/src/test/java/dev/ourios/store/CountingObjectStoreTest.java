@@ -44,4 +44,20 @@ class CountingObjectStoreTest {
         assertEquals(12, store.requests().total());
         assertFalse(local.stat("d/c").isPresent());
     }
+
+    @Test
+    void a_tree_listing_is_one_list_a_page_of_a_thousand_keys() throws Exception {
+        LocalObjectStore local = new LocalObjectStore(dir);
+        for (int h = 0; h < 3; h++) { // written beside the store, without its fsyncs: only the listing matters
+            Path hour = java.nio.file.Files.createDirectories(dir.resolve("t/hour=0" + h));
+            for (int i = 0; i < 500; i++) {
+                java.nio.file.Files.write(hour.resolve("f" + i), new byte[] {1});
+            }
+        }
+        CountingObjectStore store = new CountingObjectStore(local);
+        assertEquals(1500, store.listTree("t/").size());
+        assertEquals(new StoreRequests(2, 0, 0, 0, 0, 0), store.requests());
+        store.listTree("t/absent/");
+        assertEquals(3, store.requests().list(), "an empty listing is still a request");
+    }
 }

@@ -79,6 +79,23 @@ public abstract class ObjectStoreContractTest {
     }
 
     @Test
+    void aTreeListingHoldsEveryObjectBelowThePrefixSortedAndSegmentWise() throws IOException {
+        store.put("r/day=01/rollup/m.json", new byte[] {1});
+        store.put("r/day=01/hour=00/a.parquet", new byte[] {1, 2});
+        store.put("r/day=01/hour=00/deeper/z.parquet", new byte[] {3});
+        store.put("r/day=01/hour=23/b.parquet", new byte[] {4});
+        store.put("r/day=01/top.json", new byte[] {5});
+        store.put("r/day=011/x.parquet", new byte[] {6});
+        assertEquals(List.of("r/day=01/hour=00/a.parquet", "r/day=01/hour=00/deeper/z.parquet",
+                "r/day=01/hour=23/b.parquet", "r/day=01/rollup/m.json", "r/day=01/top.json"),
+                keys(store.listTree("r/day=01/")), "day=01/ must not match day=011/");
+        assertEquals(2, store.listTree("r/day=01/hour=00/").get(0).size());
+        assertEquals(6, store.listTree("r/").size());
+        assertEquals(List.of(), store.listTree("r/day=02/"));
+        assertThrows(StoreException.class, () -> store.listTree("r/day=01"));
+    }
+
+    @Test
     void listingsSortManyKeys() throws IOException {
         List<String> expected = new ArrayList<>();
         Random r = new Random(42);

@@ -128,13 +128,37 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
         return out;
     }
 
+    /** The subtree in one listing without a delimiter: one LIST request per page of keys. */
+    @Override
+    public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        String prefix = config.keyPrefix() + S3Keys.requireDir(dirPrefix);
+        List<ObjectInfo> out = new ArrayList<>();
+        listPages(prefix, dirPrefix, false, page -> {
+            for (S3Object o : page.contents()) {
+                if (!o.key().endsWith("/")) { // "dir/" markers, as in listObjects
+                    out.add(new ObjectInfo(o.key().substring(config.keyPrefix().length()), o.size(), o.lastModified()));
+                }
+            }
+        });
+        out.sort(Comparator.comparing(ObjectInfo::key));
+        return out;
+    }
+
     private void listPages(String prefix, String dirPrefix, Consumer<ListObjectsV2Response> pageConsumer)
             throws StoreException {
+        listPages(prefix, dirPrefix, true, pageConsumer);
+    }
+
+    private void listPages(String prefix, String dirPrefix, boolean oneLevel,
+            Consumer<ListObjectsV2Response> pageConsumer) throws StoreException {
         String token = null;
         try {
             do {
                 ListObjectsV2Request.Builder req = ListObjectsV2Request.builder()
-                        .bucket(config.bucket()).prefix(prefix).delimiter("/").maxKeys(listPageSize);
+                        .bucket(config.bucket()).prefix(prefix).maxKeys(listPageSize);
+                if (oneLevel) {
+                    req.delimiter("/");
+                }
                 if (token != null) {
                     req.continuationToken(token);
                 }
