@@ -15,11 +15,15 @@ import software.amazon.awssdk.services.s3.model.S3Exception;
  * Ranged GETs of one object whose length came from a HEAD. Small reads go through one cached window of
  * {@link #WINDOW} bytes: a Parquet reader reads the 8-byte footer trailer and then the footer just before it, so
  * a read near the end fetches the object's tail, which usually serves both. Large reads (column chunks) go straight
- * into the caller's buffer. Every GET pins the ETag seen by the HEAD, so an object replaced under a reader fails
- * loudly instead of mixing bytes of two versions.
+ * into the caller's buffer. An object of at most {@link #WHOLE_OBJECT} bytes is fetched whole by its first read:
+ * a small file's footer and the pages a query then reads come from one GET, where a request costs more than
+ * the bytes. Every GET pins the ETag seen by the HEAD, so an object replaced under a reader fails loudly instead
+ * of mixing bytes of two versions.
  */
 final class S3RandomAccessInput implements RandomAccessInput {
     static final int WINDOW = 64 << 10;
+    /** Objects up to this size are read whole by their first read (one GET serves every later read). */
+    static final int WHOLE_OBJECT = 256 << 10;
 
     private final S3Client client;
     private final String bucket;
@@ -69,13 +73,16 @@ final class S3RandomAccessInput implements RandomAccessInput {
             System.arraycopy(window, (int) (position - windowStart), buffer, offset, len);
             return;
         }
-        if (len >= WINDOW) {
+        if (len >= WINDOW && length > WHOLE_OBJECT) {
             fetch(position, buffer, offset, len);
             return;
         }
         long start = position;
         long end = Math.min(length, position + WINDOW);
-        if (end == length) {
+        if (length <= WHOLE_OBJECT) {
+            start = 0;
+            end = length;
+        } else if (end == length) {
             // near the end: take the whole tail, which is where the Parquet footer lives
             start = Math.max(0, length - WINDOW);
         }

@@ -1,5 +1,6 @@
 package dev.ourios.store.s3;
 
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -17,6 +18,7 @@ import java.net.ServerSocket;
 import java.net.URI;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Random;
 import org.junit.jupiter.api.AfterAll;
@@ -81,6 +83,49 @@ class S3ObjectStoreTest {
             assertEquals(3, all.gets());
             assertEquals(S3RandomAccessInput.WINDOW + (256 << 10) + data.length, all.getBytes());
             assertEquals(0, all.puts() + all.lists() + all.deletes());
+        }
+    }
+
+    @Test
+    void aSmallObjectIsFetchedWholeByItsFirstRead() throws IOException {
+        byte[] data = new byte[S3RandomAccessInput.WHOLE_OBJECT];
+        new Random(2).nextBytes(data);
+        try (S3ObjectStore store = store("counters-small")) {
+            store.put("small.parquet", data);
+            RequestCounters.Snapshot before = store.counters().snapshot();
+            try (RandomAccessInput in = store.openRandomAccess("small.parquet")) {
+                byte[] trailer = new byte[8];
+                in.readFully(data.length - 8, trailer, 0, 8);
+                byte[] pages = new byte[100_000];
+                in.readFully(4, pages, 0, pages.length);
+                assertArrayEquals(Arrays.copyOfRange(data, data.length - 8, data.length), trailer);
+                assertArrayEquals(Arrays.copyOfRange(data, 4, 100_004), pages);
+            }
+            RequestCounters.Snapshot read = store.counters().snapshot().minus(before);
+            assertEquals(1, read.gets(), "the footer's read fetched the whole object; the pages came from it");
+            assertEquals(data.length, read.getBytes());
+
+            store.put("larger.parquet", Arrays.copyOf(data, data.length + 1));
+            RequestCounters.Snapshot before2 = store.counters().snapshot();
+            try (RandomAccessInput in = store.openRandomAccess("larger.parquet")) {
+                in.readFully(0, new byte[8], 0, 8);
+            }
+            assertEquals(S3RandomAccessInput.WINDOW, store.counters().snapshot().minus(before2).getBytes(),
+                    "one byte past the bound: a window, not the object");
+        }
+    }
+
+    @Test
+    void aTreeListingFollowsContinuationTokens() throws IOException {
+        try (S3ObjectStore store = new S3ObjectStore(server.config(BUCKET, "paged-tree"), 4)) {
+            List<String> keys = new ArrayList<>();
+            for (int i = 0; i < 9; i++) {
+                keys.add(String.format("day/hour=%02d/f", i));
+                store.put(keys.get(i), new byte[1]);
+            }
+            long listsBefore = store.counters().snapshot().lists();
+            assertEquals(keys, store.listTree("day/").stream().map(ObjectInfo::key).toList());
+            assertEquals(3, store.counters().snapshot().lists() - listsBefore, "9 keys in pages of 4");
         }
     }
 
