@@ -89,21 +89,7 @@ class ServeGrpcCrashTest {
             serve.grpcPort();
             assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
         }
-        Map<Long, Integer> seen = new HashMap<>();
-        try (LocalObjectStore s = new LocalObjectStore(store)) {
-            QueryEngine q = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
-                    MeterProvider.noop());
-            for (LogRecord r : q.collect(Query.tenant("default")).rows()) {
-                long seq = Long.parseLong(new String(r.body(), StandardCharsets.UTF_8).substring(4));
-                seen.merge(seq, 1, Integer::sum);
-            }
-        }
-        List<Long> missing = acked.stream().filter(seq -> !seen.containsKey(seq)).sorted().limit(10).toList();
-        assertTrue(missing.isEmpty(), "acknowledged but lost (first 10): " + missing + " of " + acked.size());
-        List<Long> twice = seen.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).limit(10)
-                .toList();
-        assertTrue(twice.isEmpty(), "stored more than once: " + twice);
-        assertTrue(acked.size() >= kills * PER_REQUEST, "acked " + acked.size());
+        AcknowledgedSeqs.assertEachStoredOnce(store, acked, (long) kills * PER_REQUEST);
     }
 
     @Test
