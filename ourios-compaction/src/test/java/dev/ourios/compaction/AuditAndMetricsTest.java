@@ -112,6 +112,11 @@ class AuditAndMetricsTest {
             assertEquals("s", m.get("ourios.compaction.duration").getUnit());
             assertEquals(2, m.get("ourios.storage.parquet.file.size").getHistogramData().getPoints().size(),
                     "one histogram series per tenant");
+            var sizes = m.get("ourios.storage.parquet.file.size").getHistogramData().getPoints().iterator().next();
+            assertEquals(CompactionMetrics.FILE_SIZE_BUCKETS.stream().map(Long::doubleValue).toList(),
+                    sizes.getBoundaries(), "the band's bounds are bucket bounds");
+            assertTrue(CompactionMetrics.FILE_SIZE_BUCKETS.containsAll(List.of(128L << 20, 2L << 30)));
+            assertEquals(1, sizes.getCounts().get(0), "a small test file lands in the first bucket (up to 1 MiB)");
             var backlog = m.get("ourios.compaction.backlog");
             assertEquals("{partition}", backlog.getUnit());
             assertTrue(backlog.getLongSumData().getPoints().stream().allMatch(pt -> pt.getValue() == 0));

@@ -11,6 +11,7 @@ import io.opentelemetry.api.metrics.LongCounter;
 import io.opentelemetry.api.metrics.LongHistogram;
 import io.opentelemetry.api.metrics.Meter;
 import io.opentelemetry.api.metrics.MeterProvider;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
@@ -24,6 +25,13 @@ public final class CompactionMetrics {
     public static final AttributeKey<String> IO_DIRECTION = AttributeKey.stringKey("ourios.io.direction");
     public static final AttributeKey<String> TENANT = AttributeKey.stringKey("ourios.tenant");
     public static final AttributeKey<String> REQUEST_KIND = AttributeKey.stringKey("ourios.request.kind");
+
+    /**
+     * Powers of two from 1 MiB to 4 GiB: the size band's bounds (128 MiB small, 2 GiB the largest file) are bucket
+     * bounds, so the share of a tenant's files of at most 128 MiB (RFC 0009's H4) is read off the histogram.
+     */
+    public static final List<Long> FILE_SIZE_BUCKETS = java.util.stream.LongStream.rangeClosed(20, 32)
+            .map(k -> 1L << k).boxed().toList();
 
     private final LongCounter sweeps;
     private final LongCounter partitions;
@@ -55,7 +63,8 @@ public final class CompactionMetrics {
         orphanFiles = m.counterBuilder("ourios.compaction.orphan.files").setUnit("{file}")
                 .setDescription("Compaction outputs left unreferenced (lost commit race or failed commit)").build();
         fileSize = m.histogramBuilder("ourios.storage.parquet.file.size").setUnit("By").ofLongs()
-                .setDescription("Size of each committed compacted file").build();
+                .setDescription("Size of each committed compacted file")
+                .setExplicitBucketBoundariesAdvice(FILE_SIZE_BUCKETS).build();
         requests = m.counterBuilder("ourios.compaction.requests").setUnit("{request}")
                 .setDescription("Object store requests made by compactions (rewrite, commit, audit), by kind")
                 .build();
