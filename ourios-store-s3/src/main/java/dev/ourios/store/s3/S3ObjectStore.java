@@ -43,6 +43,7 @@ import software.amazon.awssdk.services.s3.model.S3Object;
  */
 public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
     private static final Logger LOG = LoggerFactory.getLogger(S3ObjectStore.class);
+    static final int LISTED_OBJECTS = 20_000;
     /** S3's own maximum keys per ListObjectsV2 page. */
     static final int MAX_LIST_PAGE_SIZE = 1000;
 
@@ -53,6 +54,8 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
     private final S3ErrorTranslator errors;
     /** Set once the bucket is known to exist, so a 404 on HEAD can be told apart from a missing bucket cheaply. */
     private final AtomicBoolean bucketSeen = new AtomicBoolean();
+    /** Objects the listings returned, opened without a HEAD (about 100 bytes an entry). */
+    private final ListedObjects listed = new ListedObjects(LISTED_OBJECTS);
 
     public S3ObjectStore(S3Config config) {
         this(config, MAX_LIST_PAGE_SIZE);
@@ -119,7 +122,7 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
             for (S3Object o : page.contents()) {
                 // "dir/" marker objects created by consoles and other tools are not objects of this store
                 if (!o.key().endsWith("/")) {
-                    out.add(new ObjectInfo(o.key().substring(config.keyPrefix().length()), o.size(), o.lastModified()));
+                    out.add(listed(o));
                 }
             }
         });
@@ -136,12 +139,19 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
         listPages(prefix, dirPrefix, false, page -> {
             for (S3Object o : page.contents()) {
                 if (!o.key().endsWith("/")) { // "dir/" markers, as in listObjects
-                    out.add(new ObjectInfo(o.key().substring(config.keyPrefix().length()), o.size(), o.lastModified()));
+                    out.add(listed(o));
                 }
             }
         });
         out.sort(Comparator.comparing(ObjectInfo::key));
         return out;
+    }
+
+    /** The listing entry of {@code o}, remembered so that opening it needs no HEAD. */
+    private ObjectInfo listed(S3Object o) {
+        String key = o.key().substring(config.keyPrefix().length());
+        listed.remember(key, o.size(), o.eTag());
+        return new ObjectInfo(key, o.size(), o.lastModified());
     }
 
     private void listPages(String prefix, String dirPrefix, Consumer<ListObjectsV2Response> pageConsumer)
@@ -224,9 +234,14 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
 
     @Override
     public RandomAccessInput openRandomAccess(String key) throws IOException {
+        Optional<ListedObjects.Listed> known = listed.find(key);
+        if (known.isPresent()) {
+            return new S3RandomAccessInput(client, config.bucket(), s3Key(key), known.get().size(),
+                    known.get().eTag(), describe(key), errors, () -> listed.forget(key));
+        }
         HeadObjectResponse h = head(key).orElseThrow(() -> new NoSuchObjectException("no such object: " + describe(key)));
         return new S3RandomAccessInput(client, config.bucket(), s3Key(key), h.contentLength(), h.eTag(),
-                describe(key), errors);
+                describe(key), errors, () -> listed.forget(key));
     }
 
     @Override
@@ -243,6 +258,7 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
 
     @Override
     public AtomicOutput create(String key) throws IOException {
+        listed.forget(key); // a write replaces what a listing said of the key
         return new S3AtomicOutput(new S3Uploader(client, config.bucket(), s3Key(key), describe(key), errors),
                 config.partSize());
     }
@@ -286,6 +302,7 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
 
     @Override
     public void delete(String key) throws IOException {
+        listed.forget(key);
         String s3Key = s3Key(key);
         try {
             client.deleteObject(b -> b.bucket(config.bucket()).key(s3Key));

@@ -12,12 +12,12 @@ import software.amazon.awssdk.services.s3.model.GetObjectResponse;
 import software.amazon.awssdk.services.s3.model.S3Exception;
 
 /**
- * Ranged GETs of one object whose length came from a HEAD. Small reads go through one cached window of
+ * Ranged GETs of one object whose length and ETag came from a HEAD or a listing. Small reads go through one cached window of
  * {@link #WINDOW} bytes: a Parquet reader reads the 8-byte footer trailer and then the footer just before it, so
  * a read near the end fetches the object's tail, which usually serves both. Large reads (column chunks) go straight
  * into the caller's buffer. An object of at most {@link #WHOLE_OBJECT} bytes is fetched whole by its first read:
  * a small file's footer and the pages a query then reads come from one GET, where a request costs more than
- * the bytes. Every GET pins the ETag seen by the HEAD, so an object replaced under a reader fails loudly instead
+ * the bytes. Every GET pins that ETag, so an object replaced under a reader fails loudly instead
  * of mixing bytes of two versions.
  */
 final class S3RandomAccessInput implements RandomAccessInput {
@@ -32,12 +32,14 @@ final class S3RandomAccessInput implements RandomAccessInput {
     private final String eTag;
     private final String location;
     private final S3ErrorTranslator errors;
+    /** Told when a read finds the object replaced or gone: what the opener knew of it is stale. */
+    private final Runnable stale;
 
     private byte[] window = new byte[0];
     private long windowStart = -1;
 
     S3RandomAccessInput(S3Client client, String bucket, String s3Key, long length, String eTag, String location,
-                        S3ErrorTranslator errors) {
+                        S3ErrorTranslator errors, Runnable stale) {
         this.client = client;
         this.bucket = bucket;
         this.s3Key = s3Key;
@@ -45,6 +47,7 @@ final class S3RandomAccessInput implements RandomAccessInput {
         this.eTag = eTag;
         this.location = location;
         this.errors = errors;
+        this.stale = stale;
     }
 
     @Override
@@ -100,6 +103,9 @@ final class S3RandomAccessInput implements RandomAccessInput {
                 .range(range).ifMatch(eTag))) {
             readExactly(in, buffer, offset, len, position);
         } catch (S3Exception e) {
+            if (e.statusCode() == 412 || e.statusCode() == 404) {
+                stale.run();
+            }
             if (e.statusCode() == 412) {
                 throw new NoSuchObjectException("object was replaced while being read: " + location);
             }

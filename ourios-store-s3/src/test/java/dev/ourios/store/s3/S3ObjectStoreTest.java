@@ -8,6 +8,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.store.AtomicOutput;
 import dev.ourios.store.IncompleteUpload;
+import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.store.StoreException;
@@ -112,6 +113,43 @@ class S3ObjectStoreTest {
             }
             assertEquals(S3RandomAccessInput.WINDOW, store.counters().snapshot().minus(before2).getBytes(),
                     "one byte past the bound: a window, not the object");
+        }
+    }
+
+    @Test
+    void aListedObjectOpensWithoutAHeadAndItsGetsArePinnedToTheListedETag() throws IOException {
+        byte[] first = new byte[1000];
+        new Random(3).nextBytes(first);
+        try (S3ObjectStore store = store("listed"); S3ObjectStore other = store("listed")) {
+            store.put("p/a.parquet", first);
+            store.put("p/b.parquet", first);
+            store.listObjects("p/");
+            RequestCounters.Snapshot before = store.counters().snapshot();
+            try (RandomAccessInput in = store.openRandomAccess("p/a.parquet")) {
+                byte[] got = new byte[first.length];
+                in.readFully(0, got, 0, got.length);
+                assertArrayEquals(first, got);
+            }
+            RequestCounters.Snapshot read = store.counters().snapshot().minus(before);
+            assertEquals(0, read.heads(), "the listing gave the length and the ETag");
+            assertEquals(1, read.gets());
+
+            // Replaced or deleted since the listing (by another process): the first read fails as a HEAD would
+            // have failed the open, and what the listing said is forgotten.
+            other.put("p/a.parquet", new byte[] {1, 2, 3});
+            other.delete("p/b.parquet");
+            try (RandomAccessInput in = store.openRandomAccess("p/a.parquet")) {
+                NoSuchObjectException e = assertThrows(NoSuchObjectException.class,
+                        () -> in.readFully(0, new byte[3], 0, 3));
+                assertTrue(e.getMessage().contains("replaced"), e.getMessage());
+            }
+            try (RandomAccessInput in = store.openRandomAccess("p/b.parquet")) {
+                assertThrows(NoSuchObjectException.class, () -> in.readFully(0, new byte[3], 0, 3));
+            }
+            try (RandomAccessInput in = store.openRandomAccess("p/a.parquet")) {
+                assertEquals(3, in.length(), "opened by a HEAD again");
+            }
+            assertThrows(NoSuchObjectException.class, () -> store.openRandomAccess("p/b.parquet"));
         }
     }
 
