@@ -12,6 +12,7 @@ import dev.ourios.parquet.write.WrittenFile;
 import dev.ourios.store.ObjectStore;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
@@ -42,6 +43,8 @@ final class BandWriter implements Closeable {
     private final Uuid7 uuids;
     private final WriterOptions options;
     private final long maxFileBytes;
+    /** Where each file's token index collects until its footer (the rewrite's scratch directory). */
+    private final Path scratch;
     private final List<BandFile> published = new ArrayList<>();
     private final RowCursor cursor = new RowCursor();
 
@@ -58,12 +61,14 @@ final class BandWriter implements Closeable {
     private String lastService;
     private long lastTime;
 
-    BandWriter(ObjectStore store, PartitionKey partition, Uuid7 uuids, WriterOptions options, long maxFileBytes) {
+    BandWriter(ObjectStore store, PartitionKey partition, Uuid7 uuids, WriterOptions options, long maxFileBytes,
+            Path scratch) {
         this.store = store;
         this.partition = partition;
         this.uuids = uuids;
         this.options = options;
         this.maxFileBytes = maxFileBytes;
+        this.scratch = scratch;
     }
 
     /** Appends one encoded row (see {@link LogFileWriter#write(byte[], int, int, StringTable)}). */
@@ -124,7 +129,7 @@ final class BandWriter implements Closeable {
         if (writer == null) {
             name = uuids.next() + FileNames.COMPACTED;
             key = partition.dataPrefix() + name;
-            writer = new LogFileWriter(store.create(key), options);
+            writer = new LogFileWriter(store.create(key), options, scratch);
             groupsSeen = 0;
             writtenSeen = 0;
             cutDue = false;

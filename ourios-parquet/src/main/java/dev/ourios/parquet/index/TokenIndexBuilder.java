@@ -3,6 +3,7 @@ package dev.ourios.parquet.index;
 import dev.ourios.core.LineText;
 import dev.ourios.core.LogRecord;
 import java.io.ByteArrayOutputStream;
+import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -22,7 +23,9 @@ public final class TokenIndexBuilder {
     /** The longest attribute JSON (log or resource) decoded: a longer one leaves its group unindexed. */
     public static final int MAX_ATTRIBUTES_CHARS = 256 << 10;
     private final TokenBloomBuilder bloom;
-    private final ByteArrayOutputStream region = new ByteArrayOutputStream();
+    private final RegionSpool region;
+    /** One group's filter on its way to the region (at most the cap). */
+    private final ByteArrayOutputStream group = new ByteArrayOutputStream();
     private final List<Integer> lengths = new ArrayList<>();
     private boolean groupUnindexed;
     private long groupRows;
@@ -35,7 +38,13 @@ public final class TokenIndexBuilder {
 
     /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
     public TokenIndexBuilder(int capBytes, double bitsPerKey) {
+        this(capBytes, bitsPerKey, RegionSpool.inMemory());
+    }
+
+    /** As {@link #TokenIndexBuilder(int, double)}, the ended groups' filters collecting in {@code region}. */
+    public TokenIndexBuilder(int capBytes, double bitsPerKey, RegionSpool region) {
         this.bloom = new TokenBloomBuilder(capBytes, bitsPerKey);
+        this.region = region;
     }
 
     /** Adds one row of the open group. */
@@ -70,12 +79,14 @@ public final class TokenIndexBuilder {
     }
 
     /** Ends the open group (called for every row group the file has, in order). */
-    public void endGroup() {
+    public void endGroup() throws IOException {
+        group.reset();
+        int length = bloom.finishGroup(group); // also clears the filter for the next group
         if (groupUnindexed) {
-            bloom.finishGroup(new ByteArrayOutputStream()); // discarded: clears the filter for the next group
-            lengths.add(0);
+            lengths.add(0); // discarded: readers scan this group
         } else {
-            lengths.add(bloom.finishGroup(region));
+            group.writeTo(region.stream());
+            lengths.add(length);
         }
         groupUnindexed = false;
         groupRows = 0;
@@ -88,8 +99,13 @@ public final class TokenIndexBuilder {
         return groupRows;
     }
 
-    /** The index of every ended group: the region's bytes and each group's filter length. */
+    /** The index of every ended group: the region's bytes and each group's filter length; the region is handed over. */
     public TokenIndexRegion finish() {
-        return new TokenIndexRegion(region.toByteArray(), lengths.stream().mapToInt(Integer::intValue).toArray());
+        return new TokenIndexRegion(region, lengths.stream().mapToInt(Integer::intValue).toArray());
+    }
+
+    /** Frees the region of a file that is not finished (its spool file, if any). */
+    public void discard() throws IOException {
+        region.close();
     }
 }

@@ -1,5 +1,6 @@
 package dev.ourios.parquet.index;
 
+import java.io.IOException;
 import java.util.Arrays;
 import java.util.Optional;
 import java.util.zip.CRC32C;
@@ -11,34 +12,49 @@ import java.util.zip.CRC32C;
  * {@link #descriptor}: {@code v1 <offset> <crc32c hex> <len0>,<len1>,…}. Internal to ourios-parquet (public for the
  * {@code write} and {@code read} packages).
  */
-public record TokenIndexRegion(byte[] bytes, int[] lengths) {
+public final class TokenIndexRegion implements java.io.Closeable {
     /** The footer key_value_metadata key naming the index. */
     public static final String KEY = "ourios.token_index";
     static final String VERSION = "v1";
 
-    /**
-     * The region; {@code bytes} is taken as it is, not copied (it can be megabytes at the end of a compaction, when
-     * the heap is fullest): neither side may change it.
-     */
-    public TokenIndexRegion {
-        lengths = lengths.clone();
+    private final RegionSpool bytes;
+    private final int[] lengths;
+
+    /** The region held by {@code bytes} (taken over: closing the region closes it), with each group's length. */
+    TokenIndexRegion(RegionSpool bytes, int[] lengths) {
+        this.bytes = bytes;
+        this.lengths = lengths.clone();
     }
 
     /** The number of bytes of the region. */
-    public int size() {
-        return bytes.length;
+    public long size() {
+        return bytes.size();
+    }
+
+    /** Each group's filter length, in group order. */
+    public int[] lengths() {
+        return lengths.clone();
+    }
+
+    /** Writes the region's bytes to {@code sink}, in order. */
+    public void copyTo(RegionSpool.Sink sink) throws IOException {
+        bytes.copyTo(sink);
     }
 
     /** The descriptor of this region written at file offset {@code offset}. */
     public String descriptor(long offset) {
-        CRC32C crc = new CRC32C();
-        crc.update(bytes);
         StringBuilder b = new StringBuilder(VERSION).append(' ').append(offset).append(' ')
-                .append(Long.toHexString(crc.getValue())).append(' ');
+                .append(Long.toHexString(bytes.crc32c())).append(' ');
         for (int i = 0; i < lengths.length; i++) {
             b.append(i == 0 ? "" : ",").append(lengths[i]);
         }
         return b.toString();
+    }
+
+    /** Frees the region's spool (its scratch file, if any). */
+    @Override
+    public void close() throws IOException {
+        bytes.close();
     }
 
     /** Where a descriptor says the region is: offset, total length, checksum and each group's filter length. */

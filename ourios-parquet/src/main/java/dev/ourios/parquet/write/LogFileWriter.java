@@ -4,12 +4,14 @@ import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.parquet.index.TokenIndexBuilder;
+import dev.ourios.parquet.index.RegionSpool;
 import dev.ourios.parquet.index.TokenIndexRegion;
 import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.rows.StringTable;
 import dev.ourios.store.AtomicOutput;
 import java.io.Closeable;
 import java.io.IOException;
+import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Map;
@@ -85,7 +87,15 @@ public final class LogFileWriter implements Closeable {
     private boolean done;
 
     public LogFileWriter(AtomicOutput output, WriterOptions options) throws IOException {
-        this(output, options, UnaryOperator.identity(), options.declareSorting());
+        this(output, options, UnaryOperator.identity(), options.declareSorting(), null);
+    }
+
+    /**
+     * A writer whose token index collects in a file of {@code scratch} until the footer is written, rather than on
+     * the heap (a compaction's outputs: the index of a large file is tens of megabytes).
+     */
+    public LogFileWriter(AtomicOutput output, WriterOptions options, Path scratch) throws IOException {
+        this(output, options, UnaryOperator.identity(), options.declareSorting(), scratch);
     }
 
     /**
@@ -97,12 +107,23 @@ public final class LogFileWriter implements Closeable {
      */
     LogFileWriter(AtomicOutput output, WriterOptions options, UnaryOperator<ParquetProperties.Builder> encoding,
             boolean ownPages) throws IOException {
+        this(output, options, encoding, ownPages, null);
+    }
+
+    private LogFileWriter(AtomicOutput output, WriterOptions options,
+            UnaryOperator<ParquetProperties.Builder> encoding, boolean ownPages, Path scratch) throws IOException {
         this.output = output;
         this.options = options;
         this.schema = LogSchema.of(options.extras());
         this.file = new AtomicOutputFile(output);
-        this.tokenIndex = options.tokenIndex() ? new TokenIndexBuilder(tokenFilterCap(options.rowGroupBytes()),
-                TOKEN_BITS_PER_KEY) : null;
+        try {
+            this.tokenIndex = !options.tokenIndex() ? null : new TokenIndexBuilder(
+                    tokenFilterCap(options.rowGroupBytes()), TOKEN_BITS_PER_KEY,
+                    scratch == null ? RegionSpool.inMemory() : RegionSpool.inFile(scratch));
+        } catch (IOException | RuntimeException e) {
+            output.abort();
+            throw e;
+        }
         try {
             ParquetProperties props = properties(encoding);
             PlainParquetConfiguration conf = new PlainParquetConfiguration();
@@ -115,6 +136,7 @@ public final class LogFileWriter implements Closeable {
                     options.writerThreads(), schema, blooms, ownPages, tokenIndex);
         } catch (IOException | RuntimeException e) {
             output.abort();
+            discardIndex();
             throw e;
         }
     }
@@ -341,8 +363,7 @@ public final class LogFileWriter implements Closeable {
                     index == null ? null : start -> index.descriptor(tail.offset() + start));
             file.writeThrough(tail.bytes(), 0, footer.footerStart());
             if (index != null) {
-                byte[] region = index.bytes();
-                file.writeThrough(region, 0, region.length);
+                index.copyTo(file::writeThrough);
             }
             file.writeThrough(footer.footer(), 0, footer.footer().length);
             long bytes = tail.offset() + footer.footerStart() + (index == null ? 0 : index.size())
@@ -356,6 +377,8 @@ public final class LogFileWriter implements Closeable {
         } catch (IOException | RuntimeException e) {
             output.abort();
             throw e;
+        } finally {
+            discardIndex();
         }
     }
 
@@ -367,6 +390,19 @@ public final class LogFileWriter implements Closeable {
         done = true;
         writer.abandon();
         output.abort();
+        discardIndex();
+    }
+
+    /** Frees the token index's spool (idempotent): a scratch file must not outlive its writer. */
+    private void discardIndex() {
+        if (tokenIndex == null) {
+            return;
+        }
+        try {
+            tokenIndex.discard();
+        } catch (IOException e) {
+            LOG.warn("could not delete the token index spool: {}", e.toString());
+        }
     }
 
     /** Aborts unless {@link #commit()} ran: try-with-resources never publishes a half-written file. */

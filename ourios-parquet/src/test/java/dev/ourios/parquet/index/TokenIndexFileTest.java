@@ -234,4 +234,46 @@ class TokenIndexFileTest {
                 rows.size(), groups, file, index, 100 * share);
         assertTrue(share <= 0.05, "index " + index + " of " + file + " bytes");
     }
+
+    @Test
+    void an_index_spooled_to_scratch_writes_the_same_bytes_and_leaves_no_file_behind() throws Exception {
+        LogGenerator gen = new LogGenerator(GeneratorSpec.of(List.of("t"), Instant.parse("2026-01-01T00:00:00Z"), 1,
+                2, 5_000, 7).withServices(4));
+        List<LogRecord> rows = new ArrayList<>(gen.file("t", 0, 0));
+        rows.addAll(gen.file("t", 0, 1));
+        rows.sort(dev.ourios.core.SortKey.RECORD_ORDER);
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        Path scratch = Files.createDirectories(dir.resolve("scratch"));
+        WriterOptions opts = WriterOptions.compacted(256 << 10);
+        TestFiles.write(store, "heap.parquet", opts, rows);
+        try (dev.ourios.parquet.write.LogFileWriter w = new dev.ourios.parquet.write.LogFileWriter(
+                store.create("spooled.parquet"), opts, scratch)) {
+            for (LogRecord r : rows) {
+                w.write(r);
+            }
+            try (var listing = Files.list(scratch)) {
+                assertEquals(1, listing.count(), "the index collects in one scratch file while the file is written");
+            }
+            w.commit();
+        }
+        assertArrayEquals(Files.readAllBytes(dir.resolve("store/heap.parquet")),
+                Files.readAllBytes(dir.resolve("store/spooled.parquet")));
+        String descriptor = footer(dir.resolve("store/spooled.parquet")).getKeyValueMetaData()
+                .get(TokenIndexRegion.KEY);
+        assertTrue(descriptor.split(" ")[3].split(",").length > 1, "several groups: " + descriptor);
+        try (var listing = Files.list(scratch)) {
+            assertEquals(0, listing.count(), "committed: the spool is gone");
+        }
+
+        try (dev.ourios.parquet.write.LogFileWriter w = new dev.ourios.parquet.write.LogFileWriter(
+                store.create("aborted.parquet"), opts, scratch)) {
+            for (LogRecord r : rows.subList(0, 2_000)) {
+                w.write(r);
+            }
+        } // closed without commit: aborted
+        try (var listing = Files.list(scratch)) {
+            assertEquals(0, listing.count(), "aborted: the spool is gone");
+        }
+        assertFalse(Files.exists(dir.resolve("store/aborted.parquet")));
+    }
 }
