@@ -33,9 +33,14 @@ public final class TokenIndexBuilder {
     private String lastAttributes;
     private String lastResource;
 
-    /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
+    /** Filters of at most {@code capBytes}, {@code bitsPerKey} bits a key (docs/spec/storage.md, "Token index"). */
     public TokenIndexBuilder(int capBytes, double bitsPerKey) {
         this.bloom = new TokenBloomBuilder(capBytes, bitsPerKey);
+    }
+
+    /** The largest filter of one row group, in bytes (at most the cap). */
+    public int maxFilterBytes() {
+        return bloom.maxFilterBytes();
     }
 
     /** Adds one row of the open group. */
