@@ -134,11 +134,7 @@ class AttributeRangeScanTest {
             return false;
         }
         int c = x.compareTo(n);
-        return switch (op) {
-            case ">" -> c > 0;
-            case ">=" -> c >= 0;
-            case "<" -> c < 0;
-            default -> c <= 0;
-        };
+        boolean above = op.startsWith(">");
+        return (above ? c > 0 : c < 0) || op.endsWith("=") && c == 0;
     }
 }
