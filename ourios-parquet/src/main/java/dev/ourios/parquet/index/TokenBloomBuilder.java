@@ -14,7 +14,8 @@ import java.util.List;
  * {@code floor(h * blocks / 2^32)} for the upper 32 bits {@code h} of its hash, so in a filter of {@code blocks / f}
  * blocks ({@code f} dividing {@code blocks}) it is its block divided by {@code f}: OR-ing each run of {@code f}
  * neighbouring blocks gives exactly the filter those keys would have built at that size. The divisors of
- * {@code 15 * 2^k} lie at most a third apart below a quarter of it, so the filter is within a third of its sized load.
+ * {@code 15 * 2^k} from four up to a quarter of it lie at most a third apart, so a filter of four blocks or more has
+ * at most a third more bits than its keys need.
  * The bytes are the same whatever the order of insertion and whichever thread inserted.
  */
 final class TokenBloomBuilder {
