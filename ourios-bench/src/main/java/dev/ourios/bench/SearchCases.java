@@ -115,7 +115,10 @@ final class SearchCases {
                 + "([^a-z0-9_]|$)')");
     }
 
-    /** The same query with the token index switched off: its search decides rows, every row group is read. */
+    /**
+     * The same query with the token index switched off: its search decides rows on the same columns, every row group
+     * is read.
+     */
     static Query scanned(Query q) {
         if (q.condition().isEmpty()) {
             return q;
@@ -130,6 +133,11 @@ final class SearchCases {
             @Override
             public String text() {
                 return inner.text();
+            }
+
+            @Override
+            public java.util.Optional<java.util.Set<String>> columns() {
+                return inner.columns(); // decided on its columns as the search is: only the index is off
             }
         });
     }

@@ -12,4 +12,13 @@ public interface RowCondition {
 
     /** The filter's source text, as a user wrote it: what a deletion's record and audit event name. */
     String text();
+
+    /**
+     * The top-level columns {@link #test} reads ({@link Columns} names), when it reads only those: a reader may then
+     * decide a row on them before decoding the rest of it, handing {@link #test} a record whose other columns read as
+     * absent. Empty (the default): the condition needs the row decoded whole.
+     */
+    default java.util.Optional<java.util.Set<String>> columns() {
+        return java.util.Optional.empty();
+    }
 }

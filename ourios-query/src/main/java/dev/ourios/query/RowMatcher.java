@@ -2,6 +2,7 @@ package dev.ourios.query;
 
 import dev.ourios.core.Columns;
 import dev.ourios.core.LogRecord;
+import dev.ourios.core.RowCondition;
 import dev.ourios.core.RowPredicate;
 import dev.ourios.parquet.read.ColumnTest;
 import java.nio.charset.StandardCharsets;
@@ -20,40 +21,51 @@ final class RowMatcher {
     private final long from;
     private final long to;
     private final RowPredicate predicate;
+    /**
+     * The row condition when it reads only some columns ({@link RowCondition#columns()}): it is then decided with
+     * the other conditions on those columns, before a row is decoded whole, and not again on the whole row.
+     */
+    private final RowCondition onColumns;
 
     RowMatcher(Query query) {
         this.query = query;
         this.from = query.fromNanos();
         this.to = query.toNanos();
         this.predicate = new RowPredicate(query);
+        this.onColumns = query.condition().filter(c -> c.columns().isPresent()).orElse(null);
     }
 
     boolean matches(LogRecord r) {
         return predicate.matches(r);
     }
 
-    /** The conditions on the whole row alone (body substring, row condition): what is left after a prefilter. */
+    /**
+     * The conditions on the whole row alone (body substring, a row condition that needs the whole row): what is left
+     * after a prefilter.
+     */
     boolean matchesWholeRow(LogRecord r) {
-        return predicate.matchesWholeRow(r);
+        return onColumns != null ? predicate.matchesText(r) : predicate.matchesWholeRow(r);
     }
 
     /** Whether {@link #matchesExceptText} decides every row: no condition needs the row decoded whole. */
     boolean decidedByColumns() {
-        return predicate.decidedByColumns();
+        return predicate.decidedByColumns() || onColumns != null && query.bodyContains().isEmpty();
     }
 
     /**
-     * Every condition but the body substring; reads only {@link #columnsExceptText}: what a reader decides before it
-     * decodes the rest of a row ({@link dev.ourios.parquet.read.RowPrefilter}).
+     * Every condition but the body substring (and a row condition that needs the whole row); reads only
+     * {@link #columnsExceptText}: what a reader decides before it decodes the rest of a row
+     * ({@link dev.ourios.parquet.read.RowPrefilter}).
      */
     boolean matchesExceptText(LogRecord r) {
-        return predicate.matchesExceptText(r);
+        return predicate.matchesExceptText(r) && (onColumns == null || onColumns.test(r));
     }
 
     /**
      * The columns {@link #matchesExceptText} reads for this query, with those of the tenant and partition checks:
      * the tenant, the row's time (effective, else recomputed from time and observed time), and the columns of the
-     * conditions the query has (the service also from resource_attributes, for rows without the promoted column).
+     * conditions the query has (the service also from resource_attributes, for rows without the promoted column; a
+     * row condition's own columns).
      */
     Set<String> columnsExceptText() {
         Set<String> columns = new HashSet<>(List.of(Columns.TENANT_ID, Columns.EFFECTIVE_TIME, Columns.TIME,
@@ -70,6 +82,9 @@ final class RowMatcher {
         if (query.service().isPresent()) {
             columns.add(Columns.SERVICE_NAME);
             columns.add(Columns.RESOURCE_ATTRIBUTES);
+        }
+        if (onColumns != null) {
+            columns.addAll(onColumns.columns().get());
         }
         return Set.copyOf(columns);
     }

@@ -36,7 +36,7 @@ public final class TokenIndexBuilder {
     private String lastAttributes;
     private String lastResource;
 
-    /** Filters of at most {@code capBytes} (rounded down to a power of two of blocks), {@code bitsPerKey} bits a key. */
+    /** Filters of at most {@code capBytes}, {@code bitsPerKey} bits a key (docs/spec/storage.md, "Token index"). */
     public TokenIndexBuilder(int capBytes, double bitsPerKey) {
         this(capBytes, bitsPerKey, RegionSpool.inMemory());
     }
@@ -45,6 +45,11 @@ public final class TokenIndexBuilder {
     public TokenIndexBuilder(int capBytes, double bitsPerKey, RegionSpool region) {
         this.bloom = new TokenBloomBuilder(capBytes, bitsPerKey);
         this.region = region;
+    }
+
+    /** The largest filter of one row group, in bytes (at most the cap). */
+    public int maxFilterBytes() {
+        return bloom.maxFilterBytes();
     }
 
     /** Adds one row of the open group. */

@@ -69,7 +69,7 @@ public final class LogFileWriter implements Closeable {
     private static final String ZSTD_LEVEL_KEY = "parquet.compression.codec.zstd.level";
     /**
      * Bits of token-index filter per distinct key of a row group: about a 1% false-positive rate for a split-block
-     * filter at its sized load (folding to powers of two leaves between this and twice it).
+     * filter at its sized load (the sizes a filter folds to leave between this and a third more).
      */
     static final double TOKEN_BITS_PER_KEY = 10;
 
@@ -223,11 +223,12 @@ public final class LogFileWriter implements Closeable {
     }
 
     /**
-     * The largest token-index filter of a row group: 1/32 of the row-group threshold (so a full group's index stays
-     * near 3% of its bytes however many distinct tokens it has), between 1 KiB and 1 MiB.
+     * The largest token-index filter of a row group: 1/8 of the row-group threshold, between 1 KiB and 1 MiB. A
+     * filter is sized by its group's distinct keys; the cap only bounds a group of unusually many (every row a
+     * handful of unique ids), whose filter then answers "maybe" more often rather than growing without bound.
      */
     static int tokenFilterCap(long rowGroupBytes) {
-        return (int) Math.max(1 << 10, Math.min(1 << 20, rowGroupBytes / 32));
+        return (int) Math.max(1 << 10, Math.min(1 << 20, rowGroupBytes / 8));
     }
 
     private int maxBloomBytes() {
@@ -323,7 +324,7 @@ public final class LogFileWriter implements Closeable {
      */
     public long closingBytesBound(int rowGroups, long groupBytes) {
         long blooms = this.blooms.bytesByColumn().values().stream().mapToLong(Integer::longValue).sum();
-        long token = tokenIndex == null ? 0 : tokenFilterCap(options.rowGroupBytes());
+        long token = tokenIndex == null ? 0 : tokenIndex.maxFilterBytes();
         long pages = groupBytes / pageSizeFor(options.rowGroupBytes()) + 2;
         long columns = schema.messageType().getColumns().size();
         long perGroup = blooms + token + columns * ((2L << 10) + 256 * pages);

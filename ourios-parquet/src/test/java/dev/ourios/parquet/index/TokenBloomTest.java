@@ -27,16 +27,45 @@ class TokenBloomTest {
                 keys.add(rnd.nextLong());
             }
             String where = "seed " + seed + ", round " + round + ", " + keys.size() + " keys, cap " + capBytes;
-            byte[] folded = build(new TokenBloomBuilder(capBytes, 10), keys);
+            TokenBloomBuilder builder = new TokenBloomBuilder(capBytes, 10);
+            byte[] folded = build(builder, keys);
             Collections.shuffle(keys, rnd);
-            byte[] direct = build(new TokenBloomBuilder(folded.length, 1e12), keys); // never folds: the cap's size
-            assertArrayEquals(direct, folded, where);
+            assertArrayEquals(direct(folded.length / TokenBloom.BLOCK_BYTES, keys), folded, where);
             for (long k : keys) {
                 assertTrue(TokenBloom.mayContain(folded, 0, folded.length, k), where);
             }
-            assertTrue(folded.length <= capBytes && Integer.bitCount(folded.length / TokenBloom.BLOCK_BYTES) == 1,
-                    where);
+            int blocks = folded.length / TokenBloom.BLOCK_BYTES;
+            int odd = blocks >> Integer.numberOfTrailingZeros(blocks);
+            assertTrue(folded.length <= builder.maxFilterBytes() && builder.maxFilterBytes() <= capBytes
+                    && (odd == 1 || odd == 3 || odd == 5 || odd == 15), where + ": " + blocks + " blocks");
+            // sized for the keys: at least 10 bits a key (unless capped), and not a third more than the next size
+            double bitsPerKey = folded.length * 8.0 / Math.max(1, keys.size());
+            assertTrue(folded.length == builder.maxFilterBytes() || keys.size() < 50 || bitsPerKey >= 9,
+                    where + ": " + bitsPerKey + " bits a key");
         }
+    }
+
+    @Test
+    void build_sizes_are_fifteen_times_a_power_of_two() {
+        org.junit.jupiter.api.Assertions.assertEquals(1, TokenBloomBuilder.buildBlocks(1));
+        org.junit.jupiter.api.Assertions.assertEquals(8, TokenBloomBuilder.buildBlocks(14));
+        org.junit.jupiter.api.Assertions.assertEquals(15, TokenBloomBuilder.buildBlocks(29));
+        org.junit.jupiter.api.Assertions.assertEquals(30, TokenBloomBuilder.buildBlocks(30));
+        org.junit.jupiter.api.Assertions.assertEquals(122_880, TokenBloomBuilder.buildBlocks(131_072));
+    }
+
+    /** The filter of {@code keys} built directly at {@code blocks} blocks, by Parquet's split-block algorithm. */
+    private static byte[] direct(int blocks, List<Long> keys) {
+        int[] words = new int[blocks * 8];
+        for (long k : keys) {
+            int block = (int) (((k >>> 32) * blocks) >>> 32);
+            for (int i = 0; i < 8; i++) {
+                words[block * 8 + i] |= 1 << (((int) k * TokenBloom.SALT[i]) >>> 27);
+            }
+        }
+        java.nio.ByteBuffer b = java.nio.ByteBuffer.allocate(words.length * 4).order(java.nio.ByteOrder.LITTLE_ENDIAN);
+        b.asIntBuffer().put(words);
+        return b.array();
     }
 
     @Test

@@ -99,7 +99,15 @@ final class Compiler {
         if (match instanceof Match.Tokens t) {
             String[] want = t.tokens().toArray(String[]::new);
             boolean prefixLast = t.prefixLast();
-            return row -> holds(row.tokens(), want, prefixLast);
+            LineSubstrings substrings = LineSubstrings.of(t.tokens());
+            if (substrings == null) {
+                return row -> holds(row.tokens(), want, prefixLast);
+            }
+            // Most lines lack a rare word even as a substring: those are decided on their bytes, not tokenized.
+            return row -> {
+                byte[] line = row.lineBytes();
+                return line != null && !substrings.rulesOut(line) && holds(row.tokens(), want, prefixLast);
+            };
         }
         if (match instanceof Match.Regex r) {
             Pattern p = pattern(r);
@@ -166,6 +174,22 @@ final class Compiler {
             };
         }
         ValueTest test = valueTest(match);
+        if (match instanceof Match.Range range) {
+            // Decided on the JSON text where it is canonical and escape-free (most rows lack the key outright).
+            AttributeRangeScan scan = new AttributeRangeScan(key, new NumericBounds(range));
+            return row -> {
+                int known = scan.decide(json.apply(row));
+                if (known != AttributeRangeScan.UNKNOWN) {
+                    return known == AttributeRangeScan.YES;
+                }
+                for (KeyValue kv : read.apply(row)) {
+                    if (kv.key().equals(key) && anyValue(kv.value(), test)) {
+                        return true;
+                    }
+                }
+                return false;
+            };
+        }
         Optional<String> literal = stringOnly(match);
         return row -> {
             if (literal.isPresent() && cannotHold(json.apply(row), key, literal.get())) {

@@ -6,6 +6,8 @@ import dev.ourios.query.Query;
 import dev.ourios.query.IndexedCondition;
 import java.util.Arrays;
 import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
 
 /**
  * A parsed and compiled search query (docs/spec/query.md): the one predicate that decides which rows a query
@@ -24,6 +26,7 @@ public final class SearchQuery implements IndexedCondition {
     private final Compiler.RowTest test;
     private final SearchHints hints;
     private final IndexCondition indexCondition;
+    private final Set<String> columns;
 
     private SearchQuery(String text, Expr expression, Compiler.RowTest test, SearchHints hints) {
         this.text = text;
@@ -31,6 +34,7 @@ public final class SearchQuery implements IndexedCondition {
         this.test = test;
         this.hints = hints;
         this.indexCondition = IndexTerms.of(expression);
+        this.columns = TermColumns.of(expression);
     }
 
     /** Parses {@code text} within the default limits; a query that is not valid throws with its column. */
@@ -68,7 +72,13 @@ public final class SearchQuery implements IndexedCondition {
         return indexCondition;
     }
 
-    /** Whether {@code row} matches: the exact predicate, on the row decoded whole. */
+    /** The columns the search reads of a row: a reader decides it on those before decoding the rest. */
+    @Override
+    public Optional<Set<String>> columns() {
+        return Optional.of(columns);
+    }
+
+    /** Whether {@code row} matches: the exact predicate, on the row decoded whole or on {@link #columns()}. */
     @Override
     public boolean test(LogRecord row) {
         return test.test(new SearchRow(row));

@@ -18,6 +18,8 @@ final class SearchRow {
 
     private final LogRecord record;
     private boolean lineRead;
+    private byte[] lineBytes;
+    private boolean lineDecoded;
     private String line;
     private List<String> tokens;
     private List<KeyValue> attributes;
@@ -31,12 +33,21 @@ final class SearchRow {
         return record;
     }
 
+    /** The log line's UTF-8 bytes (docs/spec/query.md, section 4), or null when the row has none. */
+    byte[] lineBytes() {
+        if (!lineRead) {
+            lineBytes = LineText.of(record);
+            lineRead = true;
+        }
+        return lineBytes;
+    }
+
     /** The log line (docs/spec/query.md, section 4), or null when the row has none. */
     String line() {
-        if (!lineRead) {
-            byte[] bytes = LineText.of(record);
+        if (!lineDecoded) {
+            byte[] bytes = lineBytes();
             line = bytes == null ? null : new String(bytes, StandardCharsets.UTF_8);
-            lineRead = true;
+            lineDecoded = true;
         }
         return line;
     }
