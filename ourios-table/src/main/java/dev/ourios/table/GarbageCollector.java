@@ -61,7 +61,10 @@ public final class GarbageCollector {
         // Asked first and once: a retention that cannot answer fails the run before anything is deleted.
         Predicate<String> retained = retention.retained(options.grace(), options.dryRun());
         List<PartitionGcResult> results = new ArrayList<>();
-        layout.forEachPartition(filter, p -> results.add(collect(p, p.dataPrefix(), retained, commitAudit)));
+        layout.forEachPartition(filter,
+                p -> results.add(collect(p, p.dataPrefix(), () -> reader.hourSnapshot(p), retained, commitAudit)),
+                day -> results.add(collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained,
+                        commitAudit)));
         GcReport report = new GcReport(options.dryRun(), results);
         LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
                 options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
@@ -71,7 +74,13 @@ public final class GarbageCollector {
 
     /** Collects one partition (nothing retained beyond the manifests); problems are recorded, never thrown. */
     public PartitionGcResult collect(PartitionKey partition) {
-        return collect(partition, partition.dataPrefix(), key -> false, commitAudit);
+        return collect(partition, partition.dataPrefix(), () -> reader.hourSnapshot(partition), key -> false,
+                commitAudit);
+    }
+
+    /** Collects one day partition (STORAGE.md §4.15) by the same rules; problems are recorded, never thrown. */
+    public PartitionGcResult collect(DayPartition day) {
+        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), key -> false, commitAudit);
     }
 
     /**
@@ -80,14 +89,20 @@ public final class GarbageCollector {
      */
     public PartitionGcResult collect(PartitionKey partition, String prefix) {
         // A day's manifests hold no event of their own to wait for: an audit compaction's event is a row of its output.
-        return collect(partition, prefix, key -> false, CommitAudit.NONE);
+        return collect(partition, prefix, () -> reader.snapshot(partition, prefix), key -> false, CommitAudit.NONE);
     }
 
-    private PartitionGcResult collect(PartitionKey partition, String prefix, Predicate<String> retained,
-            CommitAudit audit) {
+    /** How one directory's snapshot is taken: an hour's with its day's covers, a day partition's, an audit day's. */
+    @FunctionalInterface
+    private interface SnapshotSource {
+        PartitionSnapshot take() throws IOException;
+    }
+
+    private PartitionGcResult collect(PartitionKey partition, String prefix, SnapshotSource source,
+            Predicate<String> retained, CommitAudit audit) {
         PartitionSnapshot snapshot;
         try {
-            snapshot = reader.snapshot(partition, prefix);
+            snapshot = source.take();
         } catch (ManifestException e) {
             // DEBUG: the skip is in the result, which every caller prints once (one line per bad partition).
             LOG.debug("gc skipped {}: {}", partition, e.getMessage());

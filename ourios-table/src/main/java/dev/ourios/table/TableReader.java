@@ -56,9 +56,65 @@ public final class TableReader {
      * so an event file of ours landed there is never taken for its orphan.
      */
     public PartitionSnapshot snapshot(PartitionKey label, String prefix) throws IOException {
-        PartitionKey partition = label;
-        boolean referenceRules = prefix.equals(label.dataPrefix());
+        boolean hour = prefix.equals(label.dataPrefix());
         List<ObjectInfo> listing = store.listObjects(prefix);
+        if (hour) {
+            Optional<ValidCover> cover = dayCovers(DayPartition.of(label)).validCover(label.hour(), listing);
+            if (cover.isPresent()) {
+                throw new CoveredHourException(label, cover.get());
+            }
+        }
+        return resolveOwn(label, listing, hour);
+    }
+
+    /**
+     * The snapshot of an hour as a reader of day partitions sees it (STORAGE.md §4.15): when its day partition
+     * validly covers it, the covered snapshot ({@link PartitionSnapshot#cover()} present, its {@code live} the late
+     * ingest files alone; the hour's rows are those of its hour in the day partition's files); otherwise the hour's
+     * own snapshot, as {@link #snapshot(PartitionKey)} gives it. One listing of the hour, one of the day partition and
+     * one read of each current manifest needed.
+     *
+     * @throws ManifestException if the day partition's current manifest, or (for an hour not validly covered) the
+     *                           hour's, is malformed, invalid, or names a missing file
+     */
+    public PartitionSnapshot hourSnapshot(PartitionKey partition) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        Optional<ValidCover> cover = dayCovers(DayPartition.of(partition)).validCover(partition.hour(), listing);
+        if (cover.isPresent()) {
+            return LiveSetResolver.resolveCovered(partition, listing, cover.get());
+        }
+        return resolveOwn(partition, listing, true);
+    }
+
+    /**
+     * The day partition's covers: one listing of its directory and one read of its current manifest (kept like an
+     * hour's, see the class comment).
+     *
+     * @throws ManifestException if that manifest is malformed or invalid
+     */
+    public DayCovers dayCovers(DayPartition day) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(day.prefix());
+        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        if (current.isEmpty()) {
+            return DayCovers.none(day);
+        }
+        return new DayCovers(day, current, Optional.of(current(current.get())));
+    }
+
+    /**
+     * The day partition's own snapshot (STORAGE.md §4.15): its live set is exactly its manifest's files.
+     *
+     * @throws ManifestException if its current manifest is malformed, invalid or names a missing file
+     */
+    public PartitionSnapshot daySnapshot(DayPartition day) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(day.prefix());
+        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        Optional<Manifest> manifest = current.isEmpty() ? Optional.empty() : Optional.of(current(current.get()));
+        return LiveSetResolver.resolveDay(day.label(), listing, manifest);
+    }
+
+    private PartitionSnapshot resolveOwn(PartitionKey partition, List<ObjectInfo> listing, boolean referenceRules)
+            throws IOException {
         Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing, referenceRules);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {
