@@ -79,7 +79,6 @@ class CoverInterleavingPropertyTest {
         System.out.println("covers committed " + coversCommitted + ", void at once " + voidCovers
                 + ", hour commits lost to a cover " + coverLosses + ", outcomes " + outcomes);
         assertTrue(coversCommitted > 0, "no cover was ever committed");
-        assertTrue(voidCovers > 0, "no cover was ever voided");
         assertTrue(coverLosses > 0, "no hour commit ever lost to a cover");
     }
 
@@ -103,12 +102,21 @@ class CoverInterleavingPropertyTest {
                         planHour(h, hourPlans);
                     }
                 }
-                planDay().ifPresent(dayPlans::add);
+                planDay(random).ifPresent(dayPlans::add);
                 what = "plan day";
             } else if (op < 95 && !dayPlans.isEmpty()) {
                 // A day commit that skips its re-listing stands for one whose hour committed between that re-listing
                 // and its create: its cover of that hour is void from the start.
                 what = commitDay(dayPlans.remove(random.nextInt(dayPlans.size())), random.nextInt(10) >= 3);
+            } else if (op < 97) {
+                // The race spelled out: a rollup and an hour compaction plan together, the hour commits between the
+                // rollup's re-listing and its create.
+                int h = random.nextInt(HOURS);
+                List<HourPlan> racing = new ArrayList<>();
+                planHour(h, racing);
+                java.util.Optional<DayPlan> day = planDay(random);
+                what = "race: " + (racing.isEmpty() ? "" : commitHour(racing.get(0))) + "; "
+                        + (day.isEmpty() ? "" : commitDay(day.get(), false));
             } else {
                 GcReport r = gc.run(PartitionFilter.all());
                 assertEquals(List.of(), r.errors(), "seed " + seed);
@@ -172,7 +180,7 @@ class CoverInterleavingPropertyTest {
             List<Cover> covers, Map<Long, Integer> rows, List<String> inputKeys) {
     }
 
-    private java.util.Optional<DayPlan> planDay() throws IOException {
+    private java.util.Optional<DayPlan> planDay(Random random) throws IOException {
         PartitionSnapshot day = reader.daySnapshot(DAY);
         Map<Integer, Long> planned = new TreeMap<>();
         List<Cover> covers = new ArrayList<>();
@@ -195,7 +203,8 @@ class CoverInterleavingPropertyTest {
                 }
                 planned.put(h, c.generation());
                 covers.add(new Cover(h, c.generation(), 0, List.copyOf(names)));
-            } else if (!s.live().isEmpty() && !s.ruledByReference()) {
+            } else if (!s.live().isEmpty() && !s.ruledByReference() && random.nextInt(10) < 6) {
+                // Some hours are not small this time: they stay uncovered, so hour compactions keep racing covers.
                 Set<String> names = new TreeSet<>(s.liveNames());
                 s.manifest().ifPresent(m -> m.retiredNames().stream().filter(FileNames::isIngestFile)
                         .forEach(names::add));
