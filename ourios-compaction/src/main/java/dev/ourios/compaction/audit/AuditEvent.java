@@ -24,6 +24,8 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
     public static final int EVENT_KIND_COMPACTION = 3;
     public static final int EVENT_KIND_EXPIRE = 4;
     public static final int EVENT_KIND_DELETE = 5;
+    /** A day partition's commit (STORAGE.md §4.15); kind 6 is the audit compaction's. */
+    public static final int EVENT_KIND_ROLLUP = 7;
     public static final String EVENT_TYPE_COMPACTION = "compaction";
 
     public AuditEvent {
@@ -61,6 +63,7 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
             case COMPACT -> EVENT_KIND_COMPACTION;
             case EXPIRE -> EVENT_KIND_EXPIRE;
             case DELETE -> EVENT_KIND_DELETE;
+            case ROLLUP -> EVENT_KIND_ROLLUP;
         };
     }
 
