@@ -63,8 +63,7 @@ public final class GarbageCollector {
         List<PartitionGcResult> results = new ArrayList<>();
         layout.forEachPartition(filter,
                 p -> results.add(collect(p, p.dataPrefix(), () -> reader.hourSnapshot(p), retained, commitAudit)),
-                day -> results.add(collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained,
-                        commitAudit)));
+                day -> results.add(collectDay(day, retained)));
         GcReport report = new GcReport(options.dryRun(), results);
         LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
                 options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
@@ -80,7 +79,15 @@ public final class GarbageCollector {
 
     /** Collects one day partition (STORAGE.md §4.15) by the same rules; problems are recorded, never thrown. */
     public PartitionGcResult collect(DayPartition day) {
-        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), key -> false, commitAudit);
+        return collectDay(day, key -> false);
+    }
+
+    /**
+     * A day partition's manifests hold no audit hold (STORAGE.md §4.15): this build writes no event for a day commit,
+     * and the audit hold's events are keyed by hour.
+     */
+    private PartitionGcResult collectDay(DayPartition day, Predicate<String> retained) {
+        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, CommitAudit.NONE);
     }
 
     /**

@@ -147,6 +147,33 @@ class CoveredHourTest {
     }
 
     @Test
+    void gcCollectsADayPartitionsRetiredFilesOrphansAndSupersededManifests() throws Exception {
+        coveredAtOne();
+        Instant old = NOW.minus(Duration.ofHours(2));
+        String second = t.compactedName();
+        String orphan = t.compactedName();
+        for (String name : List.of(second, orphan)) {
+            t.store.put(DAY.prefix() + name, new byte[] {2});
+            t.touch(DAY.prefix() + name, old);
+        }
+        String key2 = DAY.prefix() + dev.ourios.core.FileNames.manifestName(2);
+        Manifest m2 = Manifest.ofDay(2, List.of(second), List.of(new Retired(dayFile, old)),
+                new CommitRecord(CommitKind.ROLLUP, old, List.of(dayFile), second, 3, 0, 1, 1, "3:x", null),
+                List.of(), List.of(new Cover(10, 1, 3, List.of(ingest, main))));
+        t.store.put(key2, t.codec.encode(key2, m2));
+        t.touch(key2, old);
+        GcReport r = new GarbageCollector(t.store, new TableLayout(t.store), t.reader,
+                new GcOptions(Duration.ofMinutes(10), false), Clock.fixed(NOW, ZoneOffset.UTC))
+                .run(PartitionFilter.all());
+        assertEquals(List.of(), r.errors());
+        assertTrue(r.deletedKeys().containsAll(List.of(DAY.prefix() + dayFile, DAY.prefix() + orphan,
+                DAY.prefix() + dev.ourios.core.FileNames.manifestName(1))), r.deletedKeys().toString());
+        assertTrue(t.exists(DAY.prefix() + second));
+        assertTrue(t.exists(key2));
+        assertEquals(List.of(second), names(t.reader.daySnapshot(DAY).live()));
+    }
+
+    @Test
     void anInvalidDayManifestFailsItsHoursAloneInReadersCommitsAndGc() throws Exception {
         coveredAtOne();
         String bad = DAY.prefix() + dev.ourios.core.FileNames.manifestName(2);
