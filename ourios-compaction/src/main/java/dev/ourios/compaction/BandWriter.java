@@ -39,6 +39,7 @@ final class BandWriter implements Closeable {
 
     private final ObjectStore store;
     private final PartitionKey partition;
+    private final String outputPrefix;
     private final Uuid7 uuids;
     private final WriterOptions options;
     private final long maxFileBytes;
@@ -59,8 +60,15 @@ final class BandWriter implements Closeable {
     private long lastTime;
 
     BandWriter(ObjectStore store, PartitionKey partition, Uuid7 uuids, WriterOptions options, long maxFileBytes) {
+        this(store, partition, partition.dataPrefix(), uuids, options, maxFileBytes);
+    }
+
+    /** A writer whose files go into {@code outputPrefix} (a rollup's: the day partition's directory). */
+    BandWriter(ObjectStore store, PartitionKey partition, String outputPrefix, Uuid7 uuids, WriterOptions options,
+            long maxFileBytes) {
         this.store = store;
         this.partition = partition;
+        this.outputPrefix = outputPrefix;
         this.uuids = uuids;
         this.options = options;
         this.maxFileBytes = maxFileBytes;
@@ -123,7 +131,7 @@ final class BandWriter implements Closeable {
     private LogFileWriter open() throws IOException {
         if (writer == null) {
             name = uuids.next() + FileNames.COMPACTED;
-            key = partition.dataPrefix() + name;
+            key = outputPrefix + name;
             writer = new LogFileWriter(store.create(key), options);
             groupsSeen = 0;
             writtenSeen = 0;

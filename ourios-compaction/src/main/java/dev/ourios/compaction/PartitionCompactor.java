@@ -1,5 +1,9 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.table.CommitKind;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.TableReader;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.table.ManifestCommitter;
@@ -43,6 +47,28 @@ public final class PartitionCompactor {
         Optional<CountingObjectStore> counted = store.map(CountingObjectStore::new);
         PartitionResult r = compact(snapshot, plan, counted.<ObjectStore>map(c -> c).orElse(null));
         return counted.map(c -> r.withRequests(c.requests())).orElse(r);
+    }
+
+    /**
+     * Rolls the day {@code day} up (docs/spec/storage.md, "Rollup: small hours into day files"): its small hours, the
+     * late files of its covered hours and its day files' carried rows into the day partition's next generation, on
+     * this compactor's steps (one counting view of the store per rollup). Reported as the day's
+     * {@link PartitionResult}, labelled by the day's first hour, of action {@link CommitKind#ROLLUP}.
+     */
+    public PartitionResult rollUp(DayPartition day, TableReader reader, CompactionOptions options) {
+        ObjectStore base = store.orElseThrow(() -> new IllegalStateException(
+                "BUG: a rollup needs a compactor built on a store"));
+        CountingObjectStore counted = new CountingObjectStore(base);
+        RollupRewrite rollup;
+        CompactionSteps built;
+        try {
+            built = steps.apply(counted);
+            rollup = new RollupRewrite(day, reader, counted, built.rewriter(), options, clock);
+        } catch (Throwable t) {
+            return PartitionResult.error(day.label(), -1, day + ": " + Containment.describe(Containment.contain(t)),
+                    0);
+        }
+        return new RewriteProtocol(built.committer(), built.audit()).run(rollup).withRequests(counted.requests());
     }
 
     private PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan, ObjectStore view) {

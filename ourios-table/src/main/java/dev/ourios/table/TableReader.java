@@ -79,7 +79,24 @@ public final class TableReader {
      */
     public PartitionSnapshot hourSnapshot(PartitionKey partition) throws IOException {
         List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
-        Optional<ValidCover> cover = dayCovers(DayPartition.of(partition)).validCover(partition.hour(), listing);
+        return hourSnapshot(partition, listing, dayCovers(DayPartition.of(partition)));
+    }
+
+    /**
+     * As {@link #hourSnapshot(PartitionKey)}, with the covers of the hour's day already read ({@code day}, from
+     * {@link #dayCovers}; a rollup reads them once for its 24 hours). The hour is listed after them, so a cover the
+     * listing shows valid was in the day manifest read.
+     */
+    public PartitionSnapshot hourSnapshot(PartitionKey partition, DayCovers day) throws IOException {
+        if (!day.day().equals(DayPartition.of(partition))) {
+            throw new IllegalArgumentException("BUG: the covers of " + day.day() + " given for " + partition);
+        }
+        return hourSnapshot(partition, store.listObjects(partition.dataPrefix()), day);
+    }
+
+    private PartitionSnapshot hourSnapshot(PartitionKey partition, List<ObjectInfo> listing, DayCovers day)
+            throws IOException {
+        Optional<ValidCover> cover = day.validCover(partition.hour(), listing);
         if (cover.isPresent()) {
             return LiveSetResolver.resolveCovered(partition, listing, cover.get());
         }

@@ -14,6 +14,8 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.table.DayPartition;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
 import dev.ourios.table.Manifest;
@@ -80,6 +82,8 @@ public final class SweepRunner {
     private final Retention retention;
     private final PartitionExpirer expirer;
     private AuditCompactor auditCompactor;
+    /** The options of the rollup when sweeps roll small hours up into day partitions; null when they do not. */
+    private CompactionOptions rollup;
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
@@ -197,6 +201,14 @@ public final class SweepRunner {
      * Also compacts the audit series at the end of each sweep (sealed days with more than one file), with the wall
      * clock, since audit events are dated by it. Called once, by the wiring, before the first sweep.
      */
+    /**
+     * Rolls each sealed day in scope up after the hours are compacted (docs/spec/storage.md, "Rollup: small hours into
+     * day files"), with {@code options}' sizes; the compactor must be built on a store.
+     */
+    public void rollUpWith(CompactionOptions options) {
+        this.rollup = options;
+    }
+
     public void compactAuditWith(AuditCompactor compactor) {
         this.auditCompactor = compactor;
     }
@@ -242,16 +254,29 @@ public final class SweepRunner {
         List<PartitionSnapshot> expired = new ArrayList<>();
         Map<String, Long> found = new TreeMap<>();
         List<PartitionKey> partitions;
+        List<PartitionKey> listed;
         try {
-            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
+            listed = layout.partitions(filter);
+            partitions = listed.stream().filter(shard::owns).toList();
         } catch (Throwable t) {
             errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
+            listed = List.of();
             partitions = List.of();
         }
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
         for (PartitionKey p : partitions) {
             try {
-                PartitionSnapshot s = reader.snapshot(p);
+                PartitionSnapshot s = reader.hourSnapshot(p);
+                if (s.isCovered()) {
+                    // Its rows are in its day partition: never planned by the hour policy; the rollup folds its late
+                    // files in. This build does not expire day partitions, so a covered hour past its retention is
+                    // an error each sweep rather than rows silently kept.
+                    if (retention.isExpired(p, now)) {
+                        throw new IllegalStateException("is covered by its day partition " + DayPartition.of(p)
+                                .prefix() + "; this build does not expire day partitions");
+                    }
+                    continue;
+                }
                 repairAudit(s);
                 if (retention.isExpired(p, now)) {
                     // The whole hour is past the tenant's retention: expired (again, if late files landed since),
@@ -334,6 +359,9 @@ public final class SweepRunner {
         } finally {
             pool.shutdownNow();
         }
+        if (rollup != null) {
+            rollUp(listed, now, results, onResult);
+        }
         if (auditCompactor != null && !stopping.get()) {
             try {
                 for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
@@ -370,6 +398,36 @@ public final class SweepRunner {
      * ({@link AuditLog#emitOnce}). Only a complete commit record can be one of ours; a record missing fields was
      * written by another tool or by hand, and there is no commit of ours to audit.
      */
+    /**
+     * The rollup step of a sweep: every sealed day of the listed hours that this runner's shard owns (by the day's
+     * first hour) and none of whose hours is expired, one at a time, tenant then day.
+     */
+    private void rollUp(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
+        java.util.SortedSet<DayPartition> days = new java.util.TreeSet<>(Comparator.comparing(DayPartition::tenantId)
+                .thenComparing(DayPartition::date));
+        for (PartitionKey p : listed) {
+            DayPartition day = DayPartition.of(p);
+            Instant sealed = day.label().hourStart().plus(java.time.Duration.ofDays(1)).plus(rollup.grace());
+            if (shard.owns(day.label()) && !now.isBefore(sealed) && !retention.isExpired(day.label(), now)) {
+                days.add(day);
+            }
+        }
+        for (DayPartition day : days) {
+            if (stopping.get()) {
+                return; // SIGTERM: start nothing new
+            }
+            PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup));
+            if (r.result() == PartitionResult.Result.ERROR) {
+                LOG.debug("{}", r.error());
+            } else {
+                LOG.info("{}: {} ({} files, {} rows)", day, r.result().label(), r.filesIn(), r.rows());
+            }
+            results.add(r);
+            onResult.accept(r);
+        }
+    }
+
     private void repairAudit(PartitionSnapshot s) {
         long done = audited.getOrDefault(s.partition(), 0L);
         if (s.manifest().isEmpty() || s.generation() <= done) {
