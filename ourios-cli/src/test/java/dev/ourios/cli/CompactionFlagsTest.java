@@ -55,6 +55,26 @@ class CompactionFlagsTest {
     }
 
     @Test
+    void the_rollup_is_off_by_default_and_its_flags_and_setting_reach_the_options() {
+        CompactCommand plain = new CompactCommand();
+        new CommandLine(plain).parseArgs();
+        assertEquals(false, plain.flags.toOptions().rollup());
+        CompactCommand on = new CompactCommand();
+        new CommandLine(on).parseArgs("--rollup");
+        assertEquals(true, on.flags.toOptions().rollup());
+        CompactCommand off = new CompactCommand();
+        new CommandLine(off).parseArgs("--no-rollup");
+        assertEquals(false, off.flags.toOptions().rollup());
+        CompactionOptions fromEnv = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(),
+                Map.of("OURIOS_COMPACTION_ROLLUP", "on")).load(Optional.empty(), Map.of()), ConfigKeys.standard())
+                .compaction().options();
+        assertEquals(true, fromEnv.rollup());
+        CompactionOptions defaults = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(), Map.of())
+                .load(Optional.empty(), Map.of()), ConfigKeys.standard()).compaction().options();
+        assertEquals(false, defaults.rollup());
+    }
+
+    @Test
     void gc_without_flags_keeps_the_configuration_gc_grace_and_scratch() {
         GcCommand gc = new GcCommand();
         new CommandLine(gc).parseArgs();
