@@ -53,9 +53,11 @@ public final class PartitionCompactor {
      * Rolls the day {@code day} up (docs/spec/storage.md, "Rollup: small hours into day files"): its small hours, the
      * late files of its covered hours and its day files' carried rows into the day partition's next generation, on
      * this compactor's steps (one counting view of the store per rollup). Reported as the day's
-     * {@link PartitionResult}, labelled by the day's first hour, of action {@link CommitKind#ROLLUP}.
+     * {@link PartitionResult}, labelled by the day's first hour, of action {@link CommitKind#ROLLUP}. {@code atRest}
+     * tells the hours the hour policy leaves as they are.
      */
-    public PartitionResult rollUp(DayPartition day, TableReader reader, CompactionOptions options) {
+    public PartitionResult rollUp(DayPartition day, TableReader reader, CompactionOptions options,
+            java.util.function.Predicate<dev.ourios.table.PartitionSnapshot> atRest) {
         ObjectStore base = store.orElseThrow(() -> new IllegalStateException(
                 "BUG: a rollup needs a compactor built on a store"));
         CountingObjectStore counted = new CountingObjectStore(base);
@@ -63,7 +65,7 @@ public final class PartitionCompactor {
         CompactionSteps built;
         try {
             built = steps.apply(counted);
-            rollup = new RollupRewrite(day, reader, counted, built.rewriter(), options, clock);
+            rollup = new RollupRewrite(day, reader, counted, built.rewriter(), options, clock, atRest);
         } catch (Throwable t) {
             return PartitionResult.error(day.label(), -1, day + ": " + Containment.describe(Containment.contain(t)),
                     0);

@@ -35,6 +35,7 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
+import java.util.function.Predicate;
 
 /**
  * A rollup of one tenant-day as a {@link RewritePlan} (docs/spec/storage.md, "Rollup: small hours into day files"):
@@ -55,12 +56,18 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     private final PartitionRewriter rewriter;
     private final CompactionOptions options;
     private final Clock clock;
+    private final Predicate<PartitionSnapshot> atRest;
     /** What the last plan step chose; a retry plans again. */
     private Selection selection;
     private RewriteResult written;
 
+    /**
+     * @param atRest whether an hour is at rest: the hour policy has nothing to do for it (the sweep's hour
+     *               compactions run first), so covering it does not race a compaction of the same sweep
+     */
     RollupRewrite(DayPartition day, TableReader reader, ObjectStore store, PartitionRewriter rewriter,
-            CompactionOptions options, Clock clock) {
+            CompactionOptions options, Clock clock, Predicate<PartitionSnapshot> atRest) {
+        this.atRest = atRest;
         this.day = day;
         this.reader = reader;
         this.store = store;
@@ -133,18 +140,12 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     }
 
     /**
-     * A small hour at rest: live files, together below {@code small_file_bytes}, one file or the band its manifest
-     * names as main (the hour compaction of the sweep runs first), its manifest one of ours or none.
+     * A small hour at rest: live files, together below {@code small_file_bytes}, that the hour policy leaves as they
+     * are, its manifest one of ours or none.
      */
     private boolean small(PartitionSnapshot s) {
-        if (s.live().isEmpty() || s.ruledByReference() || s.liveBytes() >= options.smallFileBytes()) {
-            return false;
-        }
-        if (s.live().size() == 1) {
-            return true;
-        }
-        List<String> main = s.manifest().map(Manifest::main).orElse(List.of());
-        return !main.isEmpty() && s.liveNames().equals(new TreeSet<>(main));
+        return !s.live().isEmpty() && !s.ruledByReference() && s.liveBytes() < options.smallFileBytes()
+                && atRest.test(s);
     }
 
     private long footerRows(ObjectInfo f) throws IOException {

@@ -154,7 +154,7 @@ class RollupSweepTest {
         // the rollup's first plan and its create.
         int[] plans = {0};
         RollupRewrite inner = new RollupRewrite(DAY, reader, store, new SortedRewriter(store, options.scratchDir()),
-                options, java.time.Clock.systemUTC());
+                options, java.time.Clock.systemUTC(), s -> s.live().size() == 1);
         RewritePlan<PartitionResult> racing = new RewritePlan<>() {
             @Override
             public PlannedRewrite plan() throws Exception {

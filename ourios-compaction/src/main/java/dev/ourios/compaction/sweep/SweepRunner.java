@@ -417,7 +417,8 @@ public final class SweepRunner {
             if (stopping.get()) {
                 return; // SIGTERM: start nothing new
             }
-            PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup));
+            PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup,
+                    s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()));
             if (r.result() == PartitionResult.Result.ERROR) {
                 LOG.debug("{}", r.error());
             } else {
