@@ -125,6 +125,34 @@ class RollupCrashTest {
         assertConverged(store, "seed " + seed);
     }
 
+    @Test
+    void twoCompactorsRollingUpTheSameDayWhileLateFilesLandLoseAndDoubleNoRow() throws Exception {
+        long seed = TestSeed.announce(getClass());
+        Random random = new Random(seed);
+        LocalObjectStore store = prepared();
+        List<String> expected = new ArrayList<>(rows(store));
+        ChildJvm a = child(CompactorProcess.NO_HALT, 4);
+        ChildJvm b = child(CompactorProcess.NO_HALT, 4);
+        a.awaitLine(ChildJvm.Output.STDOUT, "SWEEP"::equals, Duration.ofSeconds(60));
+        b.awaitLine(ChildJvm.Output.STDOUT, "SWEEP"::equals, Duration.ofSeconds(60));
+        IngestWriter writer = new IngestWriter(store);
+        for (int i = 0; i < 6; i++) {
+            int h = random.nextInt(HOURS);
+            List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), HOURS, 3, 40, seed + i))
+                    .file(TENANT, h, 0);
+            writer.writeFile(DAY.hour(10 + h), late);
+            late.forEach(r -> expected.add(TestStores.identity(r)));
+            expected.sort(null);
+            assertEquals(expected, rows(store), "seed " + seed + " while both run, after late file " + i);
+        }
+        assertEquals(0, a.waitFor(Duration.ofSeconds(120)), a.output());
+        assertEquals(0, b.waitFor(Duration.ofSeconds(120)), b.output());
+        assertEquals(expected, rows(store), "seed " + seed + "\n" + a.output() + "\n" + b.output());
+        recover(store);
+        assertEquals(expected, rows(store), "recovered, seed " + seed);
+        assertConverged(store, "seed " + seed);
+    }
+
     /** A sweep with the rollup, then GC with a clock past the grace: what a crash left is collected. */
     private void recover(LocalObjectStore store) throws IOException {
         CompactionOptions opts = CompactionOptions.defaults(dir.resolve("scratch")).withRollup(true);
