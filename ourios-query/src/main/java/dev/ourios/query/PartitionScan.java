@@ -87,7 +87,7 @@ final class PartitionScan {
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
     List<Hit> scan(PartitionKey partition, long keep) throws IOException {
-        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), keep, false)
+        return attempt(partition, files -> new PartitionRead(files.partition(), files.files(), keep, false)
                 .run().hits());
     }
 
@@ -96,7 +96,7 @@ final class PartitionScan {
      * the query's columns (each row is still checked for the tenant and the partition).
      */
     long count(PartitionKey partition) throws IOException {
-        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
+        return attempt(partition, files -> new PartitionRead(files.partition(), files.files(), 0, true)
                 .run().count());
     }
 
@@ -111,9 +111,9 @@ final class PartitionScan {
     <V extends RowVisitor> Visited<V> visit(PartitionKey partition, Optional<Set<String>> columns,
             java.util.function.Supplier<V> visitors, java.util.concurrent.atomic.AtomicBoolean stop)
             throws IOException {
-        return attempt(partition, snapshot -> {
+        return attempt(partition, files -> {
             List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
-            PartitionRead read = new PartitionRead(snapshot.partition(), snapshot.live(), 0, false);
+            PartitionRead read = new PartitionRead(files.partition(), files.files(), 0, false);
             read.visiting = () -> {
                 V v = visitors.get();
                 made.add(v);
@@ -134,16 +134,16 @@ final class PartitionScan {
 
     @FunctionalInterface
     private interface SnapshotRead<T> {
-        T read(PartitionSnapshot snapshot) throws IOException;
+        T read(HourFiles files) throws IOException;
     }
 
     /** Reads the partition's live set, re-resolving it once if a planned file vanished (see the class comment). */
     private <T> T attempt(PartitionKey partition, SnapshotRead<T> read) throws IOException {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
-            PartitionSnapshot snapshot = tables.snapshot(partition);
+            HourFiles files = HourFiles.resolve(tables, partition);
             try {
-                return read.read(snapshot);
+                return read.read(files);
             } catch (IOException e) {
                 Optional<NoSuchObjectException> gone = vanished(e);
                 if (gone.isEmpty()) {
@@ -320,16 +320,20 @@ final class PartitionScan {
 
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
-                RowPrefilter rows = visitColumns.isPresent()
-                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query, matcher),
-                                visitColumns.get(), this)
-                        : prefilter(partition, store.describe(key));
-                LogFileReader reader = open(key, predicate, rows);
+                // A day file (a covered hour, storage.md 4.15) holds the whole day: only this hour's rows count.
+                boolean dayFile = HourFiles.isDayFile(key);
+                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), partition, query, matcher,
+                        dayFile);
+                RowPrefilter rows = visitColumns.isPresent() ? new VisitingPrefilter(checked, visitColumns.get(), this)
+                        : checked;
+                LogFileReader reader = open(key, dayFile ? HourFiles.withinHour(predicate, partition) : predicate,
+                        rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
                     // An older file without the promoted column: the service predicate would prune it whole.
                     counters.addBytes(reader);
                     reader.close();
-                    reader = open(key, predicateWithoutService, rows);
+                    reader = open(key, dayFile ? HourFiles.withinHour(predicateWithoutService, partition)
+                            : predicateWithoutService, rows);
                 }
                 OpenFile open = new OpenFile(reader, fileOrdinal);
                 try (LogFileReader r = reader) {
@@ -414,14 +418,6 @@ final class PartitionScan {
     }
 
     /**
-     * Every row the pruning leaves is checked (tenant, partition) and matched on the query's columns before the
-     * reader decodes the rest of it (late materialization); the body substring, if any, is matched on whole rows.
-     */
-    private RowPrefilter prefilter(PartitionKey partition, String file) {
-        return new CheckedPrefilter(file, partition, query, matcher);
-    }
-
-    /**
      * The checks and conditions of {@link CheckedPrefilter} on the query's columns and those a visitor reads; a row
      * that passes goes to the worker's visitor there and is then rejected, so the reader decodes nothing more of it.
      */
@@ -478,7 +474,8 @@ final class PartitionScan {
             if (!(worker.visitor instanceof GroupVisitor visitor)) {
                 return false;
             }
-            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query, checked.rows, group);
+            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query,
+                    checked.hour != null ? checked.hour : checked.rows, group); // a day file: its hour's rows only
             return times.isPresent() && worker.visitGroup(visitor,
                     new GroupVisitor.MatchingGroup(group.rowCount(), times.get().min(), times.get().max(), group));
         }
@@ -497,13 +494,20 @@ final class PartitionScan {
         private final List<ColumnTest> columnGuards;
         /** The guards of a row group whose observed times are proven inside the hour (see {@link #columnGuards}). */
         private final List<ColumnTest> zeroTimeGuards;
+        /** A day file's: the hour's rows, of the wider {@link #rows} the file must hold; null for an hour's file. */
+        private final PartitionKey.Rows hour;
 
-        CheckedPrefilter(String file, PartitionKey partition, Query query, RowMatcher matcher) {
+        /**
+         * @param dayFile a day partition's file (storage.md 4.15): its rows are checked against the tenant and the
+         *                day, and those of other hours are skipped
+         */
+        CheckedPrefilter(String file, PartitionKey partition, Query query, RowMatcher matcher, boolean dayFile) {
             this.file = file;
             this.query = query;
             String tenant = query.tenant();
             this.partition = partition;
-            this.rows = partition.rows();
+            this.hour = dayFile ? partition.rows() : null;
+            this.rows = dayFile ? dayRows(partition) : partition.rows();
             this.tenant = tenant;
             this.matcher = matcher;
             this.columns = matcher.columnsExceptText();
@@ -572,7 +576,16 @@ final class PartitionScan {
                 }
                 throw new PartitionMismatchException(file, rowIndex, partition, partial.partitionKey());
             }
+            if (hour != null && !hour.holds(partial.tenantId(), partial.effectiveTime())) {
+                return false; // a day file's row of another hour: read with that hour, if it is validly covered
+            }
             return matcher.matchesExceptText(partial);
+        }
+
+        /** The tenant and the UTC day of {@code hour}: what every row of its day file must belong to. */
+        private static PartitionKey.Rows dayRows(PartitionKey hour) {
+            long from = hour.hourStartNanos() - (long) hour.hour() * 3_600_000_000_000L;
+            return new PartitionKey.Rows(hour.tenantId(), from, from + 24 * 3_600_000_000_000L);
         }
     }
 

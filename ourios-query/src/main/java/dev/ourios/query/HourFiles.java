@@ -1,0 +1,74 @@
+package dev.ourios.query;
+
+import dev.ourios.core.Columns;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.store.ObjectInfo;
+import dev.ourios.table.DayCovers;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.TableReader;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.parquet.filter2.predicate.FilterApi;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
+
+/**
+ * The files a query reads for one hour (docs/spec/storage.md, "Rollup: small hours into day files"): the hour's live
+ * set, or, when its day partition validly covers it, the day partition's live files (of which only the rows of this
+ * hour count) and the hour's late ingest files. The day partition is listed and its manifest read once, and the
+ * hour's cover is decided against that same manifest, so the day files read are the ones the cover was valid for.
+ *
+ * @param snapshot the hour's snapshot (covered or its own)
+ * @param files    the files to read, sorted by key (a day file's rows are filtered to the hour)
+ */
+record HourFiles(PartitionSnapshot snapshot, List<ObjectInfo> files) {
+    HourFiles {
+        files = List.copyOf(files);
+    }
+
+    /** One listing of the day partition and of the hour, one read of each current manifest needed. */
+    static HourFiles resolve(TableReader tables, PartitionKey hour) throws IOException {
+        return resolve(tables, hour, tables.daySnapshot(DayPartition.of(hour)));
+    }
+
+    /**
+     * With the day partition's snapshot already taken ({@link TableReader#daySnapshot}), so that several hours of one
+     * day resolve against the same day generation (a file list for another engine must not hold two generations'
+     * day files).
+     */
+    static HourFiles resolve(TableReader tables, PartitionKey hour, PartitionSnapshot daySnapshot)
+            throws IOException {
+        PartitionSnapshot s = tables.hourSnapshot(hour, covers(DayPartition.of(hour), daySnapshot));
+        if (!s.isCovered()) {
+            return new HourFiles(s, s.live());
+        }
+        List<ObjectInfo> files = new ArrayList<>(daySnapshot.live());
+        files.addAll(s.live());
+        files.sort(java.util.Comparator.comparing(ObjectInfo::key));
+        return new HourFiles(s, files);
+    }
+
+    /** The covers of the day partition {@code daySnapshot} resolved. */
+    static DayCovers covers(DayPartition day, PartitionSnapshot daySnapshot) {
+        return new DayCovers(day, daySnapshot.currentManifest(), daySnapshot.manifest());
+    }
+
+    PartitionKey partition() {
+        return snapshot.partition();
+    }
+
+    /** True if {@code key} is a day partition's file, whose rows of other hours are skipped. */
+    static boolean isDayFile(String key) {
+        return DayPartition.isInDayPartition(key);
+    }
+
+    /** {@code predicate} narrowed to the hour's effective times, so a day file's other hours are pruned. */
+    static Optional<FilterPredicate> withinHour(Optional<FilterPredicate> predicate, PartitionKey hour) {
+        FilterPredicate inHour = FilterApi.and(
+                FilterApi.gtEq(FilterApi.longColumn(Columns.EFFECTIVE_TIME), hour.hourStartNanos()),
+                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), hour.hourEndNanos()));
+        return Optional.of(predicate.map(p -> FilterApi.and(p, inHour)).orElse(inHour));
+    }
+}
