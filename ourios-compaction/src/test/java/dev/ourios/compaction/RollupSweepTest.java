@@ -91,6 +91,34 @@ class RollupSweepTest {
     }
 
     @Test
+    void verifyChecksTheDayFilesOnceAgainstTheDayCommitAndFindsATamperedOne() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        generated(store, 3);
+        sweep(store, options(dir.resolve("scratch")));
+        dev.ourios.compaction.verify.Verifier verifier = new dev.ourios.compaction.verify.Verifier(store,
+                new dev.ourios.table.TableLayout(store), new TableReader(store, new ManifestCodec()));
+        List<dev.ourios.compaction.verify.Verifier.PartitionVerdict> ok = verifier.verify(PartitionFilter.all(),
+                v -> { });
+        assertEquals(3, ok.size());
+        for (var v : ok) {
+            assertEquals(dev.ourios.compaction.verify.Verifier.Status.OK, v.status(), v.toString());
+        }
+        assertEquals(3 * 3 * 300, ok.stream().mapToLong(v -> v.rows()).sum(), ok.toString());
+
+        // The day file replaced by other rows of the same day: the day commit's checksum no longer agrees.
+        Manifest day = dayManifest(store);
+        String dayFile = DAY.prefix() + day.files().get(0);
+        PartitionSnapshot hour = new TableReader(store, new ManifestCodec()).hourSnapshot(DAY.hour(10));
+        String someHourFile = hour.covered().stream().filter(o -> o.name().endsWith(".compacted.parquet"))
+                .findFirst().orElseThrow().key();
+        store.put(dayFile, store.readAllBytes(someHourFile));
+        List<dev.ourios.compaction.verify.Verifier.PartitionVerdict> bad = verifier.verify(PartitionFilter.all(),
+                v -> { });
+        assertEquals(dev.ourios.compaction.verify.Verifier.Status.MISMATCH, bad.get(0).status(), bad.toString());
+        assertTrue(bad.get(0).problems().toString().contains(day.files().get(0)), bad.toString());
+    }
+
+    @Test
     void aLateFileIsVisibleAtOnceAndTheNextSweepFoldsItIntoTheDay() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         List<String> before = new ArrayList<>(generated(store, 3));
