@@ -16,6 +16,7 @@ import dev.ourios.parquet.read.RowPrefilter;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.DayPartition;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
@@ -66,6 +67,8 @@ final class PartitionScan {
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
+    /** The day partitions' snapshots this scan took, by day (see {@link #day}). */
+    private final java.util.Map<DayPartition, PartitionSnapshot> days = new java.util.concurrent.ConcurrentHashMap<>();
     /** What the row filter requires of the files' token index (docs/spec/query.md, "The token index"). */
     private final IndexCondition indexCondition;
 
@@ -141,7 +144,7 @@ final class PartitionScan {
     private <T> T attempt(PartitionKey partition, SnapshotRead<T> read) throws IOException {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
-            HourFiles files = HourFiles.resolve(tables, partition);
+            HourFiles files = HourFiles.resolve(tables, partition, day(partition, attempt > 1));
             try {
                 return read.read(files);
             } catch (IOException e) {
@@ -157,6 +160,22 @@ final class PartitionScan {
                         gone.get().getMessage());
             }
         }
+    }
+
+    /**
+     * The day partition's snapshot for {@code hour}: taken once per day by this scan (one listing per day a query
+     * visits, not per hour), again when {@code fresh} (a re-resolution). Every hour of the day is then decided against
+     * that one generation; its files stay readable for the GC grace after a later day commit retires them, as an
+     * hour's own planned files do (storage.md §3.4).
+     */
+    private PartitionSnapshot day(PartitionKey hour, boolean fresh) throws IOException {
+        DayPartition day = DayPartition.of(hour);
+        PartitionSnapshot known = fresh ? null : days.get(day);
+        if (known == null) {
+            known = tables.daySnapshot(day);
+            days.put(day, known);
+        }
+        return known;
     }
 
     /** A file being read whose kept row groups a worker with nothing else to do can share. */
