@@ -21,6 +21,9 @@ import java.util.function.Function;
  * escapes as anything but the partition's error result.
  */
 public final class PartitionCompactor {
+    /** The reason of a rollup's noop when its day has nothing to roll up (a sweep does not report such a day). */
+    public static final String NOTHING_TO_ROLL_UP = "nothing to roll up";
+
     private final Optional<ObjectStore> store;
     private final Function<ObjectStore, CompactionSteps> steps;
     private final Clock clock;

@@ -224,7 +224,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
                     CommitKind.ROLLUP, written.outputs());
         }
         if (outcome instanceof RewriteOutcome.Unchanged u) {
-            return PartitionResult.noop(label, u.planned().generation(), "rollup of " + day + ": nothing to roll up");
+            return PartitionResult.noop(label, u.planned().generation(), PartitionCompactor.NOTHING_TO_ROLL_UP);
         }
         if (outcome instanceof RewriteOutcome.Lost l) {
             return PartitionResult.noop(label, l.planned().generation(), "rollup of " + day + ": lost the commit race "

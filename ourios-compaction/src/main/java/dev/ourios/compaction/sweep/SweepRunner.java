@@ -419,6 +419,9 @@ public final class SweepRunner {
             }
             PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup,
                     s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()));
+            if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
+                continue; // a day at rest is not news, as an hour that is no candidate is not
+            }
             if (r.result() == PartitionResult.Result.ERROR) {
                 LOG.debug("{}", r.error());
             } else {
