@@ -119,6 +119,28 @@ class RollupSweepTest {
     }
 
     @Test
+    void theFileSizeHistogramRecordsTheDayFileSoTheSmallFileShareIsTheTenantsH4() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        generated(store, 4);
+        sweep(store, CompactionOptions.defaults(dir.resolve("scratch"))); // four hour files
+        io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader metrics =
+                io.opentelemetry.sdk.testing.exporter.InMemoryMetricReader.create();
+        try (io.opentelemetry.sdk.metrics.SdkMeterProvider provider = io.opentelemetry.sdk.metrics.SdkMeterProvider
+                .builder().registerMetricReader(metrics).build()) {
+            TestStores.runner(store, dir.resolve("scratch"), options(dir.resolve("scratch")), provider)
+                    .sweep(PartitionFilter.all(), r -> { });
+            var sizes = metrics.collectAllMetrics().stream()
+                    .filter(m -> m.getName().equals("ourios.storage.parquet.file.size")).findFirst().orElseThrow()
+                    .getHistogramData().getPoints().iterator().next();
+            assertEquals(1, sizes.getCount(), "one record: the day file");
+            Manifest day = dayManifest(store);
+            assertEquals(store.stat(DAY.prefix() + day.files().get(0)).orElseThrow().size(), (long) sizes.getSum());
+            assertEquals(TENANT, sizes.getAttributes().get(io.opentelemetry.api.common.AttributeKey.stringKey(
+                    "ourios.tenant")));
+        }
+    }
+
+    @Test
     void aLateFileIsVisibleAtOnceAndTheNextSweepFoldsItIntoTheDay() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         List<String> before = new ArrayList<>(generated(store, 3));
