@@ -45,6 +45,15 @@ public final class LiveFiles {
      *                           engine would read them beside the hour's own files); the next rollup drops them
      */
     public List<LiveFile> list(String tenant, Optional<Instant> from, Optional<Instant> to) throws IOException {
+        return list(tenant, from, to, true);
+    }
+
+    /**
+     * As {@link #list(String, Optional, Optional)}; {@code refuseDeadRows} false lists a day holding rows of a void
+     * cover too, for a caller that counts files rather than hands them to another engine (the store page).
+     */
+    public List<LiveFile> list(String tenant, Optional<Instant> from, Optional<Instant> to, boolean refuseDeadRows)
+            throws IOException {
         List<LiveFile> out = new ArrayList<>();
         java.util.Set<String> listedDayFiles = new java.util.HashSet<>();
         java.util.Map<DayPartition, PartitionSnapshot> days = new java.util.HashMap<>();
@@ -54,7 +63,9 @@ public final class LiveFiles {
             if (daySnapshot == null) {
                 // One generation of each day for the whole list, checked once for rows another engine must not see.
                 daySnapshot = tables.daySnapshot(day);
-                DeadRowsException.check(tables, day, HourFiles.covers(day, daySnapshot));
+                if (refuseDeadRows) {
+                    DeadRowsException.check(tables, day, HourFiles.covers(day, daySnapshot));
+                }
                 days.put(day, daySnapshot);
             }
             HourFiles files = HourFiles.resolve(tables, p, daySnapshot);
