@@ -101,13 +101,7 @@ class RollupCrashTest {
         List<String> expected = new ArrayList<>(rows(store));
         IngestWriter writer = new IngestWriter(store);
         for (int round = 0; round < 4; round++) {
-            // A late file in a random hour, acknowledged once landed.
-            int h = random.nextInt(HOURS);
-            LogGenerator gen = new LogGenerator(TestStores.spec(List.of(TENANT), HOURS, 3, 50, seed + round));
-            List<LogRecord> late = gen.file(TENANT, h, 0);
-            writer.writeFile(DAY.hour(10 + h), late);
-            late.forEach(r -> expected.add(TestStores.identity(r)));
-            expected.sort(null);
+            landLate(writer, random, seed + round, 50, expected);
 
             ChildJvm child = child(CompactorProcess.NO_HALT, 3);
             child.awaitLine(ChildJvm.Output.STDOUT, "SWEEP"::equals, Duration.ofSeconds(60));
@@ -137,12 +131,7 @@ class RollupCrashTest {
         b.awaitLine(ChildJvm.Output.STDOUT, "SWEEP"::equals, Duration.ofSeconds(60));
         IngestWriter writer = new IngestWriter(store);
         for (int i = 0; i < 6; i++) {
-            int h = random.nextInt(HOURS);
-            List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), HOURS, 3, 40, seed + i))
-                    .file(TENANT, h, 0);
-            writer.writeFile(DAY.hour(10 + h), late);
-            late.forEach(r -> expected.add(TestStores.identity(r)));
-            expected.sort(null);
+            landLate(writer, random, seed + i, 40, expected);
             assertEquals(expected, rows(store), "seed " + seed + " while both run, after late file " + i);
         }
         assertEquals(0, a.waitFor(Duration.ofSeconds(120)), a.output());
@@ -151,6 +140,17 @@ class RollupCrashTest {
         recover(store);
         assertEquals(expected, rows(store), "recovered, seed " + seed);
         assertConverged(store, "seed " + seed);
+    }
+
+    /** Lands a late file of {@code rows} rows in a random hour of the day; its rows are acknowledged once it landed. */
+    private static void landLate(IngestWriter writer, Random random, long fileSeed, int rows, List<String> expected)
+            throws IOException {
+        int h = random.nextInt(HOURS);
+        List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), HOURS, 3, rows, fileSeed))
+                .file(TENANT, h, 0);
+        writer.writeFile(DAY.hour(10 + h), late);
+        late.forEach(r -> expected.add(TestStores.identity(r)));
+        expected.sort(null);
     }
 
     /** A sweep with the rollup, then GC with a clock past the grace: what a crash left is collected. */
