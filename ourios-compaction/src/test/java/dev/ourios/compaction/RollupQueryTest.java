@@ -83,6 +83,8 @@ class RollupQueryTest {
             new IngestWriter(s).writeFile(DAY.hour(11), late);
         }
         assertAnswersAlike(hourly, rolled);
+        assertEquals(2, engine(rolled).count(Query.tenant(TENANT)).files(),
+                "a count reads the day file once for its four hours, and the late file");
 
         // The file list: the day file once, the late file, and DuckDB over it counts every row once.
         LiveFiles files = new LiveFiles(rolled, new TableLayout(rolled), new TableReader(rolled, new ManifestCodec()));
@@ -123,11 +125,21 @@ class RollupQueryTest {
                 assertEquals(want.stream().sorted().toList(), got.stream().sorted().toList(), q.toString());
             }
             assertEquals(engine(hourly).count(q).rows(), engine(rolled).count(q).rows(), "count " + q);
+            if (q.limit().isEmpty()) {
+                assertEquals(want.stream().sorted().toList(), everyRow(rolled, q), "every row of " + q);
+            }
         }
         String service = engine(hourly).collect(Query.tenant(TENANT).limit(1)).rows().get(0).serviceName();
         Query byService = Query.tenant(TENANT).service(service);
         assertEquals(run(hourly, byService).stream().sorted().toList(),
                 run(rolled, byService).stream().sorted().toList(), byService.toString());
+    }
+
+    /** The rows an aggregate over every row sees (any order; a day file read once for its hours). */
+    private static List<String> everyRow(LocalObjectStore store, Query q) throws Exception {
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        engine(store).visitEveryRow(q, Optional.empty(), () -> r -> seen.add(TestStores.identity(r)), v -> { });
+        return seen.stream().sorted().toList();
     }
 
     /** Commits the hour's next generation naming the same files (no row moves), which voids the day's cover of it. */

@@ -19,13 +19,30 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
  * set, or, when its day partition validly covers it, the day partition's live files (of which only the rows of this
  * hour count) and the hour's late ingest files. The day partition is listed and its manifest read once, and the
  * hour's cover is decided against that same manifest, so the day files read are the ones the cover was valid for.
+ * A {@link DayReads} claim reads several hours' day files at once: then {@code rules} says which rows of each file
+ * count.
  *
- * @param snapshot the hour's snapshot (covered or its own)
- * @param files    the files to read, sorted by key (a day file's rows are filtered to the hour)
+ * @param partition the hour
+ * @param covered   whether the hour is validly covered
+ * @param files     the files to read, sorted by key
+ * @param rules     what each file (by key) must hold and which of its rows count
  */
-record HourFiles(PartitionSnapshot snapshot, List<ObjectInfo> files) {
+record HourFiles(PartitionKey partition, boolean covered, List<ObjectInfo> files,
+        java.util.function.Function<String, FileRule> rules) {
     HourFiles {
         files = List.copyOf(files);
+    }
+
+    /** The files of {@code s}, an hour's snapshot (covered or its own), and the day files when it is covered. */
+    static HourFiles of(PartitionSnapshot s, List<ObjectInfo> files) {
+        PartitionKey hour = s.partition();
+        return new HourFiles(hour, s.isCovered(), files,
+                key -> isDayFile(key) ? FileRule.dayFileOfHour(hour) : FileRule.hourFile(hour));
+    }
+
+    /** Nothing to read for {@code hour}: a {@link DayReads} claim read its rows with another hour's. */
+    static HourFiles none(PartitionKey hour) {
+        return new HourFiles(hour, true, List.of(), key -> FileRule.hourFile(hour));
     }
 
     /** One listing of the day partition and of the hour, one read of each current manifest needed. */
@@ -42,12 +59,12 @@ record HourFiles(PartitionSnapshot snapshot, List<ObjectInfo> files) {
             throws IOException {
         PartitionSnapshot s = tables.hourSnapshot(hour, covers(DayPartition.of(hour), daySnapshot));
         if (!s.isCovered()) {
-            return new HourFiles(s, s.live());
+            return of(s, s.live());
         }
         List<ObjectInfo> files = new ArrayList<>(daySnapshot.live());
         files.addAll(s.live());
         files.sort(java.util.Comparator.comparing(ObjectInfo::key));
-        return new HourFiles(s, files);
+        return of(s, files);
     }
 
     /** The covers of the day partition {@code daySnapshot} resolved. */
@@ -55,20 +72,16 @@ record HourFiles(PartitionSnapshot snapshot, List<ObjectInfo> files) {
         return new DayCovers(day, daySnapshot.currentManifest(), daySnapshot.manifest());
     }
 
-    PartitionKey partition() {
-        return snapshot.partition();
-    }
-
     /** True if {@code key} is a day partition's file, whose rows of other hours are skipped. */
     static boolean isDayFile(String key) {
         return DayPartition.isInDayPartition(key);
     }
 
-    /** {@code predicate} narrowed to the hour's effective times, so a day file's other hours are pruned. */
-    static Optional<FilterPredicate> withinHour(Optional<FilterPredicate> predicate, PartitionKey hour) {
-        FilterPredicate inHour = FilterApi.and(
-                FilterApi.gtEq(FilterApi.longColumn(Columns.EFFECTIVE_TIME), hour.hourStartNanos()),
-                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), hour.hourEndNanos()));
-        return Optional.of(predicate.map(p -> FilterApi.and(p, inHour)).orElse(inHour));
+    /** {@code predicate} narrowed to the effective times whose rows count, so a day file's other hours are pruned. */
+    static Optional<FilterPredicate> within(Optional<FilterPredicate> predicate, FileRule rule) {
+        FilterPredicate in = FilterApi.and(
+                FilterApi.gtEq(FilterApi.longColumn(Columns.EFFECTIVE_TIME), rule.fromNanos()),
+                FilterApi.lt(FilterApi.longColumn(Columns.EFFECTIVE_TIME), rule.toNanos()));
+        return Optional.of(predicate.map(p -> FilterApi.and(p, in)).orElse(in));
     }
 }

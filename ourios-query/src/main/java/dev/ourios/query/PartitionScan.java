@@ -67,6 +67,8 @@ final class PartitionScan {
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
+    /** Null, or the query's claims of day partitions (see the constructor). */
+    private final DayReads dayReads;
     /** The day partitions' snapshots this scan took, by day (see {@link #day}). */
     private final java.util.Map<DayPartition, PartitionSnapshot> days = new java.util.concurrent.ConcurrentHashMap<>();
     /** What the row filter requires of the files' token index (docs/spec/query.md, "The token index"). */
@@ -74,6 +76,17 @@ final class PartitionScan {
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
             ScanThreads scanThreads) {
+        this(store, tables, footers, query, counters, scanThreads, null);
+    }
+
+    /**
+     * @param dayReads the query's shared claims of day partitions, when the order hours are read in does not matter
+     *                 (a count, an aggregate over every row): each day file is then read once for the query's hours
+     *                 it covers; null reads a covered hour's day files for that hour alone
+     */
+    PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
+            ScanThreads scanThreads, DayReads dayReads) {
+        this.dayReads = dayReads;
         this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
@@ -90,7 +103,7 @@ final class PartitionScan {
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
     List<Hit> scan(PartitionKey partition, long keep) throws IOException {
-        return attempt(partition, files -> new PartitionRead(files.partition(), files.files(), keep, false)
+        return attempt(partition, files -> new PartitionRead(files, keep, false)
                 .run().hits());
     }
 
@@ -99,7 +112,7 @@ final class PartitionScan {
      * the query's columns (each row is still checked for the tenant and the partition).
      */
     long count(PartitionKey partition) throws IOException {
-        return attempt(partition, files -> new PartitionRead(files.partition(), files.files(), 0, true)
+        return attempt(partition, files -> new PartitionRead(files, 0, true)
                 .run().count());
     }
 
@@ -116,7 +129,7 @@ final class PartitionScan {
             throws IOException {
         return attempt(partition, files -> {
             List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
-            PartitionRead read = new PartitionRead(files.partition(), files.files(), 0, false);
+            PartitionRead read = new PartitionRead(files, 0, false);
             read.visiting = () -> {
                 V v = visitors.get();
                 made.add(v);
@@ -144,7 +157,17 @@ final class PartitionScan {
     private <T> T attempt(PartitionKey partition, SnapshotRead<T> read) throws IOException {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
-            HourFiles files = HourFiles.resolve(tables, partition, day(partition, attempt > 1));
+            PartitionSnapshot daySnapshot = day(partition, attempt > 1);
+            boolean claimed = dayReads != null && daySnapshot.manifest().isPresent();
+            HourFiles files = claimed ? claimedFiles(partition, daySnapshot)
+                    : HourFiles.resolve(tables, partition, daySnapshot);
+            if (claimed && attempt > 1 && files.files().stream().map(o -> files.rules().apply(o.key()))
+                    .anyMatch(r -> r.hours() != null || !r.partition().equals(partition))) {
+                // A day file read for several hours vanished: the hours it was read for cannot be read again alone.
+                throw new IOException("a file of the day partition " + DayPartition.of(partition).prefix()
+                        + " vanished while the query read it (GC collected a superseded day generation); run the "
+                        + "query again");
+            }
             try {
                 return read.read(files);
             } catch (IOException e) {
@@ -178,6 +201,36 @@ final class PartitionScan {
         return known;
     }
 
+    /**
+     * The files {@code hour} reads under its day's claim ({@link DayReads}): the claim's day files and late files when
+     * it is the claim's reader, nothing when another hour reads it with the day, else its own files (its cover was
+     * void, or it had none, when the day was claimed), decided against the claim's day snapshot.
+     */
+    private HourFiles claimedFiles(PartitionKey hour, PartitionSnapshot daySnapshot) throws IOException {
+        DayReads.Claim claim = dayReads.claim(tables, hour, daySnapshot);
+        boolean inClaim = claim.hours().contains(hour.hour());
+        if (inClaim && !claim.reader().equals(hour)) {
+            return HourFiles.none(hour);
+        }
+        List<ObjectInfo> files = new ArrayList<>(claim.hours().isEmpty() || !claim.reader().equals(hour)
+                ? List.of() : claim.files());
+        java.util.Set<String> own = new java.util.HashSet<>();
+        if (!inClaim) {
+            PartitionSnapshot s = tables.hourSnapshot(hour, HourFiles.covers(DayPartition.of(hour), claim.day()));
+            if (s.isCovered()) {
+                throw new IllegalStateException("BUG: " + hour + " is covered by the day snapshot its day was claimed "
+                        + "on, but not in the claim");
+            }
+            for (ObjectInfo o : s.live()) {
+                files.add(o);
+                own.add(o.key());
+            }
+        }
+        files.sort(java.util.Comparator.comparing(ObjectInfo::key));
+        return new HourFiles(hour, inClaim, files, key -> own.contains(key) ? FileRule.hourFile(hour)
+                : claim.rule(key));
+    }
+
     /** A file being read whose kept row groups a worker with nothing else to do can share. */
     private record OpenFile(LogFileReader reader, int ordinal) {
     }
@@ -203,9 +256,13 @@ final class PartitionScan {
         /** The thread the query runs on: interrupting it cancels the read. */
         private final Thread caller = Thread.currentThread();
 
-        PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep, boolean counting) {
-            this.partition = partition;
-            this.live = live;
+        /** What each file must hold and which of its rows count, by key. */
+        private final java.util.function.Function<String, FileRule> rules;
+
+        PartitionRead(HourFiles files, long keep, boolean counting) {
+            this.partition = files.partition();
+            this.live = files.files();
+            this.rules = files.rules();
             this.keep = keep;
             this.counting = counting;
         }
@@ -339,19 +396,18 @@ final class PartitionScan {
 
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
-                // A day file (a covered hour, storage.md 4.15) holds the whole day: only this hour's rows count.
-                boolean dayFile = HourFiles.isDayFile(key);
-                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), partition, query, matcher,
-                        dayFile);
+                // A day file (storage.md 4.15) holds the whole day: only the rows of the hours read count.
+                FileRule rule = rules.apply(key);
+                boolean dayFile = rule.hours() != null;
+                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), rule, query, matcher);
                 RowPrefilter rows = visitColumns.isPresent() ? new VisitingPrefilter(checked, visitColumns.get(), this)
                         : checked;
-                LogFileReader reader = open(key, dayFile ? HourFiles.withinHour(predicate, partition) : predicate,
-                        rows);
+                LogFileReader reader = open(key, dayFile ? HourFiles.within(predicate, rule) : predicate, rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
                     // An older file without the promoted column: the service predicate would prune it whole.
                     counters.addBytes(reader);
                     reader.close();
-                    reader = open(key, dayFile ? HourFiles.withinHour(predicateWithoutService, partition)
+                    reader = open(key, dayFile ? HourFiles.within(predicateWithoutService, rule)
                             : predicateWithoutService, rows);
                 }
                 OpenFile open = new OpenFile(reader, fileOrdinal);
@@ -493,8 +549,11 @@ final class PartitionScan {
             if (!(worker.visitor instanceof GroupVisitor visitor)) {
                 return false;
             }
-            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query,
-                    checked.hour != null ? checked.hour : checked.rows, group); // a day file: its hour's rows only
+            if (checked.rule.proof() == null) {
+                return false; // a day file read for several hours: no group is proven to be theirs alone
+            }
+            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query, checked.rule.proof(),
+                    group);
             return times.isPresent() && worker.visitGroup(visitor,
                     new GroupVisitor.MatchingGroup(group.rowCount(), times.get().min(), times.get().max(), group));
         }
@@ -513,20 +572,16 @@ final class PartitionScan {
         private final List<ColumnTest> columnGuards;
         /** The guards of a row group whose observed times are proven inside the hour (see {@link #columnGuards}). */
         private final List<ColumnTest> zeroTimeGuards;
-        /** A day file's: the hour's rows, of the wider {@link #rows} the file must hold; null for an hour's file. */
-        private final PartitionKey.Rows hour;
+        /** What the file must hold and which of its rows count (a day file's: those of the hours read). */
+        private final FileRule rule;
 
-        /**
-         * @param dayFile a day partition's file (storage.md 4.15): its rows are checked against the tenant and the
-         *                day, and those of other hours are skipped
-         */
-        CheckedPrefilter(String file, PartitionKey partition, Query query, RowMatcher matcher, boolean dayFile) {
+        CheckedPrefilter(String file, FileRule rule, Query query, RowMatcher matcher) {
             this.file = file;
             this.query = query;
             String tenant = query.tenant();
-            this.partition = partition;
-            this.hour = dayFile ? partition.rows() : null;
-            this.rows = dayFile ? dayRows(partition) : partition.rows();
+            this.rule = rule;
+            this.partition = rule.partition();
+            this.rows = rule.rows();
             this.tenant = tenant;
             this.matcher = matcher;
             this.columns = matcher.columnsExceptText();
@@ -595,16 +650,10 @@ final class PartitionScan {
                 }
                 throw new PartitionMismatchException(file, rowIndex, partition, partial.partitionKey());
             }
-            if (hour != null && !hour.holds(partial.tenantId(), partial.effectiveTime())) {
-                return false; // a day file's row of another hour: read with that hour, if it is validly covered
+            if (!rule.counts(partial.effectiveTime())) {
+                return false; // a day file's row of an hour not read here: read with that hour, if validly covered
             }
             return matcher.matchesExceptText(partial);
-        }
-
-        /** The tenant and the UTC day of {@code hour}: what every row of its day file must belong to. */
-        private static PartitionKey.Rows dayRows(PartitionKey hour) {
-            long from = hour.hourStartNanos() - (long) hour.hour() * 3_600_000_000_000L;
-            return new PartitionKey.Rows(hour.tenantId(), from, from + 24 * 3_600_000_000_000L);
         }
     }
 
