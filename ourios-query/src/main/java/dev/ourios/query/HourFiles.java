@@ -45,15 +45,10 @@ record HourFiles(PartitionKey partition, boolean covered, List<ObjectInfo> files
         return new HourFiles(hour, true, List.of(), key -> FileRule.hourFile(hour));
     }
 
-    /** One listing of the day partition and of the hour, one read of each current manifest needed. */
-    static HourFiles resolve(TableReader tables, PartitionKey hour) throws IOException {
-        return resolve(tables, hour, tables.daySnapshot(DayPartition.of(hour)));
-    }
-
     /**
-     * With the day partition's snapshot already taken ({@link TableReader#daySnapshot}), so that several hours of one
-     * day resolve against the same day generation (a file list for another engine must not hold two generations'
-     * day files).
+     * The hour's files against the day partition's snapshot {@code daySnapshot} ({@link TableReader#daySnapshot}),
+     * taken once for several hours of one day, so they resolve against the same day generation (a file list for
+     * another engine must not hold two generations' day files). One listing of the hour.
      */
     static HourFiles resolve(TableReader tables, PartitionKey hour, PartitionSnapshot daySnapshot)
             throws IOException {
