@@ -205,7 +205,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
 
     @Override
     public Optional<AuditEvent> auditEvent(PlannedRewrite planned, CommitRecord record, long generation) {
-        return Optional.empty(); // no event of a day commit (storage.md, "Rollup: small hours into day files")
+        return Optional.of(AuditEvent.of(day.label(), generation, record)); // kind 7, partition …/day=DD/rollup
     }
 
     @Override

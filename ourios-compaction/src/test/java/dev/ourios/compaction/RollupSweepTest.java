@@ -141,6 +141,37 @@ class RollupSweepTest {
     }
 
     @Test
+    void aRollupWritesItsAuditEventOfKindSevenAndALostOneIsReemitted() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        generated(store, 2);
+        sweep(store, CompactionOptions.defaults(dir.resolve("scratch")));
+        sweep(store, options(dir.resolve("scratch")));
+        Manifest day = dayManifest(store);
+        dev.ourios.compaction.audit.AuditEvent event = dev.ourios.compaction.audit.AuditEvent.of(DAY.label(),
+                day.generation(), day.commitRecord().orElseThrow().complete().orElseThrow());
+        String key = dev.ourios.compaction.audit.AuditLog.keyOf(event);
+        assertTrue(store.stat(key).isPresent(), "the day commit's event: " + key);
+        java.util.Properties props = new java.util.Properties();
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        try (java.sql.Connection c = java.sql.DriverManager.getConnection("jdbc:duckdb:", props);
+                java.sql.ResultSet rs = c.createStatement().executeQuery("SELECT event_kind, event_type, "
+                        + "compaction_partition, compaction_generation, compaction_rows FROM read_parquet('"
+                        + store.describe(key) + "')")) {
+            assertTrue(rs.next());
+            assertEquals(7, rs.getInt(1));
+            assertEquals("rollup", rs.getString(2));
+            assertEquals("year=2026/month=11/day=01/rollup", rs.getString(3));
+            assertEquals(day.generation(), rs.getLong(4));
+            assertEquals(2 * 3 * 300, rs.getLong(5));
+        }
+        // Lost between the commit and the audit: the next sweep with the rollup re-emits the same event.
+        store.delete(key);
+        sweep(store, options(dir.resolve("scratch")));
+        assertTrue(store.stat(key).isPresent(), "re-emitted");
+    }
+
+    @Test
     void aLateFileIsVisibleAtOnceAndTheNextSweepFoldsItIntoTheDay() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         List<String> before = new ArrayList<>(generated(store, 3));

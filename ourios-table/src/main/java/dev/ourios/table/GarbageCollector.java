@@ -83,11 +83,11 @@ public final class GarbageCollector {
     }
 
     /**
-     * A day partition's manifests hold no audit hold (STORAGE.md §4.15): this build writes no event for a day commit,
-     * and the audit hold's events are keyed by hour.
+     * A day partition (STORAGE.md §4.15), with the audit hold of its superseded manifests: each day commit has an
+     * event of its own, asked of the {@link CommitAudit} with the day's first hour as its partition.
      */
     private PartitionGcResult collectDay(DayPartition day, Predicate<String> retained) {
-        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, CommitAudit.NONE);
+        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, commitAudit);
     }
 
     /**
@@ -157,7 +157,7 @@ public final class GarbageCollector {
             return false;
         }
         try {
-            Manifest m = reader.readManifest(partition, ManifestKeys.generationOfName(o.name()));
+            Manifest m = reader.readManifest(o.key()); // an hour's or a day partition's
             if (audit.recorded(partition, m)) {
                 return false;
             }

@@ -163,6 +163,11 @@ public final class TableReader {
         return manifests.size();
     }
 
+    /** Reads and validates the manifest object {@code key} (an hour's or a day partition's). */
+    public Manifest readManifest(String key) throws IOException {
+        return codec.decode(key, store.readAllBytes(key));
+    }
+
     /** Reads and validates one generation's manifest. */
     public Manifest readManifest(PartitionKey partition, long generation) throws IOException {
         String key = ManifestKeys.key(partition, generation);

@@ -3,6 +3,7 @@ package dev.ourios.compaction.audit;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.DayPartition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -55,6 +56,19 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
         boolean band = c.outputs().size() > 1;
         return new AuditEvent(c.kind(), partition, c.at(), c.inputs(), band ? null : c.output(), generation,
                 c.rows(), c.rowsRemoved(), c.reason(), band ? c.outputs() : List.of());
+    }
+
+    /**
+     * The {@code compaction_partition} column and the partition part of the event's identity:
+     * {@code year=YYYY/month=MM/day=DD/hour=HH}, or for a day partition's commit (STORAGE.md §4.15, whose events
+     * carry the day's first hour as their partition) {@code year=YYYY/month=MM/day=DD/rollup}.
+     */
+    public String partitionPath() {
+        if (kind != CommitKind.ROLLUP) {
+            return partition.hourPath();
+        }
+        String hour = partition.hourPath();
+        return hour.substring(0, hour.lastIndexOf('/') + 1) + DayPartition.DIRECTORY;
     }
 
     /** The {@code event_kind} column: the audit stream's ordinal of this kind. */

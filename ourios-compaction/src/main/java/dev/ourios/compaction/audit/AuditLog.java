@@ -151,7 +151,7 @@ public final class AuditLog {
             if (e.reason() != null) {
                 g.append("reason", e.reason());
             }
-            g.append("compaction_partition", e.partition().hourPath());
+            g.append("compaction_partition", e.partitionPath());
             Group list = g.addGroup("compaction_input_files");
             for (String in : e.inputFiles()) {
                 list.addGroup("list").append("element", in);
@@ -186,7 +186,7 @@ public final class AuditLog {
         byte[] h;
         try {
             h = MessageDigest.getInstance("SHA-256").digest((e.partition().tenantId() + "\0"
-                    + e.partition().hourPath() + "\0" + e.generation()).getBytes(StandardCharsets.UTF_8));
+                    + e.partitionPath() + "\0" + e.generation()).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("SHA-256 is always available", ex);
         }

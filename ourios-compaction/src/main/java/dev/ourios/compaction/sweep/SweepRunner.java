@@ -7,14 +7,15 @@ import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.CompactionPolicy;
 import dev.ourios.compaction.plan.PlanDecision;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
+import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
-import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.table.DayPartition;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
@@ -417,6 +418,7 @@ public final class SweepRunner {
             if (stopping.get()) {
                 return; // SIGTERM: start nothing new
             }
+            repairDayAudit(day);
             PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup,
                     s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()));
             if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
@@ -429,6 +431,28 @@ public final class SweepRunner {
             }
             results.add(r);
             onResult.accept(r);
+        }
+    }
+
+    /**
+     * The audit repair of a day partition (STORAGE.md §4.15, §4.2 step 6): every present manifest's complete commit
+     * record whose event is not recorded is emitted, the event carrying the day's first hour as its partition. Best
+     * effort: a failure is logged and the next sweep tries again (GC holds the manifest meanwhile).
+     */
+    private void repairDayAudit(DayPartition day) {
+        try {
+            PartitionSnapshot s = reader.daySnapshot(day);
+            List<ObjectInfo> manifests = new ArrayList<>(s.supersededManifests());
+            s.currentManifest().ifPresent(manifests::add);
+            for (ObjectInfo o : manifests) {
+                Manifest m = reader.readManifest(o.key());
+                Optional<CommitRecord> c = m.commitRecord().flatMap(RecordedCommit::complete);
+                if (c.isPresent() && audit.emitOnce(AuditEvent.of(day.label(), m.generation(), c.get()), reader)) {
+                    LOG.info("{}: re-emitted the audit event of generation {}", day, m.generation());
+                }
+            }
+        } catch (Throwable t) {
+            LOG.warn("{}: audit re-emission failed: {}", day, Containment.describe(Containment.contain(t)));
         }
     }
 
