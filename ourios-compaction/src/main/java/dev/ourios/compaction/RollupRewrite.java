@@ -160,6 +160,20 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
         if (!sel.change()) {
             return StagedRewrite.unchanged(0, 0);
         }
+        if (sel.covers().isEmpty()) {
+            // Every cover is void and no hour is to be covered: the day files hold dead rows only. They are retired
+            // without a rewrite (nothing is carried), and the day covers nothing.
+            List<ObjectInfo> files = sel.daySnapshot().live();
+            long dead = 0;
+            for (ObjectInfo f : files) {
+                dead += footerRows(f);
+            }
+            CommitRecord record = new CommitRecord(CommitKind.ROLLUP, clock.instant(),
+                    files.stream().map(ObjectInfo::name).sorted().toList(), null, 0, dead,
+                    files.stream().mapToLong(ObjectInfo::size).sum(), 0, null, null);
+            written = null;
+            return StagedRewrite.toCommit(record, files.size(), dead, null, null, false);
+        }
         List<ObjectInfo> inputs = new ArrayList<>(sel.daySnapshot().live());
         inputs.addAll(sel.hourInputs());
         // Names are UUIDv7s, unique across the day: name order is the tie-break's input order (storage.md §4.4).
@@ -221,7 +235,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
             return new PartitionResult(label, PartitionResult.Result.COMMITTED, r.inputs().size(), r.rows(),
                     r.bytesIn(), r.bytesOut(), c.generation(), r.output(), r.inputs(), null,
                     "rollup of " + this.day + ": " + selection.reason(), c.seconds(), Optional.empty(),
-                    CommitKind.ROLLUP, written.outputs());
+                    CommitKind.ROLLUP, written == null ? List.of() : written.outputs());
         }
         if (outcome instanceof RewriteOutcome.Unchanged u) {
             return PartitionResult.noop(label, u.planned().generation(), PartitionCompactor.NOTHING_TO_ROLL_UP);

@@ -172,6 +172,35 @@ class RollupSweepTest {
     }
 
     @Test
+    void aDayHoldingOnlyDeadRowsIsRetiredWithoutARewrite() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        List<String> before = generated(store, 2);
+        sweep(store, options(dir.resolve("scratch")));
+        Manifest first = dayManifest(store);
+        TableReader reader = new TableReader(store, new ManifestCodec());
+        for (int h : List.of(10, 11)) {
+            // Each hour commits on top of its cover (the race the check cannot close): every cover is void.
+            PartitionKey hour = DAY.hour(h);
+            long g = reader.hourSnapshot(hour).generation();
+            Manifest current = reader.readManifest(hour, g);
+            Manifest next = new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null);
+            String key = dev.ourios.table.ManifestKeys.key(hour, g + 1);
+            assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, next)));
+        }
+        assertEquals(before, TestStores.identities(DayRows.of(store, DAY)));
+        // No hour is small any more: nothing is covered again, and the day's dead rows are retired.
+        SweepReport r = sweep(store, options(dir.resolve("scratch")).withSmallFileBytes(1));
+        assertEquals(List.of(), r.errors());
+        Manifest second = dayManifest(store);
+        assertEquals(first.generation() + 1, second.generation(), r.toString());
+        assertEquals(List.of(), second.files());
+        assertEquals(List.of(), second.covers());
+        assertEquals(first.files(), second.retiredNames().stream().toList());
+        assertEquals(before.size(), second.commitRecord().orElseThrow().rowsRemoved().orElseThrow());
+        assertEquals(before, TestStores.identities(DayRows.of(store, DAY)));
+    }
+
+    @Test
     void aLateFileIsVisibleAtOnceAndTheNextSweepFoldsItIntoTheDay() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         List<String> before = new ArrayList<>(generated(store, 3));
