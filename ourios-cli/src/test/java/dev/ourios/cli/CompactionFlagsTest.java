@@ -78,16 +78,7 @@ class CompactionFlagsTest {
     }
 
     @Test
-    void the_rollup_with_a_retention_or_with_the_iceberg_view_is_refused_naming_both() {
-        InProcessCli.Result r = InProcessCli.run("compact", "--store", dir.resolve("store").toString(), "--once",
-                "--rollup", "--retention", "7d");
-        assertEquals(2, r.exit(), r.err());
-        assertTrue(r.err().contains("--rollup cannot be combined with a retention"), r.err());
-        Map<String, String> env = Map.of("OURIOS_COMPACTION_ROLLUP", "true", "OURIOS_RETENTION", "30d");
-        ConfigException e = assertThrows(ConfigException.class, () -> OuriosConfig.from(new ConfigLoader(
-                ConfigKeys.standard(), env).load(Optional.empty(), Map.of()), ConfigKeys.standard()));
-        assertTrue(e.getMessage().contains("compaction.rollup") && e.getMessage().contains("retention"),
-                e.getMessage());
+    void the_rollup_with_the_iceberg_view_is_refused_naming_both() {
         Map<String, String> view = Map.of("OURIOS_COMPACTION_ROLLUP", "true", "OURIOS_ICEBERG_ENABLED", "true");
         ConfigException v = assertThrows(ConfigException.class, () -> IcebergConfig.from(new ConfigLoader(
                 ConfigKeys.standard(), view).load(Optional.empty(), Map.of())));

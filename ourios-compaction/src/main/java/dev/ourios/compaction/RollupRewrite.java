@@ -219,7 +219,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
 
     @Override
     public Optional<AuditEvent> auditEvent(PlannedRewrite planned, CommitRecord record, long generation) {
-        return Optional.of(AuditEvent.of(day.label(), generation, record)); // kind 7, partition …/day=DD/rollup
+        return Optional.of(AuditEvent.ofDay(day, generation, record)); // kind 7, partition …/day=DD/rollup
     }
 
     @Override

@@ -147,7 +147,7 @@ class RollupSweepTest {
         sweep(store, CompactionOptions.defaults(dir.resolve("scratch")));
         sweep(store, options(dir.resolve("scratch")));
         Manifest day = dayManifest(store);
-        dev.ourios.compaction.audit.AuditEvent event = dev.ourios.compaction.audit.AuditEvent.of(DAY.label(),
+        dev.ourios.compaction.audit.AuditEvent event = dev.ourios.compaction.audit.AuditEvent.ofDay(DAY,
                 day.generation(), day.commitRecord().orElseThrow().complete().orElseThrow());
         String key = dev.ourios.compaction.audit.AuditLog.keyOf(event);
         assertTrue(store.stat(key).isPresent(), "the day commit's event: " + key);

@@ -87,7 +87,9 @@ public final class GarbageCollector {
      * event of its own, asked of the {@link CommitAudit} with the day's first hour as its partition.
      */
     private PartitionGcResult collectDay(DayPartition day, Predicate<String> retained) {
-        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, commitAudit);
+        CommitAudit dayAudit = commitAudit == CommitAudit.NONE ? CommitAudit.NONE
+                : (label, manifest) -> commitAudit.recordedDay(day, manifest);
+        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, dayAudit);
     }
 
     /**

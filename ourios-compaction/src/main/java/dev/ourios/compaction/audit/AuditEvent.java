@@ -19,9 +19,11 @@ import java.util.Objects;
  * @param reason      the retention or the deletion's filter (JSON); null for a compaction
  * @param outputFiles the files written, in sort-key order, when the commit wrote several (a band,
  *                    docs/spec/storage.md "The size band"); empty otherwise
+ * @param day         a day partition's commit (STORAGE.md §4.15), whose {@code partition} is the day's first hour
  */
 public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
-        String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles) {
+        String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles,
+        boolean day) {
     public static final int EVENT_KIND_COMPACTION = 3;
     public static final int EVENT_KIND_EXPIRE = 4;
     public static final int EVENT_KIND_DELETE = 5;
@@ -39,6 +41,13 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
         }
     }
 
+    /** An hour partition's event. */
+    public AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
+            String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles) {
+        this(kind, partition, timestamp, inputFiles, outputFile, generation, rows, rowsRemoved, reason, outputFiles,
+                false);
+    }
+
     /** An event of at most one output. */
     public AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
             String outputFile, long generation, long rows, long rowsRemoved, String reason) {
@@ -49,6 +58,13 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
     public AuditEvent(PartitionKey partition, Instant timestamp, List<String> inputFiles, String outputFile,
             long generation, long rows) {
         this(CommitKind.COMPACT, partition, timestamp, inputFiles, outputFile, generation, rows, 0, null);
+    }
+
+    /** The event of the commit {@code c} that created {@code generation} of the day partition {@code day}. */
+    public static AuditEvent ofDay(DayPartition day, long generation, CommitRecord c) {
+        AuditEvent e = of(day.label(), generation, c);
+        return new AuditEvent(e.kind, e.partition, e.timestamp, e.inputFiles, e.outputFile, e.generation, e.rows,
+                e.rowsRemoved, e.reason, e.outputFiles, true);
     }
 
     /** The event of the commit {@code c} that created {@code generation} of {@code partition}. */
@@ -64,7 +80,7 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
      * carry the day's first hour as their partition) {@code year=YYYY/month=MM/day=DD/rollup}.
      */
     public String partitionPath() {
-        if (kind != CommitKind.ROLLUP) {
+        if (!day) {
             return partition.hourPath();
         }
         String hour = partition.hourPath();

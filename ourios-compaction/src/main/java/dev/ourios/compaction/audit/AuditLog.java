@@ -6,6 +6,8 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitAudit;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.Manifest;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.RecordedCommit;
 import dev.ourios.table.TableReader;
@@ -114,9 +116,20 @@ public final class AuditLog {
      * commit of ours, nothing to emit) or its event is recorded.
      */
     public CommitAudit commitAudit(TableReader days) {
-        return (partition, manifest) -> {
-            Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
-            return c.isEmpty() || recorded(AuditEvent.of(partition, manifest.generation(), c.get()), days);
+        return new CommitAudit() {
+            @Override
+            public boolean recorded(PartitionKey partition, Manifest manifest) throws IOException {
+                Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
+                return c.isEmpty() || AuditLog.this.recorded(AuditEvent.of(partition, manifest.generation(), c.get()),
+                        days);
+            }
+
+            @Override
+            public boolean recordedDay(DayPartition day, Manifest manifest) throws IOException {
+                Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
+                return c.isEmpty() || AuditLog.this.recorded(AuditEvent.ofDay(day, manifest.generation(), c.get()),
+                        days);
+            }
         };
     }
 

@@ -104,10 +104,6 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
             throw new IllegalArgumentException("--max-tail-ratio must be between 0 and 1 (got " + maxTailRatio
                     + "): the tail beside a partition's main file is at most that fraction of its size");
         }
-        if (rollup && !retention.isNone()) {
-            throw new IllegalArgumentException("--rollup cannot be combined with a retention (--retention, "
-                    + "--retention-tenant): this build does not expire day partitions (docs/spec/storage.md 4.15)");
-        }
         if (maxFileBytes < MIN_MAX_FILE_BYTES) {
             throw new IllegalArgumentException("--max-file-bytes must be at least 1MiB (got " + maxFileBytes
                     + "): a compacted file holds several row groups and its footer");

@@ -270,11 +270,9 @@ public final class SweepRunner {
                 PartitionSnapshot s = reader.hourSnapshot(p);
                 if (s.isCovered()) {
                     // Its rows are in its day partition: never planned by the hour policy; the rollup folds its late
-                    // files in. This build does not expire day partitions, so a covered hour past its retention is
-                    // an error each sweep rather than rows silently kept.
+                    // files in. Past its retention it is expired by its own commit, which voids the cover.
                     if (retention.isExpired(p, now)) {
-                        throw new IllegalStateException("is covered by its day partition " + DayPartition.of(p)
-                                .prefix() + "; this build does not expire day partitions");
+                        expired.add(s);
                     }
                     continue;
                 }
@@ -317,6 +315,10 @@ public final class SweepRunner {
             }
             results.add(r);
             onResult.accept(r);
+        }
+
+        if (!retention.isNone()) {
+            expireDays(listed, now, results, onResult);
         }
 
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
@@ -435,6 +437,40 @@ public final class SweepRunner {
     }
 
     /**
+     * Expires every day partition of the listed hours whose every hour is past its tenant's retention and that holds
+     * files (docs/spec/storage.md 4.12, 4.15), after the hours' own expiries; by the shard of the day's first hour.
+     */
+    private void expireDays(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
+        java.util.SortedSet<DayPartition> days = new java.util.TreeSet<>(Comparator.comparing(DayPartition::tenantId)
+                .thenComparing(DayPartition::date));
+        for (PartitionKey p : listed) {
+            DayPartition day = DayPartition.of(p);
+            if (shard.owns(day.label()) && retention.isExpired(day.hour(23), now)) {
+                days.add(day);
+            }
+        }
+        for (DayPartition day : days) {
+            if (stopping.get()) {
+                return;
+            }
+            repairDayAudit(day);
+            PartitionResult r = contained(day.label(), -1, () -> expirer.expireDay(day, reader,
+                    retention.forTenant(day.tenantId()).orElseThrow()));
+            if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
+                continue; // no day partition, or one already expired
+            }
+            if (r.result() == PartitionResult.Result.ERROR) {
+                LOG.debug("{}", r.error());
+            } else {
+                LOG.info("{}: expired ({} files, {} rows)", day, r.filesIn(), r.rows());
+            }
+            results.add(r);
+            onResult.accept(r);
+        }
+    }
+
+    /**
      * The audit repair of a day partition (STORAGE.md §4.15, §4.2 step 6): every present manifest's complete commit
      * record whose event is not recorded is emitted, the event carrying the day's first hour as its partition. Best
      * effort: a failure is logged and the next sweep tries again (GC holds the manifest meanwhile).
@@ -447,7 +483,7 @@ public final class SweepRunner {
             for (ObjectInfo o : manifests) {
                 Manifest m = reader.readManifest(o.key());
                 Optional<CommitRecord> c = m.commitRecord().flatMap(RecordedCommit::complete);
-                if (c.isPresent() && audit.emitOnce(AuditEvent.of(day.label(), m.generation(), c.get()), reader)) {
+                if (c.isPresent() && audit.emitOnce(AuditEvent.ofDay(day, m.generation(), c.get()), reader)) {
                     LOG.info("{}: re-emitted the audit event of generation {}", day, m.generation());
                 }
             }
