@@ -57,6 +57,10 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     private final CompactionOptions options;
     private final Clock clock;
     private final Predicate<PartitionSnapshot> atRest;
+    /** A deletion request through the day partition (docs/spec/storage.md 4.13, 4.15); empty for a rollup. */
+    private final Optional<DeletionRequest> deletion;
+    /** The rewriter of a deletion, which leaves the request's rows out; null for a rollup. */
+    private final SortedRewriter sorted;
     /** What the last plan step chose; a retry plans again. */
     private Selection selection;
     private RewriteResult written;
@@ -67,6 +71,25 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
      */
     RollupRewrite(DayPartition day, TableReader reader, ObjectStore store, PartitionRewriter rewriter,
             CompactionOptions options, Clock clock, Predicate<PartitionSnapshot> atRest) {
+        this(day, reader, store, rewriter, options, clock, atRest, Optional.empty(), null);
+    }
+
+    /**
+     * A deletion of {@code request}'s rows from the hours {@code day} validly covers: the day partition rewritten
+     * without them (its dead rows dropped, the covered hours' late files consumed) and committed with the same
+     * covers, as {@code kind: delete}; no hour is covered anew.
+     */
+    static RollupRewrite forDeletion(DayPartition day, TableReader reader, ObjectStore store, SortedRewriter rewriter,
+            CompactionOptions options, Clock clock, DeletionRequest request) {
+        return new RollupRewrite(day, reader, store, rewriter, options, clock, s -> false, Optional.of(request),
+                rewriter);
+    }
+
+    private RollupRewrite(DayPartition day, TableReader reader, ObjectStore store, PartitionRewriter rewriter,
+            CompactionOptions options, Clock clock, Predicate<PartitionSnapshot> atRest,
+            Optional<DeletionRequest> deletion, SortedRewriter sorted) {
+        this.deletion = deletion;
+        this.sorted = sorted;
         this.atRest = atRest;
         this.day = day;
         this.reader = reader;
@@ -120,7 +143,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
                 change = true; // the day files hold dead rows of a void cover: this rewrite drops them
                 why.add(hour.hourLabel() + " dead rows");
             }
-            if (small(s)) {
+            if (deletion.isEmpty() && small(s)) { // a deletion covers no hour anew
                 Set<String> names = new TreeSet<>(s.liveNames());
                 s.manifest().ifPresent(m -> m.retiredNames().stream().filter(FileNames::isIngestFile)
                         .forEach(names::add));
@@ -135,7 +158,9 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
                 why.add(hour.hourLabel() + " covered");
             }
         }
-        selection = new Selection(daySnapshot, next, hourInputs, hourOf, carried, change, String.join(", ", why));
+        // A deletion rewrites the day whenever it covers an hour: the rewrite finds whether any row matches.
+        boolean rewrite = change || (deletion.isPresent() && !next.isEmpty());
+        selection = new Selection(daySnapshot, next, hourInputs, hourOf, carried, rewrite, String.join(", ", why));
         return PlannedRewrite.inDirectory(daySnapshot, day.prefix());
     }
 
@@ -163,16 +188,15 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
         if (sel.covers().isEmpty()) {
             // Every cover is void and no hour is to be covered: the day files hold dead rows only. They are retired
             // without a rewrite (nothing is carried), and the day covers nothing.
-            List<ObjectInfo> files = sel.daySnapshot().live();
-            long dead = 0;
-            for (ObjectInfo f : files) {
-                dead += footerRows(f);
+            if (deletion.isPresent()) {
+                return StagedRewrite.unchanged(0, 0); // nothing covered: nothing of the day to delete from
             }
+            List<ObjectInfo> files = sel.daySnapshot().live();
             CommitRecord record = new CommitRecord(CommitKind.ROLLUP, clock.instant(),
-                    files.stream().map(ObjectInfo::name).sorted().toList(), null, 0, dead,
+                    files.stream().map(ObjectInfo::name).sorted().toList(), null, 0, 0,
                     files.stream().mapToLong(ObjectInfo::size).sum(), 0, null, null);
             written = null;
-            return StagedRewrite.toCommit(record, files.size(), dead, null, null, false);
+            return StagedRewrite.toCommit(record, files.size(), 0, null, null, false);
         }
         List<ObjectInfo> inputs = new ArrayList<>(sel.daySnapshot().live());
         inputs.addAll(sel.hourInputs());
@@ -185,6 +209,19 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
         CompactionPlan plan = new CompactionPlan(day.label(), planned.generation(), inputs,
                 RowGroupSizing.resolve(options.rowGroupBytes(), bytesIn, options.maxFileBytes()),
                 options.sortBudgetBytes(), options.fanIn(), options.maxFileBytes(), Optional.of(scope));
+        if (deletion.isPresent()) {
+            RewriteResult rw = sorted.rewrite(plan, deletion.get().matches());
+            written = rw;
+            if (rw.rowsRemoved() == 0) {
+                return StagedRewrite.unchanged(inputs.size(), rw.rowsIn());
+            }
+            boolean kept = rw.outputName() != null;
+            CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(),
+                    rw.rowsOut(), rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0,
+                    kept ? rw.outputChecksum() : null, deletion.get().toJson(), rw.outputNames());
+            return StagedRewrite.toCommit(record, inputs.size(), rw.rowsIn(), rw.inputChecksum(),
+                    rw.outputChecksum(), true);
+        }
         RewriteResult rw = rewriter.rewrite(plan);
         written = rw;
         CommitRecord record = new CommitRecord(CommitKind.ROLLUP, clock.instant(), plan.inputNames(), rw.rowsOut(),

@@ -219,8 +219,7 @@ public final class PrefetchedInputs implements AutoCloseable {
                         }
                         row++;
                         if (dayFile != null && !carried(dayFile, info, row, RowCodec.decode(out.array(), at, table))) {
-                            out.truncate(at);
-                            excluded[first]++;
+                            out.truncate(at); // a dead row: not read, not counted (its hour's own files hold it)
                             continue;
                         }
                         if (exclude != null && exclude.test(RowCodec.decode(out.array(), at, table))) {
@@ -257,7 +256,7 @@ public final class PrefetchedInputs implements AutoCloseable {
      * A day file's row (docs/spec/storage.md, "Rollup: small hours into day files"): checked against the tenant and the
      * day as an hour's rows are against their hour (a row outside them fails the rollup, naming the file and the row),
      * and carried only when its hour is validly covered; the others are dead rows, which their hours' own files hold,
-     * left out and counted with the excluded rows.
+     * left out as if not there (neither read nor excluded rows).
      */
     private static boolean carried(DayScope day, ObjectInfo file, long row, LogRecord r) throws IOException {
         long time = r.effectiveTime();

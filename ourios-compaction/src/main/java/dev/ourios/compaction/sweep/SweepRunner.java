@@ -255,14 +255,20 @@ public final class SweepRunner {
         List<PartitionSnapshot> expired = new ArrayList<>();
         Map<String, Long> found = new TreeMap<>();
         List<PartitionKey> partitions;
-        List<PartitionKey> listed;
+        List<PartitionKey> listed = new ArrayList<>();
+        List<DayPartition> dayPartitions = new ArrayList<>(); // days holding a rollup/ directory
         try {
-            listed = layout.partitions(filter);
+            layout.forEachPartition(filter, listed::add, dayPartitions::add);
             partitions = listed.stream().filter(shard::owns).toList();
         } catch (Throwable t) {
             errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             listed = List.of();
             partitions = List.of();
+        }
+        for (DayPartition day : dayPartitions) {
+            if (shard.owns(day.label())) {
+                repairDayAudit(day); // a day commit's lost event, whatever commit made it (rollup, expiry, deletion)
+            }
         }
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
         for (PartitionKey p : partitions) {
@@ -420,7 +426,6 @@ public final class SweepRunner {
             if (stopping.get()) {
                 return; // SIGTERM: start nothing new
             }
-            repairDayAudit(day);
             PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup,
                     s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()));
             if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
@@ -454,7 +459,6 @@ public final class SweepRunner {
             if (stopping.get()) {
                 return;
             }
-            repairDayAudit(day);
             PartitionResult r = contained(day.label(), -1, () -> expirer.expireDay(day, reader,
                     retention.forTenant(day.tenantId()).orElseThrow()));
             if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
