@@ -400,45 +400,16 @@ public final class SweepRunner {
     }
 
     /**
-     * Re-emits the audit event of every commit of the partition whose event is not recorded, however long ago it
-     * committed and however many commits followed (STORAGE.md §4.2 step 6): it walks the manifests still present,
-     * newest first, above the generation this process last found wholly audited. GC keeps a superseded manifest until
-     * its event is recorded, so every unaudited commit's record is among them. Emission is idempotent
-     * ({@link AuditLog#emitOnce}). Only a complete commit record can be one of ours; a record missing fields was
-     * written by another tool or by hand, and there is no commit of ours to audit.
-     */
-    /**
      * The rollup step of a sweep: every sealed day of the listed hours that this runner's shard owns (by the day's
      * first hour) and none of whose hours is expired, one at a time, tenant then day.
      */
     private void rollUp(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
             Consumer<PartitionResult> onResult) {
-        java.util.SortedSet<DayPartition> days = new java.util.TreeSet<>(Comparator.comparing(DayPartition::tenantId)
-                .thenComparing(DayPartition::date));
-        for (PartitionKey p : listed) {
-            DayPartition day = DayPartition.of(p);
-            Instant sealed = day.label().hourStart().plus(java.time.Duration.ofDays(1)).plus(rollup.grace());
-            if (shard.owns(day.label()) && !now.isBefore(sealed) && !retention.isExpired(day.label(), now)) {
-                days.add(day);
-            }
-        }
-        for (DayPartition day : days) {
-            if (stopping.get()) {
-                return; // SIGTERM: start nothing new
-            }
-            PartitionResult r = contained(day.label(), -1, () -> compactor.rollUp(day, reader, rollup,
-                    s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()));
-            if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
-                continue; // a day at rest is not news, as an hour that is no candidate is not
-            }
-            if (r.result() == PartitionResult.Result.ERROR) {
-                LOG.debug("{}", r.error());
-            } else {
-                LOG.info("{}: {} ({} files, {} rows)", day, r.result().label(), r.filesIn(), r.rows());
-            }
-            results.add(r);
-            onResult.accept(r);
-        }
+        eachDay(listed, day -> !now.isBefore(day.label().hourStart().plus(java.time.Duration.ofDays(1))
+                .plus(rollup.grace())) && !retention.isExpired(day.label(), now),
+                day -> compactor.rollUp(day, reader, rollup,
+                        s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()),
+                results, onResult);
     }
 
     /**
@@ -447,27 +418,39 @@ public final class SweepRunner {
      */
     private void expireDays(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
             Consumer<PartitionResult> onResult) {
+        eachDay(listed, day -> retention.isExpired(day.hour(23), now),
+                day -> expirer.expireDay(day, reader, retention.forTenant(day.tenantId()).orElseThrow()),
+                results, onResult);
+    }
+
+    /**
+     * Runs {@code work} on every day of the listed hours that {@code selects} and this runner's shard owns (by the
+     * day's first hour), one at a time, tenant then day, each contained; a day with nothing to do is not reported.
+     */
+    private void eachDay(List<PartitionKey> listed, java.util.function.Predicate<DayPartition> selects,
+            java.util.function.Function<DayPartition, PartitionResult> work, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
         java.util.SortedSet<DayPartition> days = new java.util.TreeSet<>(Comparator.comparing(DayPartition::tenantId)
                 .thenComparing(DayPartition::date));
         for (PartitionKey p : listed) {
             DayPartition day = DayPartition.of(p);
-            if (shard.owns(day.label()) && retention.isExpired(day.hour(23), now)) {
+            if (shard.owns(day.label()) && selects.test(day)) {
                 days.add(day);
             }
         }
         for (DayPartition day : days) {
             if (stopping.get()) {
-                return;
+                return; // SIGTERM: start nothing new
             }
-            PartitionResult r = contained(day.label(), -1, () -> expirer.expireDay(day, reader,
-                    retention.forTenant(day.tenantId()).orElseThrow()));
+            PartitionResult r = contained(day.label(), -1, () -> work.apply(day));
             if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
-                continue; // no day partition, or one already expired
+                continue; // a day at rest is not news, as an hour that is no candidate is not
             }
             if (r.result() == PartitionResult.Result.ERROR) {
                 LOG.debug("{}", r.error());
             } else {
-                LOG.info("{}: expired ({} files, {} rows)", day, r.filesIn(), r.rows());
+                LOG.info("{}: {} {} ({} files, {} rows)", day, r.action().label(), r.result().label(), r.filesIn(),
+                        r.rows());
             }
             results.add(r);
             onResult.accept(r);
@@ -496,6 +479,14 @@ public final class SweepRunner {
         }
     }
 
+    /**
+     * Re-emits the audit event of every commit of the partition whose event is not recorded, however long ago it
+     * committed and however many commits followed (STORAGE.md §4.2 step 6): it walks the manifests still present,
+     * newest first, above the generation this process last found wholly audited. GC keeps a superseded manifest until
+     * its event is recorded, so every unaudited commit's record is among them. Emission is idempotent
+     * ({@link AuditLog#emitOnce}). Only a complete commit record can be one of ours; a record missing fields was
+     * written by another tool or by hand, and there is no commit of ours to audit.
+     */
     private void repairAudit(PartitionSnapshot s) {
         long done = audited.getOrDefault(s.partition(), 0L);
         if (s.manifest().isEmpty() || s.generation() <= done) {
