@@ -190,11 +190,17 @@ public final class CompactCommand implements Callable<Integer> {
             out.err().println("ourios: " + r.error());
         } else {
             out.out().printf("%-20s %s  %-9s %3d files  %9d rows  %10s -> %10s  gen %d%s%n",
-                    TableText.escape(r.partition().tenantId()), r.partition().hourLabel(), label(r),
+                    TableText.escape(r.partition().tenantId()), where(r), label(r),
                     r.filesIn(), r.rows(),
                     Units.formatBytes(r.bytesIn()), Units.formatBytes(r.bytesOut()), r.generation(),
                     r.reason() == null ? "" : "  (" + r.reason() + ")");
         }
+    }
+
+    /** The hour, or for a rollup its day partition ({@code YYYY-MM-DD day}, as wide as an hour's label). */
+    private static String where(PartitionResult r) {
+        String hour = r.partition().hourLabel();
+        return r.action() == CommitKind.ROLLUP ? hour.substring(0, hour.indexOf('T')) + " day" : hour;
     }
 
     /** {@code committed}, {@code noop}, or {@code expired} for a committed expiry. */

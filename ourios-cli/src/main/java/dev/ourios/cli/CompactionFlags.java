@@ -40,6 +40,11 @@ public final class CompactionFlags {
             + "${DEFAULT-VALUE})")
     String maxFileBytes;
 
+    @Option(names = "--rollup", negatable = true, description = "Roll a tenant's small sealed hours up into one "
+            + "file per UTC day, in the day partition (storage.md 4.15); --no-rollup leaves them hourly (default "
+            + "${DEFAULT-VALUE})")
+    boolean rollup;
+
     @Option(names = "--sort-budget", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
     String sortBudget;
 
@@ -156,7 +161,7 @@ public final class CompactionFlags {
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
                     Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio,
-                    Units.parseSize("--max-file-bytes", maxFileBytes));
+                    Units.parseSize("--max-file-bytes", maxFileBytes)).withRollup(rollup);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -1,10 +1,13 @@
 package dev.ourios.cli;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.ourios.cli.config.ConfigException;
 import dev.ourios.cli.config.ConfigKeys;
 import dev.ourios.cli.config.ConfigLoader;
+import dev.ourios.cli.config.IcebergConfig;
 import dev.ourios.cli.config.OuriosConfig;
 import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.compaction.plan.CompactionOptions;
@@ -52,6 +55,35 @@ class CompactionFlagsTest {
         CompactCommand compact = new CompactCommand();
         new CommandLine(compact).parseArgs("--max-file-bytes", "8MiB");
         assertEquals(8L << 20, compact.flags.toOptions().maxFileBytes());
+    }
+
+    @Test
+    void the_rollup_is_off_by_default_and_its_flags_and_setting_reach_the_options() {
+        CompactCommand plain = new CompactCommand();
+        new CommandLine(plain).parseArgs();
+        assertEquals(false, plain.flags.toOptions().rollup());
+        CompactCommand on = new CompactCommand();
+        new CommandLine(on).parseArgs("--rollup");
+        assertEquals(true, on.flags.toOptions().rollup());
+        CompactCommand off = new CompactCommand();
+        new CommandLine(off).parseArgs("--no-rollup");
+        assertEquals(false, off.flags.toOptions().rollup());
+        CompactionOptions fromEnv = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(),
+                Map.of("OURIOS_COMPACTION_ROLLUP", "on")).load(Optional.empty(), Map.of()), ConfigKeys.standard())
+                .compaction().options();
+        assertEquals(true, fromEnv.rollup());
+        CompactionOptions defaults = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(), Map.of())
+                .load(Optional.empty(), Map.of()), ConfigKeys.standard()).compaction().options();
+        assertEquals(false, defaults.rollup());
+    }
+
+    @Test
+    void the_rollup_with_the_iceberg_view_is_refused_naming_both() {
+        Map<String, String> view = Map.of("OURIOS_COMPACTION_ROLLUP", "true", "OURIOS_ICEBERG_ENABLED", "true");
+        ConfigException v = assertThrows(ConfigException.class, () -> IcebergConfig.from(new ConfigLoader(
+                ConfigKeys.standard(), view).load(Optional.empty(), Map.of())));
+        assertTrue(v.getMessage().contains("iceberg.enabled") && v.getMessage().contains("compaction.rollup"),
+                v.getMessage());
     }
 
     @Test

@@ -40,6 +40,7 @@ final class BandWriter implements Closeable {
 
     private final ObjectStore store;
     private final PartitionKey partition;
+    private final String outputPrefix;
     private final Uuid7 uuids;
     private final WriterOptions options;
     private final long maxFileBytes;
@@ -61,10 +62,12 @@ final class BandWriter implements Closeable {
     private String lastService;
     private long lastTime;
 
-    BandWriter(ObjectStore store, PartitionKey partition, Uuid7 uuids, WriterOptions options, long maxFileBytes,
-            Path scratch) {
+    /** A writer whose files go into {@code outputPrefix} (an hour's directory, or a rollup's day partition). */
+    BandWriter(ObjectStore store, PartitionKey partition, String outputPrefix, Uuid7 uuids, WriterOptions options,
+            long maxFileBytes, Path scratch) {
         this.store = store;
         this.partition = partition;
+        this.outputPrefix = outputPrefix;
         this.uuids = uuids;
         this.options = options;
         this.maxFileBytes = maxFileBytes;
@@ -128,7 +131,7 @@ final class BandWriter implements Closeable {
     private LogFileWriter open() throws IOException {
         if (writer == null) {
             name = uuids.next() + FileNames.COMPACTED;
-            key = partition.dataPrefix() + name;
+            key = outputPrefix + name;
             writer = new LogFileWriter(store.create(key), options, scratch);
             groupsSeen = 0;
             writtenSeen = 0;

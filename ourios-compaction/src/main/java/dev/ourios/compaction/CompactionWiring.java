@@ -94,6 +94,9 @@ public final class CompactionWiring {
         SweepRunner runner = new SweepRunner(layout, reader, gc, policy, compactor, audit,
                 new CompactionMetrics(settings.meters()), settings.planClock(), clock, options.concurrency(), shard,
                 debris, options.retention(), expirer);
+        if (options.rollup()) {
+            runner.rollUpWith(options);
+        }
         if (shard.index() == 0) {
             // Shard 0 compacts the audit series, so several sharded compactors do not all rewrite the same days
             // (they would stay correct, commits being create-only, but do the work N times).

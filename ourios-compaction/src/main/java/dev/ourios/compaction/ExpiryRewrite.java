@@ -1,6 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.compaction.audit.AuditEvent;
+import dev.ourios.core.FileNames;
 import dev.ourios.core.Retention;
 import dev.ourios.parquet.footer.Footers;
 import dev.ourios.store.ObjectInfo;
@@ -8,12 +9,17 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.Manifest;
+import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionSnapshot;
+import dev.ourios.table.Retired;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.TreeMap;
 
 /**
  * A retention expiry as a {@link RewritePlan}: no output; the commit retires every live file of the snapshot
@@ -41,13 +47,39 @@ final class ExpiryRewrite implements RewritePlan<PartitionResult> {
     @Override
     public StagedRewrite rewrite(PlannedRewrite planned) throws IOException {
         List<ObjectInfo> live = snapshot.live();
-        long rows = 0;
+        // A validly covered hour (storage.md 4.15): its rows in the day files, as its cover counts them, go too.
+        long rows = snapshot.cover().map(c -> c.cover().rows()).orElse(0L);
         for (ObjectInfo f : live) {
             rows += footerRows(f);
         }
         CommitRecord record = CommitRecord.expiry(clock.instant(), live.stream().map(ObjectInfo::name).toList(),
                 rows, snapshot.liveBytes(), "retention " + Retention.format(retention));
         return StagedRewrite.toCommit(record, live.size(), rows, null, null, false);
+    }
+
+    /**
+     * A validly covered hour's expiry (storage.md 4.15) builds on the hour's manifest at the cover's generation, which
+     * the covered snapshot did not read: {@code files: []}, and retired what that manifest named or retired and what
+     * the cover accounts for (ingest-file names always, other names while present), with the late files. Its commit
+     * voids the cover, so the hour's rows in the day files are dead from then on.
+     */
+    @Override
+    public Optional<Manifest> nextManifest(PlannedRewrite planned, CommitRecord record) throws IOException {
+        if (!snapshot.isCovered()) {
+            return RewritePlan.super.nextManifest(planned, record);
+        }
+        Map<String, Retired> retired = new TreeMap<>();
+        java.util.function.Predicate<String> keep = n -> FileNames.isIngestFile(n) || snapshot.isPresent(n);
+        if (snapshot.currentManifest().isPresent()) {
+            String key = snapshot.currentManifest().get().key();
+            Manifest g = new ManifestCodec().decode(key, store.readAllBytes(key));
+            g.retired().stream().filter(r -> keep.test(r.file())).forEach(r -> retired.put(r.file(), r));
+            g.files().stream().filter(keep).forEach(f -> retired.putIfAbsent(f, new Retired(f, record.at())));
+        }
+        snapshot.cover().get().cover().names().stream().filter(keep)
+                .forEach(n -> retired.putIfAbsent(n, new Retired(n, record.at())));
+        snapshot.live().forEach(o -> retired.put(o.name(), new Retired(o.name(), record.at())));
+        return Optional.of(Manifest.of(planned.generation() + 1, List.of(), List.copyOf(retired.values()), record));
     }
 
     @Override

@@ -1,5 +1,9 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.table.CommitKind;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.TableReader;
 import dev.ourios.compaction.audit.AuditLog;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.table.ManifestCommitter;
@@ -17,6 +21,9 @@ import java.util.function.Function;
  * escapes as anything but the partition's error result.
  */
 public final class PartitionCompactor {
+    /** The reason of a rollup's noop when its day has nothing to roll up (a sweep does not report such a day). */
+    public static final String NOTHING_TO_ROLL_UP = "nothing to roll up";
+
     private final Optional<ObjectStore> store;
     private final Function<ObjectStore, CompactionSteps> steps;
     private final Clock clock;
@@ -43,6 +50,30 @@ public final class PartitionCompactor {
         Optional<CountingObjectStore> counted = store.map(CountingObjectStore::new);
         PartitionResult r = compact(snapshot, plan, counted.<ObjectStore>map(c -> c).orElse(null));
         return counted.map(c -> r.withRequests(c.requests())).orElse(r);
+    }
+
+    /**
+     * Rolls the day {@code day} up (docs/spec/storage.md, "Rollup: small hours into day files"): its small hours, the
+     * late files of its covered hours and its day files' carried rows into the day partition's next generation, on
+     * this compactor's steps (one counting view of the store per rollup). Reported as the day's
+     * {@link PartitionResult}, labelled by the day's first hour, of action {@link CommitKind#ROLLUP}. {@code atRest}
+     * tells the hours the hour policy leaves as they are.
+     */
+    public PartitionResult rollUp(DayPartition day, TableReader reader, CompactionOptions options,
+            java.util.function.Predicate<dev.ourios.table.PartitionSnapshot> atRest) {
+        ObjectStore base = store.orElseThrow(() -> new IllegalStateException(
+                "BUG: a rollup needs a compactor built on a store"));
+        CountingObjectStore counted = new CountingObjectStore(base);
+        RollupRewrite rollup;
+        CompactionSteps built;
+        try {
+            built = steps.apply(counted);
+            rollup = new RollupRewrite(day, reader, counted, built.rewriter(), options, clock, atRest);
+        } catch (Throwable t) {
+            return PartitionResult.error(day.label(), -1, day + ": " + Containment.describe(Containment.contain(t)),
+                    0);
+        }
+        return new RewriteProtocol(built.committer(), built.audit()).run(rollup).withRequests(counted.requests());
     }
 
     private PartitionResult compact(PartitionSnapshot snapshot, CompactionPlan plan, ObjectStore view) {

@@ -36,4 +36,14 @@ public final class PartitionExpirer {
     public PartitionResult expire(PartitionSnapshot snapshot, Duration retention) {
         return new RewriteProtocol(committer, audit).run(new ExpiryRewrite(store, snapshot, retention, clock));
     }
+
+    /**
+     * Retires every file of the day partition {@code day}, keeping its covers (docs/spec/storage.md 4.15): for a day
+     * whose every hour is past {@code retention}. A day without live files is left as it is (a noop whose reason is
+     * {@link PartitionCompactor#NOTHING_TO_ROLL_UP}).
+     */
+    public PartitionResult expireDay(dev.ourios.table.DayPartition day, dev.ourios.table.TableReader reader,
+            Duration retention) {
+        return new RewriteProtocol(committer, audit).run(new DayExpiryRewrite(day, reader, store, retention, clock));
+    }
 }

@@ -2,6 +2,9 @@ package dev.ourios.compaction;
 
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.Manifest;
+import dev.ourios.table.NextManifest;
+import java.io.IOException;
 import java.util.Optional;
 
 /**
@@ -27,6 +30,15 @@ public interface RewritePlan<R> {
      * writes its own audit in its output (an audit day's compaction).
      */
     Optional<AuditEvent> auditEvent(PlannedRewrite planned, CommitRecord record, long generation);
+
+    /**
+     * The manifest the commit creates on top of {@code planned}: by default {@link NextManifest#from} (the live set
+     * less the inputs plus the outputs). Empty when the plan no longer holds (a rollup's hour moved since the plan):
+     * the protocol then treats it as a lost race and plans again while attempts remain.
+     */
+    default Optional<Manifest> nextManifest(PlannedRewrite planned, CommitRecord record) throws IOException {
+        return Optional.of(NextManifest.from(planned.snapshot(), record));
+    }
 
     /** How many commits may be lost to another committer before the outcome is {@link RewriteOutcome.Lost}. */
     default int attempts() {

@@ -6,7 +6,6 @@ import dev.ourios.table.CommitRecord;
 import dev.ourios.table.CommitResult;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCommitter;
-import dev.ourios.table.NextManifest;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -75,7 +74,10 @@ public final class RewriteProtocol {
                     return new RewriteOutcome.Unverified(planned, staged, secs(started));
                 }
                 CommitRecord record = staged.commitRecord();
-                CommitResult cr = commit(planned, NextManifest.from(planned.snapshot(), record));
+                Optional<Manifest> next = plan.nextManifest(planned, record);
+                CommitResult cr = next.isPresent() ? commit(planned, next.get())
+                        : new CommitResult(CommitResult.Status.LOST, planned.partition(), planned.generation() + 1, "",
+                                "the plan no longer holds (an hour it covers moved)");
                 switch (cr.status()) {
                     case COMMITTED -> {
                         plan.auditEvent(planned, record, cr.generation()).ifPresent(e -> emit(planned, e));

@@ -100,8 +100,8 @@ public final class SortedRewriter implements PartitionRewriter {
             }
             WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
-            try (BandWriter writer = new BandWriter(store, plan.partition(), uuids, opts, plan.maxFileBytes(),
-                    scratch)) {
+            try (BandWriter writer = new BandWriter(store, plan.partition(), plan.outputPrefix(), uuids, opts,
+                    plan.maxFileBytes(), scratch)) {
                 long[] ordinal = {0};
                 sorter.drainTo((buf, offset, length, strings) -> {
                     if (rowFault == null) {

@@ -5,6 +5,8 @@ import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.time.Instant;
@@ -34,12 +36,43 @@ public final class LiveFiles {
         this.tables = Objects.requireNonNull(tables, "tables");
     }
 
-    /** Live files of the tenant's partitions overlapping {@code [from, to)}, oldest partition first, keys sorted. */
+    /**
+     * Live files of the tenant's partitions overlapping {@code [from, to)}, oldest partition first, keys sorted. A day
+     * partition's files (storage.md 4.15) are listed once, with the first hour of the window they validly cover, as
+     * another engine reads every row of a file: the hours they cover and nothing else.
+     *
+     * @throws DeadRowsException if a day file listed holds rows of an hour it no longer validly covers (another
+     *                           engine would read them beside the hour's own files); the next rollup drops them
+     */
     public List<LiveFile> list(String tenant, Optional<Instant> from, Optional<Instant> to) throws IOException {
+        return list(tenant, from, to, true);
+    }
+
+    /**
+     * As {@link #list(String, Optional, Optional)}; {@code refuseDeadRows} false lists a day holding rows of a void
+     * cover too, for a caller that counts files rather than hands them to another engine (the store page).
+     */
+    public List<LiveFile> list(String tenant, Optional<Instant> from, Optional<Instant> to, boolean refuseDeadRows)
+            throws IOException {
         List<LiveFile> out = new ArrayList<>();
+        java.util.Set<String> listedDayFiles = new java.util.HashSet<>();
+        java.util.Map<DayPartition, PartitionSnapshot> days = new java.util.HashMap<>();
         for (PartitionKey p : layout.partitions(new PartitionFilter(Optional.of(Set.of(tenant)), from, to))) {
-            for (ObjectInfo o : tables.snapshot(p).live()) {
-                out.add(new LiveFile(p, o.key(), store.describe(o.key()), o.size()));
+            DayPartition day = DayPartition.of(p);
+            PartitionSnapshot daySnapshot = days.get(day);
+            if (daySnapshot == null) {
+                // One generation of each day for the whole list, checked once for rows another engine must not see.
+                daySnapshot = tables.daySnapshot(day);
+                if (refuseDeadRows) {
+                    DeadRowsException.check(tables, day, HourFiles.covers(day, daySnapshot));
+                }
+                days.put(day, daySnapshot);
+            }
+            HourFiles files = HourFiles.resolve(tables, p, daySnapshot);
+            for (ObjectInfo o : files.files()) {
+                if (!HourFiles.isDayFile(o.key()) || listedDayFiles.add(o.key())) {
+                    out.add(new LiveFile(p, o.key(), store.describe(o.key()), o.size()));
+                }
             }
         }
         return out;

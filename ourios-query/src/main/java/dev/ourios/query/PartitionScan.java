@@ -16,6 +16,7 @@ import dev.ourios.parquet.read.RowPrefilter;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.DayPartition;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
@@ -66,11 +67,26 @@ final class PartitionScan {
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
+    /** Null, or the query's claims of day partitions (see the constructor). */
+    private final DayReads dayReads;
+    /** The day partitions' snapshots this scan took, by day (see {@link #day}). */
+    private final java.util.Map<DayPartition, PartitionSnapshot> days = new java.util.concurrent.ConcurrentHashMap<>();
     /** What the row filter requires of the files' token index (docs/spec/query.md, "The token index"). */
     private final IndexCondition indexCondition;
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
             ScanThreads scanThreads) {
+        this(store, tables, footers, query, counters, scanThreads, null);
+    }
+
+    /**
+     * @param dayReads the query's shared claims of day partitions, when the order hours are read in does not matter
+     *                 (a count, an aggregate over every row): each day file is then read once for the query's hours
+     *                 it covers; null reads a covered hour's day files for that hour alone
+     */
+    PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
+            ScanThreads scanThreads, DayReads dayReads) {
+        this.dayReads = dayReads;
         this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
@@ -87,7 +103,7 @@ final class PartitionScan {
 
     /** The partition's first {@code keep} matching rows, in the query's order. */
     List<Hit> scan(PartitionKey partition, long keep) throws IOException {
-        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), keep, false)
+        return attempt(partition, files -> new PartitionRead(files, keep, false)
                 .run().hits());
     }
 
@@ -96,7 +112,7 @@ final class PartitionScan {
      * the query's columns (each row is still checked for the tenant and the partition).
      */
     long count(PartitionKey partition) throws IOException {
-        return attempt(partition, snapshot -> new PartitionRead(snapshot.partition(), snapshot.live(), 0, true)
+        return attempt(partition, files -> new PartitionRead(files, 0, true)
                 .run().count());
     }
 
@@ -111,9 +127,9 @@ final class PartitionScan {
     <V extends RowVisitor> Visited<V> visit(PartitionKey partition, Optional<Set<String>> columns,
             java.util.function.Supplier<V> visitors, java.util.concurrent.atomic.AtomicBoolean stop)
             throws IOException {
-        return attempt(partition, snapshot -> {
+        return attempt(partition, files -> {
             List<V> made = java.util.Collections.synchronizedList(new ArrayList<>());
-            PartitionRead read = new PartitionRead(snapshot.partition(), snapshot.live(), 0, false);
+            PartitionRead read = new PartitionRead(files, 0, false);
             read.visiting = () -> {
                 V v = visitors.get();
                 made.add(v);
@@ -134,16 +150,26 @@ final class PartitionScan {
 
     @FunctionalInterface
     private interface SnapshotRead<T> {
-        T read(PartitionSnapshot snapshot) throws IOException;
+        T read(HourFiles files) throws IOException;
     }
 
     /** Reads the partition's live set, re-resolving it once if a planned file vanished (see the class comment). */
     private <T> T attempt(PartitionKey partition, SnapshotRead<T> read) throws IOException {
         counters.partitions++;
         for (int attempt = 1; ; attempt++) {
-            PartitionSnapshot snapshot = tables.snapshot(partition);
+            PartitionSnapshot daySnapshot = day(partition, attempt > 1);
+            boolean claimed = dayReads != null && daySnapshot.manifest().isPresent();
+            HourFiles files = claimed ? claimedFiles(partition, daySnapshot)
+                    : HourFiles.resolve(tables, partition, daySnapshot);
+            if (claimed && attempt > 1 && files.files().stream().map(o -> files.rules().apply(o.key()))
+                    .anyMatch(r -> r.hours() != null || !r.partition().equals(partition))) {
+                // A day file read for several hours vanished: the hours it was read for cannot be read again alone.
+                throw new IOException("a file of the day partition " + DayPartition.of(partition).prefix()
+                        + " vanished while the query read it (GC collected a superseded day generation); run the "
+                        + "query again");
+            }
             try {
-                return read.read(snapshot);
+                return read.read(files);
             } catch (IOException e) {
                 Optional<NoSuchObjectException> gone = vanished(e);
                 if (gone.isEmpty()) {
@@ -157,6 +183,52 @@ final class PartitionScan {
                         gone.get().getMessage());
             }
         }
+    }
+
+    /**
+     * The day partition's snapshot for {@code hour}: taken once per day by this scan (one listing per day a query
+     * visits, not per hour), again when {@code fresh} (a re-resolution). Every hour of the day is then decided against
+     * that one generation; its files stay readable for the GC grace after a later day commit retires them, as an
+     * hour's own planned files do (storage.md §3.4).
+     */
+    private PartitionSnapshot day(PartitionKey hour, boolean fresh) throws IOException {
+        DayPartition day = DayPartition.of(hour);
+        PartitionSnapshot known = fresh ? null : days.get(day);
+        if (known == null) {
+            known = tables.daySnapshot(day);
+            days.put(day, known);
+        }
+        return known;
+    }
+
+    /**
+     * The files {@code hour} reads under its day's claim ({@link DayReads}): the claim's day files and late files when
+     * it is the claim's reader, nothing when another hour reads it with the day, else its own files (its cover was
+     * void, or it had none, when the day was claimed), decided against the claim's day snapshot.
+     */
+    private HourFiles claimedFiles(PartitionKey hour, PartitionSnapshot daySnapshot) throws IOException {
+        DayReads.Claim claim = dayReads.claim(tables, hour, daySnapshot);
+        boolean inClaim = claim.hours().contains(hour.hour());
+        if (inClaim && !claim.reader().equals(hour)) {
+            return HourFiles.none(hour);
+        }
+        List<ObjectInfo> files = new ArrayList<>(claim.hours().isEmpty() || !claim.reader().equals(hour)
+                ? List.of() : claim.files());
+        java.util.Set<String> own = new java.util.HashSet<>();
+        if (!inClaim) {
+            PartitionSnapshot s = tables.hourSnapshot(hour, HourFiles.covers(DayPartition.of(hour), claim.day()));
+            if (s.isCovered()) {
+                throw new IllegalStateException("BUG: " + hour + " is covered by the day snapshot its day was claimed "
+                        + "on, but not in the claim");
+            }
+            for (ObjectInfo o : s.live()) {
+                files.add(o);
+                own.add(o.key());
+            }
+        }
+        files.sort(java.util.Comparator.comparing(ObjectInfo::key));
+        return new HourFiles(hour, inClaim, files, key -> own.contains(key) ? FileRule.hourFile(hour)
+                : claim.rule(key));
     }
 
     /** A file being read whose kept row groups a worker with nothing else to do can share. */
@@ -184,9 +256,13 @@ final class PartitionScan {
         /** The thread the query runs on: interrupting it cancels the read. */
         private final Thread caller = Thread.currentThread();
 
-        PartitionRead(PartitionKey partition, List<ObjectInfo> live, long keep, boolean counting) {
-            this.partition = partition;
-            this.live = live;
+        /** What each file must hold and which of its rows count, by key. */
+        private final java.util.function.Function<String, FileRule> rules;
+
+        PartitionRead(HourFiles files, long keep, boolean counting) {
+            this.partition = files.partition();
+            this.live = files.files();
+            this.rules = files.rules();
             this.keep = keep;
             this.counting = counting;
         }
@@ -320,16 +396,19 @@ final class PartitionScan {
 
             private void readFile(int fileOrdinal) throws IOException {
                 String key = live.get(fileOrdinal).key();
-                RowPrefilter rows = visitColumns.isPresent()
-                        ? new VisitingPrefilter(new CheckedPrefilter(store.describe(key), partition, query, matcher),
-                                visitColumns.get(), this)
-                        : prefilter(partition, store.describe(key));
-                LogFileReader reader = open(key, predicate, rows);
+                // A day file (storage.md 4.15) holds the whole day: only the rows of the hours read count.
+                FileRule rule = rules.apply(key);
+                boolean dayFile = rule.hours() != null;
+                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), rule, query, matcher);
+                RowPrefilter rows = visitColumns.isPresent() ? new VisitingPrefilter(checked, visitColumns.get(), this)
+                        : checked;
+                LogFileReader reader = open(key, dayFile ? HourFiles.within(predicate, rule) : predicate, rows);
                 if (query.service().isPresent() && !reader.fileSchema().containsField(Columns.SERVICE_NAME)) {
                     // An older file without the promoted column: the service predicate would prune it whole.
                     counters.addBytes(reader);
                     reader.close();
-                    reader = open(key, predicateWithoutService, rows);
+                    reader = open(key, dayFile ? HourFiles.within(predicateWithoutService, rule)
+                            : predicateWithoutService, rows);
                 }
                 OpenFile open = new OpenFile(reader, fileOrdinal);
                 try (LogFileReader r = reader) {
@@ -414,14 +493,6 @@ final class PartitionScan {
     }
 
     /**
-     * Every row the pruning leaves is checked (tenant, partition) and matched on the query's columns before the
-     * reader decodes the rest of it (late materialization); the body substring, if any, is matched on whole rows.
-     */
-    private RowPrefilter prefilter(PartitionKey partition, String file) {
-        return new CheckedPrefilter(file, partition, query, matcher);
-    }
-
-    /**
      * The checks and conditions of {@link CheckedPrefilter} on the query's columns and those a visitor reads; a row
      * that passes goes to the worker's visitor there and is then rejected, so the reader decodes nothing more of it.
      */
@@ -478,7 +549,11 @@ final class PartitionScan {
             if (!(worker.visitor instanceof GroupVisitor visitor)) {
                 return false;
             }
-            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query, checked.rows, group);
+            if (checked.rule.proof() == null) {
+                return false; // a day file read for several hours: no group is proven to be theirs alone
+            }
+            Optional<GroupStatistics.LongBounds> times = GroupProof.matchingTimes(checked.query, checked.rule.proof(),
+                    group);
             return times.isPresent() && worker.visitGroup(visitor,
                     new GroupVisitor.MatchingGroup(group.rowCount(), times.get().min(), times.get().max(), group));
         }
@@ -497,13 +572,16 @@ final class PartitionScan {
         private final List<ColumnTest> columnGuards;
         /** The guards of a row group whose observed times are proven inside the hour (see {@link #columnGuards}). */
         private final List<ColumnTest> zeroTimeGuards;
+        /** What the file must hold and which of its rows count (a day file's: those of the hours read). */
+        private final FileRule rule;
 
-        CheckedPrefilter(String file, PartitionKey partition, Query query, RowMatcher matcher) {
+        CheckedPrefilter(String file, FileRule rule, Query query, RowMatcher matcher) {
             this.file = file;
             this.query = query;
             String tenant = query.tenant();
-            this.partition = partition;
-            this.rows = partition.rows();
+            this.rule = rule;
+            this.partition = rule.partition();
+            this.rows = rule.rows();
             this.tenant = tenant;
             this.matcher = matcher;
             this.columns = matcher.columnsExceptText();
@@ -571,6 +649,9 @@ final class PartitionScan {
                     throw new TenantMismatchException(file, tenant, partial.tenantId());
                 }
                 throw new PartitionMismatchException(file, rowIndex, partition, partial.partitionKey());
+            }
+            if (!rule.counts(partial.effectiveTime())) {
+                return false; // a day file's row of an hour not read here: read with that hour, if validly covered
             }
             return matcher.matchesExceptText(partial);
         }

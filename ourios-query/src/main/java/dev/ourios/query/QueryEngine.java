@@ -110,8 +110,10 @@ public final class QueryEngine {
      * is still checked for the tenant and the partition. The stats' {@code rows} is the count.
      */
     public QueryStats count(Query q) throws IOException {
-        return measured(q, (scan, counters) -> {
+        DayReads days = new DayReads(); // order does not matter: each day file is read once for its hours
+        return measured(q, days, (scan, counters) -> {
             List<PartitionKey> partitions = plan(q);
+            days.plan(partitions);
             if (!readsPartitionsAtOnce(partitions)) {
                 for (PartitionKey p : partitions) {
                     counters.rows += scan.count(p);
@@ -120,7 +122,7 @@ public final class QueryEngine {
             }
             PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(),
                     new java.util.concurrent.atomic.AtomicBoolean());
-            pool.run(c -> partitionScan(q, c), (one, tally, p) -> tally.rows += one.count(p), counters);
+            pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
     }
 
@@ -161,8 +163,13 @@ public final class QueryEngine {
     private <V extends RowVisitor> QueryStats visit(Query q, Optional<Set<String>> columns,
             java.util.function.Supplier<V> visitors, Consumer<V> done, boolean anyOrder) throws IOException {
         java.util.concurrent.atomic.AtomicBoolean stop = new java.util.concurrent.atomic.AtomicBoolean();
-        return measured(q, (scan, counters) -> {
+        // Every row in any order: each day file is read once for its hours; otherwise hour by hour, in order.
+        DayReads days = anyOrder ? new DayReads() : null;
+        return measured(q, days, (scan, counters) -> {
             List<PartitionKey> partitions = plan(q);
+            if (days != null) {
+                days.plan(partitions);
+            }
             if (!anyOrder || !readsPartitionsAtOnce(partitions)) {
                 for (PartitionKey p : partitions) {
                     PartitionScan.Visited<V> read = scan.visit(p, columns, visitors, stop);
@@ -176,7 +183,7 @@ public final class QueryEngine {
             }
             Object merging = new Object();
             PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(), stop);
-            pool.run(c -> partitionScan(q, c), (one, tally, p) -> {
+            pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> {
                 PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
                 synchronized (merging) { // done merges into one aggregate: one partition at a time
                     read.visitors().forEach(done);
@@ -208,9 +215,9 @@ public final class QueryEngine {
     }
 
     /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */
-    private PartitionScan partitionScan(Query q, ScanCounters counters) {
+    private PartitionScan partitionScan(Query q, ScanCounters counters, DayReads days) {
         return new PartitionScan(store, tables, footers, q, counters, new ScanThreads(1,
-                scanThreads.minSharedBytes()));
+                scanThreads.minSharedBytes()), days);
     }
 
     @FunctionalInterface
@@ -220,10 +227,15 @@ public final class QueryEngine {
 
     /** Runs {@code body} over a fresh scan, timing it and recording the metrics of its success or failure. */
     private QueryStats measured(Query q, ScanBody body) throws IOException {
+        return measured(q, null, body);
+    }
+
+    /** As above, the scans sharing {@code days} (null: none). */
+    private QueryStats measured(Query q, DayReads days, ScanBody body) throws IOException {
         long start = System.nanoTime();
         ScanCounters counters = new ScanCounters();
         try {
-            body.run(new PartitionScan(store, tables, footers, q, counters, scanThreads), counters);
+            body.run(new PartitionScan(store, tables, footers, q, counters, scanThreads, days), counters);
             long elapsed = System.nanoTime() - start;
             QueryStats stats = counters.stats(elapsed / 1_000_000);
             metrics.record(stats, elapsed);

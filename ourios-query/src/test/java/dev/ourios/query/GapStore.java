@@ -5,6 +5,7 @@ import dev.ourios.store.ForwardingObjectStore;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
+import dev.ourios.table.DayPartition;
 import java.io.IOException;
 import java.util.List;
 
@@ -38,6 +39,9 @@ final class GapStore extends ForwardingObjectStore {
     @Override
     public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
         List<ObjectInfo> listing = super.listObjects(dirPrefix);
+        if (dirPrefix.endsWith("/" + DayPartition.DIRECTORY + "/")) {
+            return listing; // the hour's day partition, listed with it: one resolution is the hour's listing
+        }
         synchronized (this) {
             resolutions++;
             pending = true;

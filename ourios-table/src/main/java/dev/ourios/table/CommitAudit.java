@@ -19,4 +19,12 @@ public interface CommitAudit {
      * @throws IOException if that cannot be known; GC then keeps the manifest
      */
     boolean recorded(PartitionKey partition, Manifest manifest) throws IOException;
+
+    /**
+     * As {@link #recorded} for a day partition's manifest (STORAGE.md §4.15), whose commit's event is the day's
+     * ({@code day.label()} names it); by default asked as an hour's.
+     */
+    default boolean recordedDay(DayPartition day, Manifest manifest) throws IOException {
+        return recorded(day.label(), manifest);
+    }
 }

@@ -13,7 +13,12 @@ public enum CommitKind {
     /** The partition's whole hour is older than the tenant's retention: every live file retired, {@code files: []}. */
     EXPIRE,
     /** A deletion request: live files rewritten without the matching rows (no output when nothing is kept). */
-    DELETE;
+    DELETE,
+    /**
+     * A day partition's commit (STORAGE.md §4.15): small hours' rows and late files moved into the day's files, the
+     * hours covered at their generations; every row kept.
+     */
+    ROLLUP;
 
     /** The name in the manifest and in audit events. */
     public String label() {

@@ -61,7 +61,9 @@ public final class GarbageCollector {
         // Asked first and once: a retention that cannot answer fails the run before anything is deleted.
         Predicate<String> retained = retention.retained(options.grace(), options.dryRun());
         List<PartitionGcResult> results = new ArrayList<>();
-        layout.forEachPartition(filter, p -> results.add(collect(p, p.dataPrefix(), retained, commitAudit)));
+        layout.forEachPartition(filter,
+                p -> results.add(collect(p, p.dataPrefix(), () -> reader.hourSnapshot(p), retained, commitAudit)),
+                day -> results.add(collectDay(day, retained)));
         GcReport report = new GcReport(options.dryRun(), results);
         LOG.info("gc{}: {} partition(s), {} object(s), {} bytes, {} incomplete upload(s), {} error(s)",
                 options.dryRun() ? " (dry run)" : "", results.size(), report.deletedKeys().size(),
@@ -71,7 +73,23 @@ public final class GarbageCollector {
 
     /** Collects one partition (nothing retained beyond the manifests); problems are recorded, never thrown. */
     public PartitionGcResult collect(PartitionKey partition) {
-        return collect(partition, partition.dataPrefix(), key -> false, commitAudit);
+        return collect(partition, partition.dataPrefix(), () -> reader.hourSnapshot(partition), key -> false,
+                commitAudit);
+    }
+
+    /** Collects one day partition (STORAGE.md §4.15) by the same rules; problems are recorded, never thrown. */
+    public PartitionGcResult collect(DayPartition day) {
+        return collectDay(day, key -> false);
+    }
+
+    /**
+     * A day partition (STORAGE.md §4.15), with the audit hold of its superseded manifests: each day commit has an
+     * event of its own, asked of the {@link CommitAudit} with the day's first hour as its partition.
+     */
+    private PartitionGcResult collectDay(DayPartition day, Predicate<String> retained) {
+        CommitAudit dayAudit = commitAudit == CommitAudit.NONE ? CommitAudit.NONE
+                : (label, manifest) -> commitAudit.recordedDay(day, manifest);
+        return collect(day.label(), day.prefix(), () -> reader.daySnapshot(day), retained, dayAudit);
     }
 
     /**
@@ -80,14 +98,20 @@ public final class GarbageCollector {
      */
     public PartitionGcResult collect(PartitionKey partition, String prefix) {
         // A day's manifests hold no event of their own to wait for: an audit compaction's event is a row of its output.
-        return collect(partition, prefix, key -> false, CommitAudit.NONE);
+        return collect(partition, prefix, () -> reader.snapshot(partition, prefix), key -> false, CommitAudit.NONE);
     }
 
-    private PartitionGcResult collect(PartitionKey partition, String prefix, Predicate<String> retained,
-            CommitAudit audit) {
+    /** How one directory's snapshot is taken: an hour's with its day's covers, a day partition's, an audit day's. */
+    @FunctionalInterface
+    private interface SnapshotSource {
+        PartitionSnapshot take() throws IOException;
+    }
+
+    private PartitionGcResult collect(PartitionKey partition, String prefix, SnapshotSource source,
+            Predicate<String> retained, CommitAudit audit) {
         PartitionSnapshot snapshot;
         try {
-            snapshot = reader.snapshot(partition, prefix);
+            snapshot = source.take();
         } catch (ManifestException e) {
             // DEBUG: the skip is in the result, which every caller prints once (one line per bad partition).
             LOG.debug("gc skipped {}: {}", partition, e.getMessage());
@@ -135,7 +159,7 @@ public final class GarbageCollector {
             return false;
         }
         try {
-            Manifest m = reader.readManifest(partition, ManifestKeys.generationOfName(o.name()));
+            Manifest m = reader.readManifest(o.key()); // an hour's or a day partition's
             if (audit.recorded(partition, m)) {
                 return false;
             }

@@ -11,7 +11,7 @@ import java.util.Optional;
 import java.util.stream.Collectors;
 
 /**
- * Decides, without I/O, what GC may delete from one partition snapshot (STORAGE.md §5). Only four categories are
+ * Decides, without I/O, what GC may delete from one partition snapshot (STORAGE.md §5). Only five categories are
  * ever candidates: retired files, orphans (unnamed compacted files; every unnamed {@code *.parquet} while the
  * reference implementation's {@code manifest.json} rules), temp files and superseded manifests (with
  * {@code manifest.json} once a manifest of ours rules: it sorts below every generation, so its successor is the
@@ -20,7 +20,7 @@ import java.util.stream.Collectors;
  * nothing is a candidate unless it is older than the grace.
  */
 public final class GcPlanner {
-    public enum Reason { RETIRED, ORPHAN, TEMP, SUPERSEDED_MANIFEST }
+    public enum Reason { RETIRED, ORPHAN, TEMP, SUPERSEDED_MANIFEST, COVERED }
 
     public record Candidate(ObjectInfo object, Reason reason) {
     }
@@ -43,6 +43,14 @@ public final class GcPlanner {
                 out.add(new Candidate(o, Reason.RETIRED));
             }
         }
+        // A validly covered hour's accounted names (STORAGE.md §4.15): out of the live set since the day commit, so
+        // both the day manifest's time and the object's own must be older than the grace.
+        s.cover().ifPresent(cover -> {
+            if (cover.accountedSince().isBefore(cutoff)) {
+                s.covered().stream().filter(o -> o.lastModified().isBefore(cutoff))
+                        .forEach(o -> out.add(new Candidate(o, Reason.COVERED)));
+            }
+        });
         for (ObjectInfo o : s.orphans()) {
             if (o.lastModified().isBefore(cutoff)) {
                 out.add(new Candidate(o, Reason.ORPHAN));

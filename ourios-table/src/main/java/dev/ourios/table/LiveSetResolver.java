@@ -68,6 +68,67 @@ public final class LiveSetResolver {
      */
     public static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
             Optional<Manifest> manifest, boolean referenceRules) throws MissingFileException {
+        return resolve(partition, listing, manifest, referenceRules, true);
+    }
+
+    /**
+     * Resolves a day partition's listing (STORAGE.md §4.15): its live set is exactly its manifest's {@code files};
+     * nothing lands ingest files there, so an unnamed {@code <uuidv7>.parquet} is an ignored object, and the
+     * reference implementation's {@code manifest.json} does not govern it.
+     *
+     * @param label the key that names the day in the snapshot ({@link DayPartition#label()})
+     */
+    public static PartitionSnapshot resolveDay(PartitionKey label, List<ObjectInfo> listing,
+            Optional<Manifest> manifest) throws MissingFileException {
+        return resolve(label, listing, manifest, false, false);
+    }
+
+    /**
+     * Resolves an hour that {@code cover} validly covers (STORAGE.md §4.15; the caller has checked it with
+     * {@link CoverValidity}). The hour's manifest is not read: its rows are in the day partition's files. In the
+     * listing, every name of the cover and every compacted file is {@code covered} (invisible; GC collects it after
+     * the grace from {@link ValidCover#accountedSince()}), every other ingest file is live (late data), manifests
+     * below the cover's generation are superseded and the one at it is current.
+     */
+    public static PartitionSnapshot resolveCovered(PartitionKey partition, List<ObjectInfo> listing,
+            ValidCover cover) {
+        List<ObjectInfo> sorted = new ArrayList<>(listing);
+        sorted.sort(Comparator.comparing(ObjectInfo::key));
+        if (!CoverValidity.isValid(cover.cover(), sorted)) {
+            throw new IllegalArgumentException("BUG: the cover of " + partition + " at generation "
+                    + cover.cover().generation() + " is void against this listing");
+        }
+        long generation = cover.cover().generation();
+        Optional<ObjectInfo> current = highestManifest(sorted);
+        Set<String> accounted = new HashSet<>(cover.cover().names());
+        List<ObjectInfo> live = new ArrayList<>();
+        List<ObjectInfo> covered = new ArrayList<>();
+        List<ObjectInfo> temps = new ArrayList<>();
+        List<ObjectInfo> superseded = new ArrayList<>();
+        List<ObjectInfo> ignored = new ArrayList<>();
+        for (ObjectInfo o : sorted) {
+            String name = o.name();
+            long gen = ManifestKeys.generationOfName(name);
+            if (gen >= 0) {
+                if (gen < generation) {
+                    superseded.add(o);
+                }
+            } else if (accounted.contains(name) || FileNames.isCompactedFile(name)) {
+                covered.add(o);
+            } else if (FileNames.isTempFile(name)) {
+                temps.add(o);
+            } else if (FileNames.isIngestFile(name)) {
+                live.add(o); // late data landed after the cover: visible at once, beside the day's rows
+            } else {
+                ignored.add(o);
+            }
+        }
+        return new PartitionSnapshot(partition, generation, Optional.empty(), current, live, List.of(), List.of(),
+                temps, superseded, ignored, sorted, Optional.of(cover), covered);
+    }
+
+    private static PartitionSnapshot resolve(PartitionKey partition, List<ObjectInfo> listing,
+            Optional<Manifest> manifest, boolean referenceRules, boolean ingestLive) throws MissingFileException {
         List<ObjectInfo> sorted = new ArrayList<>(listing);
         sorted.sort(Comparator.comparing(ObjectInfo::key));
         Optional<ObjectInfo> current = currentManifest(sorted, referenceRules);
@@ -116,7 +177,7 @@ public final class LiveSetResolver {
                 temps.add(o);
             } else if (reference && name.endsWith(FileNames.PARQUET)) {
                 orphans.add(o); // the reference writes at the final key: unnamed means a lost race or a crash
-            } else if (FileNames.isIngestFile(name)) {
+            } else if (ingestLive && FileNames.isIngestFile(name)) {
                 live.add(o); // late data (or generation 0): visible at once
             } else if (FileNames.isCompactedFile(name)) {
                 orphans.add(o); // an output whose commit failed or lost: never visible

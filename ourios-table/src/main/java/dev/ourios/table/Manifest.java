@@ -23,9 +23,10 @@ import java.util.Set;
  *                   another tool or a person wrote), or null when the manifest has no commit record
  * @param main       the partition's main files when they are several (a band, STORAGE.md §4.14), in sort-key
  *                   order; empty otherwise. Advisory for the compaction policy; the live set never depends on it
+ * @param covers     a day partition's covers (STORAGE.md §4.15), sorted by hour; empty otherwise
  */
 public record Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit,
-        List<String> main) {
+        List<String> main, List<Cover> covers) {
     public static final int FORMAT = 1;
 
     public Manifest {
@@ -33,6 +34,13 @@ public record Manifest(int format, long generation, List<String> files, List<Ret
         files = List.copyOf(files);
         retired = retired == null ? List.of() : List.copyOf(retired);
         main = main == null ? List.of() : List.copyOf(main);
+        covers = covers == null ? List.of() : List.copyOf(covers);
+    }
+
+    /** A manifest that covers no hour (every hour partition's). */
+    public Manifest(int format, long generation, List<String> files, List<Retired> retired, RecordedCommit commit,
+            List<String> main) {
+        this(format, generation, files, retired, commit, main, List.of());
     }
 
     /** A manifest without main files of its own (at most one main file, found by size). */
@@ -50,6 +58,18 @@ public record Manifest(int format, long generation, List<String> files, List<Ret
             List<String> main) {
         return new Manifest(FORMAT, generation, files, retired, commit == null ? null : RecordedCommit.of(commit),
                 main);
+    }
+
+    /** A day partition's manifest this build writes, with its covers (sorted by hour). */
+    public static Manifest ofDay(long generation, List<String> files, List<Retired> retired, CommitRecord commit,
+            List<String> main, List<Cover> covers) {
+        return new Manifest(FORMAT, generation, files, retired, commit == null ? null : RecordedCommit.of(commit),
+                main, covers);
+    }
+
+    /** The cover of hour {@code hour} (0 to 23), if this manifest has one. */
+    public Optional<Cover> cover(int hour) {
+        return covers.stream().filter(c -> c.hour() == hour).findFirst();
     }
 
     public Optional<RecordedCommit> commitRecord() {

@@ -70,6 +70,23 @@ public final class ManifestCodec {
                 }
                 g.writeEndArray();
             }
+            if (!m.covers().isEmpty()) {
+                // A day partition's covers (STORAGE.md §4.15); absent otherwise, so no other manifest's bytes change.
+                g.writeArrayFieldStart("covers");
+                for (Cover cover : m.covers()) {
+                    g.writeStartObject();
+                    g.writeStringField("hour", cover.hourLabel());
+                    g.writeNumberField("generation", cover.generation());
+                    g.writeNumberField("rows", cover.rows());
+                    g.writeArrayFieldStart("names");
+                    for (String name : cover.names()) {
+                        g.writeString(name);
+                    }
+                    g.writeEndArray();
+                    g.writeEndObject();
+                }
+                g.writeEndArray();
+            }
             if (c != null) {
                 g.writeObjectFieldStart("commit");
                 g.writeStringField("at", instant(c.at()));
@@ -177,9 +194,35 @@ public final class ManifestCodec {
         }
         JsonNode mainNode = root.get("main");
         List<String> main = mainNode == null || mainNode.isNull() ? List.of() : r.strings(root, "main");
-        Manifest m = new Manifest((int) format, generation, files, retired, commit, main);
+        List<Cover> covers = covers(r, root.get("covers"));
+        Manifest m = new Manifest((int) format, generation, files, retired, commit, main, covers);
         ManifestValidator.validate(manifestKey, m);
         return m;
+    }
+
+    /** The {@code covers} of a day manifest (STORAGE.md §4.15); empty when absent. */
+    private static List<Cover> covers(Reader r, JsonNode node) throws ManifestException {
+        if (node == null || node.isNull()) {
+            return List.of();
+        }
+        if (!node.isArray()) {
+            throw new ManifestException(r.manifestKey(), "covers must be an array");
+        }
+        List<Cover> out = new ArrayList<>(node.size());
+        for (JsonNode e : node) {
+            if (!e.isObject()) {
+                throw new ManifestException(r.manifestKey(),
+                        "covers entries must be objects {hour, generation, rows, names}");
+            }
+            String hour = r.string(e, "covers[].hour");
+            if (!hour.matches("[0-9]{2}") || Integer.parseInt(hour) > 23) {
+                throw new ManifestException(r.manifestKey(), "'covers[].hour' must be two digits 00 to 23, got '"
+                        + hour + "'");
+            }
+            out.add(new Cover(Integer.parseInt(hour), r.integer(e, "covers[].generation", true),
+                    r.integer(e, "covers[].rows", true), r.strings(e, "covers[].names")));
+        }
+        return out;
     }
 
     /**

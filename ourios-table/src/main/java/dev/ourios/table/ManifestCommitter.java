@@ -138,6 +138,15 @@ public final class ManifestCommitter {
             }
         }
 
+        boolean expiry = next.commitRecord().flatMap(RecordedCommit::commitKind).orElse(null) == CommitKind.EXPIRE;
+        if (prefix.equals(partition.dataPrefix()) && !expiry) {
+            // An expiry empties the hour whichever files hold its rows, so it may void a cover (storage.md 4.15).
+            Optional<CommitResult> covered = coverCheck(partition, expectedCurrentGeneration, gen, key);
+            if (covered.isPresent()) {
+                return covered.get();
+            }
+        }
+
         boolean created;
         try {
             created = store.putIfAbsent(key, bytes);
@@ -150,6 +159,35 @@ public final class ManifestCommitter {
         LOG.info("committed {} generation {}: {} file(s), {} retired", partition, gen, next.files().size(),
                 next.retired().size());
         return new CommitResult(CommitResult.Status.COMMITTED, partition, gen, key, "");
+    }
+
+    /**
+     * The hour committer's cover check (STORAGE.md §4.15): when the day partition's current manifest covers this hour
+     * at the generation the commit was planned on, the day took the hour's rows first and the commit lost the race; a
+     * commit on top of the cover would void it while the day already holds those rows, which is allowed only for a
+     * commit planned before the cover (the race the day's create decides). An invalid day manifest refuses the
+     * commit: whether the hour is covered cannot be known.
+     */
+    private Optional<CommitResult> coverCheck(PartitionKey partition, long planned, long gen, String key)
+            throws IOException {
+        DayPartition day = DayPartition.of(partition);
+        Optional<ObjectInfo> dayManifest = LiveSetResolver.highestManifest(store.listObjects(day.prefix()));
+        if (dayManifest.isEmpty()) {
+            return Optional.empty();
+        }
+        Manifest m;
+        try {
+            m = codec.decode(dayManifest.get().key(), store.readAllBytes(dayManifest.get().key()));
+        } catch (ManifestException e) {
+            return Optional.of(result(CommitResult.Status.REJECTED, partition, gen, key,
+                    "the day partition's manifest is unusable: " + e.getMessage()));
+        }
+        Optional<Cover> cover = m.cover(partition.hour());
+        if (cover.isPresent() && cover.get().generation() == planned) {
+            return Optional.of(result(CommitResult.Status.LOST, partition, gen, key,
+                    "the hour is covered by its day partition at generation " + planned));
+        }
+        return Optional.empty();
     }
 
     /**

@@ -64,6 +64,41 @@ public final class ManifestValidator {
         if (m.commit() != null) {
             validateCommit(manifestKey, m.commit());
         }
+        validateCovers(manifestKey, m);
+    }
+
+    /** A day manifest's covers (STORAGE.md §4.15): only in a day partition, hours ascending, names sound. */
+    private static void validateCovers(String manifestKey, Manifest m) throws ManifestException {
+        if (m.covers().isEmpty()) {
+            return;
+        }
+        if (!DayPartition.isInDayPartition(manifestKey)) {
+            throw new ManifestException(manifestKey, "covers is only allowed in a day partition's manifest (…/day=DD/"
+                    + DayPartition.DIRECTORY + "/)");
+        }
+        int previous = -1;
+        for (Cover c : m.covers()) {
+            if (c.hour() < 0 || c.hour() > 23) {
+                throw new ManifestException(manifestKey, "covers: hour " + c.hour() + " is not 00 to 23");
+            }
+            if (c.hour() <= previous) {
+                throw new ManifestException(manifestKey, "covers: hour " + c.hourLabel()
+                        + " is not after the hour before it (covers are sorted by hour, each hour once)");
+            }
+            previous = c.hour();
+            if (c.generation() < 0 || c.rows() < 0) {
+                throw new ManifestException(manifestKey, "covers: hour " + c.hourLabel()
+                        + " has a negative generation or row count");
+            }
+            Set<String> names = new HashSet<>();
+            for (String name : c.names()) {
+                checkName(manifestKey, "covers[" + c.hourLabel() + "].names", name);
+                if (!names.add(name)) {
+                    throw new ManifestException(manifestKey, "'" + name + "' appears more than once in the names of "
+                            + "the cover of hour " + c.hourLabel());
+                }
+            }
+        }
     }
 
     /** The fields a commit record carries are checked; a missing one is allowed (STORAGE.md §3). */

@@ -29,11 +29,26 @@ import java.util.Set;
  *                            manifest of ours rules
  * @param ignored             anything else (never read, never deleted)
  * @param listing             the whole listing the snapshot was made from
+ * @param cover               the day partition's cover of this hour when it is valid (STORAGE.md §4.15): the hour's
+ *                            rows are then in the day partition's files, {@code manifest} is empty (the hour's manifest
+ *                            is not read) and {@code live} holds only its late ingest files
+ * @param covered             with a valid cover, the objects of the hour it accounts for (every name of the cover
+ *                            present, and every compacted file): invisible, collected by GC after the grace; empty
+ *                            otherwise
  */
 public record PartitionSnapshot(PartitionKey partition, long generation, Optional<Manifest> manifest,
         Optional<ObjectInfo> currentManifest, List<ObjectInfo> live, List<ObjectInfo> retiredPresent,
         List<ObjectInfo> orphans, List<ObjectInfo> temps, List<ObjectInfo> supersededManifests,
-        List<ObjectInfo> ignored, List<ObjectInfo> listing) {
+        List<ObjectInfo> ignored, List<ObjectInfo> listing, Optional<ValidCover> cover, List<ObjectInfo> covered) {
+
+    /** A snapshot of a directory no day partition covers. */
+    public PartitionSnapshot(PartitionKey partition, long generation, Optional<Manifest> manifest,
+            Optional<ObjectInfo> currentManifest, List<ObjectInfo> live, List<ObjectInfo> retiredPresent,
+            List<ObjectInfo> orphans, List<ObjectInfo> temps, List<ObjectInfo> supersededManifests,
+            List<ObjectInfo> ignored, List<ObjectInfo> listing) {
+        this(partition, generation, manifest, currentManifest, live, retiredPresent, orphans, temps,
+                supersededManifests, ignored, listing, Optional.empty(), List.of());
+    }
 
     public PartitionSnapshot {
         live = List.copyOf(live);
@@ -43,6 +58,12 @@ public record PartitionSnapshot(PartitionKey partition, long generation, Optiona
         supersededManifests = List.copyOf(supersededManifests);
         ignored = List.copyOf(ignored);
         listing = List.copyOf(listing);
+        covered = List.copyOf(covered);
+    }
+
+    /** True when a day partition validly covers this hour (STORAGE.md §4.15). */
+    public boolean isCovered() {
+        return cover.isPresent();
     }
 
     /**

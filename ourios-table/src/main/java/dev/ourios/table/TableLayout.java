@@ -62,6 +62,15 @@ public final class TableLayout {
 
     /** Streams the selected partitions in sorted order without holding them all. */
     public void forEachPartition(PartitionFilter filter, PartitionVisitor visitor) throws IOException {
+        forEachPartition(filter, visitor, day -> { });
+    }
+
+    /**
+     * As above, also giving {@code days} every day partition (STORAGE.md §4.15) of a selected day, before that day's
+     * hours: the {@code rollup/} directory the day's one listing shows beside its hours.
+     */
+    public void forEachPartition(PartitionFilter filter, PartitionVisitor visitor, DayVisitor days)
+            throws IOException {
         List<String> tenants;
         if (filter.tenants().isPresent()) {
             // Listing only the named tenants' directories avoids enumerating every tenant in the store.
@@ -71,11 +80,12 @@ public final class TableLayout {
             tenants = tenants();
         }
         for (String tenant : tenants) {
-            walkTenant(tenant, filter, visitor);
+            walkTenant(tenant, filter, visitor, days);
         }
     }
 
-    private void walkTenant(String tenant, PartitionFilter filter, PartitionVisitor visitor) throws IOException {
+    private void walkTenant(String tenant, PartitionFilter filter, PartitionVisitor visitor, DayVisitor days)
+            throws IOException {
         String tenantPrefix = PartitionKey.tenantDataPrefix(tenant);
         for (String y : store.listDirectories(tenantPrefix)) {
             Integer year = field(YEAR, y, 1, 9999, tenantPrefix);
@@ -103,7 +113,14 @@ public final class TableLayout {
                         continue;
                     }
                     String dayPrefix = monthPrefix + d + "/";
-                    for (String h : store.listDirectories(dayPrefix)) {
+                    List<String> entries = store.listDirectories(dayPrefix);
+                    if (entries.contains(DayPartition.DIRECTORY)) {
+                        days.visit(new DayPartition(tenant, date));
+                    }
+                    for (String h : entries) {
+                        if (h.equals(DayPartition.DIRECTORY)) {
+                            continue; // the day partition beside the hours, given to the day visitor above
+                        }
                         Optional<PartitionKey> p = PartitionKey.parseHourPath(tenant, y, m, d, h);
                         if (p.isEmpty() || !HOUR.matcher(h).matches()) {
                             LOG.warn("skipping {}: not a canonical hour directory", store.describe(dayPrefix + h + "/"));

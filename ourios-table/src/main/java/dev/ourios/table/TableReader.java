@@ -56,9 +56,82 @@ public final class TableReader {
      * so an event file of ours landed there is never taken for its orphan.
      */
     public PartitionSnapshot snapshot(PartitionKey label, String prefix) throws IOException {
-        PartitionKey partition = label;
-        boolean referenceRules = prefix.equals(label.dataPrefix());
+        boolean hour = prefix.equals(label.dataPrefix());
         List<ObjectInfo> listing = store.listObjects(prefix);
+        if (hour) {
+            Optional<ValidCover> cover = dayCovers(DayPartition.of(label)).validCover(label.hour(), listing);
+            if (cover.isPresent()) {
+                throw new CoveredHourException(label, cover.get());
+            }
+        }
+        return resolveOwn(label, listing, hour);
+    }
+
+    /**
+     * The snapshot of an hour as a reader of day partitions sees it (STORAGE.md §4.15): when its day partition
+     * validly covers it, the covered snapshot ({@link PartitionSnapshot#cover()} present, its {@code live} the late
+     * ingest files alone; the hour's rows are those of its hour in the day partition's files); otherwise the hour's
+     * own snapshot, as {@link #snapshot(PartitionKey)} gives it. One listing of the hour, one of the day partition and
+     * one read of each current manifest needed.
+     *
+     * @throws ManifestException if the day partition's current manifest, or (for an hour not validly covered) the
+     *                           hour's, is malformed, invalid, or names a missing file
+     */
+    public PartitionSnapshot hourSnapshot(PartitionKey partition) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(partition.dataPrefix());
+        return hourSnapshot(partition, listing, dayCovers(DayPartition.of(partition)));
+    }
+
+    /**
+     * As {@link #hourSnapshot(PartitionKey)}, with the covers of the hour's day already read ({@code day}, from
+     * {@link #dayCovers}; a rollup reads them once for its 24 hours). The hour is listed after them, so a cover the
+     * listing shows valid was in the day manifest read.
+     */
+    public PartitionSnapshot hourSnapshot(PartitionKey partition, DayCovers day) throws IOException {
+        if (!day.day().equals(DayPartition.of(partition))) {
+            throw new IllegalArgumentException("BUG: the covers of " + day.day() + " given for " + partition);
+        }
+        return hourSnapshot(partition, store.listObjects(partition.dataPrefix()), day);
+    }
+
+    private PartitionSnapshot hourSnapshot(PartitionKey partition, List<ObjectInfo> listing, DayCovers day)
+            throws IOException {
+        Optional<ValidCover> cover = day.validCover(partition.hour(), listing);
+        if (cover.isPresent()) {
+            return LiveSetResolver.resolveCovered(partition, listing, cover.get());
+        }
+        return resolveOwn(partition, listing, true);
+    }
+
+    /**
+     * The day partition's covers: one listing of its directory and one read of its current manifest (kept like an
+     * hour's, see the class comment).
+     *
+     * @throws ManifestException if that manifest is malformed or invalid
+     */
+    public DayCovers dayCovers(DayPartition day) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(day.prefix());
+        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        if (current.isEmpty()) {
+            return DayCovers.none(day);
+        }
+        return new DayCovers(day, current, Optional.of(current(current.get())));
+    }
+
+    /**
+     * The day partition's own snapshot (STORAGE.md §4.15): its live set is exactly its manifest's files.
+     *
+     * @throws ManifestException if its current manifest is malformed, invalid or names a missing file
+     */
+    public PartitionSnapshot daySnapshot(DayPartition day) throws IOException {
+        List<ObjectInfo> listing = store.listObjects(day.prefix());
+        Optional<ObjectInfo> current = LiveSetResolver.highestManifest(listing);
+        Optional<Manifest> manifest = current.isEmpty() ? Optional.empty() : Optional.of(current(current.get()));
+        return LiveSetResolver.resolveDay(day.label(), listing, manifest);
+    }
+
+    private PartitionSnapshot resolveOwn(PartitionKey partition, List<ObjectInfo> listing, boolean referenceRules)
+            throws IOException {
         Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing, referenceRules);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {
@@ -88,6 +161,11 @@ public final class TableReader {
     /** The decoded manifests kept now (for tests of the bound). */
     int keptManifests() {
         return manifests.size();
+    }
+
+    /** Reads and validates the manifest object {@code key} (an hour's or a day partition's). */
+    public Manifest readManifest(String key) throws IOException {
+        return codec.decode(key, store.readAllBytes(key));
     }
 
     /** Reads and validates one generation's manifest. */

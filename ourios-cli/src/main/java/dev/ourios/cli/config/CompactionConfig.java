@@ -43,11 +43,13 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
                     new IoRates(v.size(ConfigKeys.MAX_READ_RATE), v.size(ConfigKeys.MAX_WRITE_RATE)))
                     .withScratchDebrisAge(v.duration(ConfigKeys.SCRATCH_DEBRIS_AGE))
                     .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO))
-                    .withMaxFileBytes(v.size(ConfigKeys.MAX_FILE_BYTES));
+                    .withMaxFileBytes(v.size(ConfigKeys.MAX_FILE_BYTES))
+                    .withRetention(retention(v, retentionTenants))
+                    .withRollup(v.bool(ConfigKeys.ROLLUP));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }
-        return new CompactionConfig(enabled, interval, o.withRetention(retention(v, retentionTenants)));
+        return new CompactionConfig(enabled, interval, o);
     }
 
     /** {@code retention.default} and the {@code retention.tenants} mapping; every error names the key at fault. */

@@ -56,6 +56,7 @@ public final class ConfigKeys {
     public static final String MAX_TAIL_RATIO = "compaction.max_tail_ratio";
     public static final String SMALL_FILE_BYTES = "compaction.small_file_bytes";
     public static final String MAX_FILE_BYTES = "compaction.max_file_bytes";
+    public static final String ROLLUP = "compaction.rollup";
     public static final String SORT_BUDGET = "compaction.sort_budget";
     public static final String FAN_IN = "compaction.fan_in";
     public static final String ROW_GROUP_BYTES = "compaction.row_group_bytes";
@@ -224,6 +225,8 @@ public final class ConfigKeys {
                 Units.formatSize(CompactionOptions.DEFAULT_MAX_FILE_BYTES), Kind.SIZE, false,
                 "Largest compacted file; a larger partition is written as several")
                 .withRange(Range.atLeast(CompactionOptions.MIN_MAX_FILE_BYTES), "bytes"));
+        k.add(key(ROLLUP, "OURIOS_COMPACTION_ROLLUP", "--rollup", "false", Kind.BOOLEAN, false,
+                "Roll a tenant's small sealed hours up into one file per UTC day"));
         k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget",
                 Units.formatSize(CompactionOptions.DEFAULT_SORT_BUDGET_BYTES), Kind.SIZE, false,
                 "Decoded-row budget of the sort before spilling").withRange(Range.atLeast(0), "bytes"));

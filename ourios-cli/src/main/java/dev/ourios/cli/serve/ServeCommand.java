@@ -3,6 +3,7 @@ package dev.ourios.cli.serve;
 import dev.ourios.cli.CompactionFlags;
 import dev.ourios.cli.StoreCheck;
 import dev.ourios.cli.TelemetryEnvironment;
+import dev.ourios.cli.UsageException;
 import dev.ourios.cli.config.ConfigFileOption;
 import dev.ourios.cli.config.ConfigKey;
 import dev.ourios.cli.config.ConfigKeys;
@@ -114,8 +115,13 @@ public final class ServeCommand implements Callable<Integer> {
         OuriosConfig cfg = OuriosConfig.from(resolved, keys);
         IcebergConfig iceberg = IcebergConfig.from(resolved);
         // --retention-tenant entries override the file's retention.tenants, as every flag overrides the file.
-        CompactionOptions compaction = cfg.compaction().options()
-                .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
+        CompactionOptions compaction;
+        try {
+            compaction = cfg.compaction().options()
+                    .withRetention(flags.withTenantFlags(cfg.compaction().options().retention()));
+        } catch (IllegalArgumentException e) {
+            throw new UsageException(e.getMessage()); // --rollup with a --retention-tenant
+        }
         ServerSettings settings = settings(cfg, iceberg, compaction, env);
         ObjectStore store = cfg.store().open();
         String label = ConfigKeys.STORE_URI + " " + cfg.store().uri();

@@ -3,6 +3,7 @@ package dev.ourios.compaction.audit;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.DayPartition;
 import java.time.Instant;
 import java.util.List;
 import java.util.Objects;
@@ -18,12 +19,16 @@ import java.util.Objects;
  * @param reason      the retention or the deletion's filter (JSON); null for a compaction
  * @param outputFiles the files written, in sort-key order, when the commit wrote several (a band,
  *                    docs/spec/storage.md "The size band"); empty otherwise
+ * @param day         a day partition's commit (STORAGE.md §4.15), whose {@code partition} is the day's first hour
  */
 public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
-        String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles) {
+        String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles,
+        boolean day) {
     public static final int EVENT_KIND_COMPACTION = 3;
     public static final int EVENT_KIND_EXPIRE = 4;
     public static final int EVENT_KIND_DELETE = 5;
+    /** A day partition's commit (STORAGE.md §4.15); kind 6 is the audit compaction's. */
+    public static final int EVENT_KIND_ROLLUP = 7;
     public static final String EVENT_TYPE_COMPACTION = "compaction";
 
     public AuditEvent {
@@ -34,6 +39,13 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
             throw new IllegalArgumentException("one output is outputFile, several are outputFiles: " + outputFile
                     + ", " + outputFiles);
         }
+    }
+
+    /** An hour partition's event. */
+    public AuditEvent(CommitKind kind, PartitionKey partition, Instant timestamp, List<String> inputFiles,
+            String outputFile, long generation, long rows, long rowsRemoved, String reason, List<String> outputFiles) {
+        this(kind, partition, timestamp, inputFiles, outputFile, generation, rows, rowsRemoved, reason, outputFiles,
+                false);
     }
 
     /** An event of at most one output. */
@@ -48,11 +60,31 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
         this(CommitKind.COMPACT, partition, timestamp, inputFiles, outputFile, generation, rows, 0, null);
     }
 
+    /** The event of the commit {@code c} that created {@code generation} of the day partition {@code day}. */
+    public static AuditEvent ofDay(DayPartition day, long generation, CommitRecord c) {
+        AuditEvent e = of(day.label(), generation, c);
+        return new AuditEvent(e.kind, e.partition, e.timestamp, e.inputFiles, e.outputFile, e.generation, e.rows,
+                e.rowsRemoved, e.reason, e.outputFiles, true);
+    }
+
     /** The event of the commit {@code c} that created {@code generation} of {@code partition}. */
     public static AuditEvent of(PartitionKey partition, long generation, CommitRecord c) {
         boolean band = c.outputs().size() > 1;
         return new AuditEvent(c.kind(), partition, c.at(), c.inputs(), band ? null : c.output(), generation,
                 c.rows(), c.rowsRemoved(), c.reason(), band ? c.outputs() : List.of());
+    }
+
+    /**
+     * The {@code compaction_partition} column and the partition part of the event's identity:
+     * {@code year=YYYY/month=MM/day=DD/hour=HH}, or for a day partition's commit (STORAGE.md §4.15, whose events
+     * carry the day's first hour as their partition) {@code year=YYYY/month=MM/day=DD/rollup}.
+     */
+    public String partitionPath() {
+        if (!day) {
+            return partition.hourPath();
+        }
+        String hour = partition.hourPath();
+        return hour.substring(0, hour.lastIndexOf('/') + 1) + DayPartition.DIRECTORY;
     }
 
     /** The {@code event_kind} column: the audit stream's ordinal of this kind. */
@@ -61,6 +93,7 @@ public record AuditEvent(CommitKind kind, PartitionKey partition, Instant timest
             case COMPACT -> EVENT_KIND_COMPACTION;
             case EXPIRE -> EVENT_KIND_EXPIRE;
             case DELETE -> EVENT_KIND_DELETE;
+            case ROLLUP -> EVENT_KIND_ROLLUP;
         };
     }
 

@@ -6,6 +6,8 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.table.CommitAudit;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.Manifest;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.RecordedCommit;
 import dev.ourios.table.TableReader;
@@ -114,9 +116,20 @@ public final class AuditLog {
      * commit of ours, nothing to emit) or its event is recorded.
      */
     public CommitAudit commitAudit(TableReader days) {
-        return (partition, manifest) -> {
-            Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
-            return c.isEmpty() || recorded(AuditEvent.of(partition, manifest.generation(), c.get()), days);
+        return new CommitAudit() {
+            @Override
+            public boolean recorded(PartitionKey partition, Manifest manifest) throws IOException {
+                Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
+                return c.isEmpty() || AuditLog.this.recorded(AuditEvent.of(partition, manifest.generation(), c.get()),
+                        days);
+            }
+
+            @Override
+            public boolean recordedDay(DayPartition day, Manifest manifest) throws IOException {
+                Optional<CommitRecord> c = manifest.commitRecord().flatMap(RecordedCommit::complete);
+                return c.isEmpty() || AuditLog.this.recorded(AuditEvent.ofDay(day, manifest.generation(), c.get()),
+                        days);
+            }
         };
     }
 
@@ -151,7 +164,7 @@ public final class AuditLog {
             if (e.reason() != null) {
                 g.append("reason", e.reason());
             }
-            g.append("compaction_partition", e.partition().hourPath());
+            g.append("compaction_partition", e.partitionPath());
             Group list = g.addGroup("compaction_input_files");
             for (String in : e.inputFiles()) {
                 list.addGroup("list").append("element", in);
@@ -186,7 +199,7 @@ public final class AuditLog {
         byte[] h;
         try {
             h = MessageDigest.getInstance("SHA-256").digest((e.partition().tenantId() + "\0"
-                    + e.partition().hourPath() + "\0" + e.generation()).getBytes(StandardCharsets.UTF_8));
+                    + e.partitionPath() + "\0" + e.generation()).getBytes(StandardCharsets.UTF_8));
         } catch (NoSuchAlgorithmException ex) {
             throw new IllegalStateException("SHA-256 is always available", ex);
         }

@@ -37,10 +37,12 @@ import java.util.OptionalLong;
  * @param maxFileBytes     the largest compacted file: an output that would pass it is written as a band of several
  *                         files with disjoint, ordered sort-key ranges ({@code --max-file-bytes}, docs/spec/storage.md
  *                         "The size band")
+ * @param rollup           whether sweeps roll a tenant's small sealed hours up into day partitions
+ *                         ({@code --rollup}, docs/spec/storage.md "Rollup: small hours into day files")
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
         OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
-        Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes) {
+        Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes, boolean rollup) {
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -108,6 +110,20 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         }
     }
 
+    /** Without the rollup (docs/spec/storage.md, "Rollup: small hours into day files"; off by default). */
+    public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+            OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
+            Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes) {
+        this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
+                ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, false);
+    }
+
+    /** With the rollup of small sealed hours into day partitions on or off. */
+    public CompactionOptions withRollup(boolean on) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, on);
+    }
+
     /** With the default largest file. */
     public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
             OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
@@ -125,12 +141,12 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withRetention(Retention r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withScratchDebrisAge(Duration age) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio, maxFileBytes);
+                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio, maxFileBytes, rollup);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -141,56 +157,56 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withMaxTailRatio(double ratio) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio, maxFileBytes);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio, maxFileBytes);
+                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
     }
 
     public CompactionOptions withMaxFileBytes(long bytes) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, bytes);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, bytes, rollup);
     }
 }

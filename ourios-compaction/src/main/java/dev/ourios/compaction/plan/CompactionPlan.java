@@ -4,6 +4,7 @@ import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
 import java.util.List;
 import java.util.Objects;
+import java.util.Optional;
 
 /**
  * What to compact and every decision the rewriter executes: the partition, the generation the plan read (the
@@ -13,10 +14,11 @@ import java.util.Objects;
  * records, never back into the plan.
  */
 public record CompactionPlan(PartitionKey partition, long baseGeneration, List<ObjectInfo> inputs,
-        long rowGroupBytes, long sortBudgetBytes, int fanIn, long maxFileBytes) {
+        long rowGroupBytes, long sortBudgetBytes, int fanIn, long maxFileBytes, Optional<DayScope> day) {
 
     public CompactionPlan {
         Objects.requireNonNull(partition, "partition is null");
+        Objects.requireNonNull(day, "day is null");
         inputs = List.copyOf(inputs);
         for (int i = 1; i < inputs.size(); i++) {
             if (inputs.get(i - 1).name().compareTo(inputs.get(i).name()) >= 0) {
@@ -26,6 +28,22 @@ public record CompactionPlan(PartitionKey partition, long baseGeneration, List<O
         if (maxFileBytes < 1) {
             throw new IllegalArgumentException("BUG: maxFileBytes must be positive: " + maxFileBytes);
         }
+    }
+
+    /** A plan of one hour partition. */
+    public CompactionPlan(PartitionKey partition, long baseGeneration, List<ObjectInfo> inputs, long rowGroupBytes,
+            long sortBudgetBytes, int fanIn, long maxFileBytes) {
+        this(partition, baseGeneration, inputs, rowGroupBytes, sortBudgetBytes, fanIn, maxFileBytes, Optional.empty());
+    }
+
+    /** The directory the output goes into: the hour's, or for a rollup the day partition's. */
+    public String outputPrefix() {
+        return day.map(DayScope::dayPrefix).orElse(partition.dataPrefix());
+    }
+
+    /** The partition an input's rows are checked against: the plan's hour; for a rollup its own hour, none for a day file. */
+    public Optional<PartitionKey> expectedPartition(ObjectInfo input) {
+        return day.isPresent() ? day.get().expectedPartition(input.key()) : Optional.of(partition);
     }
 
     /** A plan whose output may be as large as the default band bound. */

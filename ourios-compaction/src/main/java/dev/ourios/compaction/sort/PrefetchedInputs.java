@@ -1,12 +1,14 @@
 package dev.ourios.compaction.sort;
 
 import dev.ourios.compaction.plan.CompactionPlan;
+import dev.ourios.compaction.plan.DayScope;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.parquet.rows.RowCodec;
+import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.io.InterruptedIOException;
@@ -198,8 +200,11 @@ public final class PrefetchedInputs implements AutoCloseable {
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
                 Batch batch = new Batch(first, input, 0);
-                try (LogFileReader r = LogFileReader.open(store, plan.inputs().get(input).key(),
-                        ReadOptions.partition(plan.partition()))) {
+                ObjectInfo info = plan.inputs().get(input);
+                DayScope dayFile = plan.day().filter(d -> d.isDayFile(info.key())).orElse(null);
+                long row = -1;
+                try (LogFileReader r = LogFileReader.open(store, info.key(),
+                        plan.expectedPartition(info).map(ReadOptions::partition).orElse(ReadOptions.all()))) {
                     schemas[input] = r.fileSchema();
                     while (true) {
                         if (closed) {
@@ -211,6 +216,11 @@ public final class PrefetchedInputs implements AutoCloseable {
                                 table, out);
                         if (weight < 0) {
                             break;
+                        }
+                        row++;
+                        if (dayFile != null && !carried(dayFile, info, row, RowCodec.decode(out.array(), at, table))) {
+                            out.truncate(at); // a dead row: not read, not counted (its hour's own files hold it)
+                            continue;
                         }
                         if (exclude != null && exclude.test(RowCodec.decode(out.array(), at, table))) {
                             out.truncate(at);
@@ -240,6 +250,21 @@ public final class PrefetchedInputs implements AutoCloseable {
         } catch (InterruptedIOException e) {
             // closed: nobody is waiting
         }
+    }
+
+    /**
+     * A day file's row (docs/spec/storage.md, "Rollup: small hours into day files"): checked against the tenant and the
+     * day as an hour's rows are against their hour (a row outside them fails the rollup, naming the file and the row),
+     * and carried only when its hour is validly covered; the others are dead rows, which their hours' own files hold,
+     * left out as if not there (neither read nor excluded rows).
+     */
+    private static boolean carried(DayScope day, ObjectInfo file, long row, LogRecord r) throws IOException {
+        long time = r.effectiveTime();
+        if (!day.holds(r.tenantId(), time)) {
+            throw new IOException(file.key() + ": row " + row + " belongs to tenant '" + r.tenantId()
+                    + "' at effective time " + time + " ns, outside the day partition's tenant and day");
+        }
+        return day.carries(time);
     }
 
     /** Queues {@code batch} with the reader table's entries its rows may be the first to reference. */

@@ -90,8 +90,8 @@ public final class CompactionMetrics {
         for (PartitionResult p : report.partitions()) {
             // Every outcome spent its requests, a lost race or a failure included.
             p.requests().ifPresent(this::recordRequests);
-            if (p.action() != CommitKind.COMPACT) {
-                continue; // an expiry rewrites nothing: these instruments count compactions
+            if (p.action() != CommitKind.COMPACT && p.action() != CommitKind.ROLLUP) {
+                continue; // an expiry rewrites nothing: these instruments count compactions and rollups
             }
             if (p.result() == PartitionResult.Result.COMMITTED) {
                 partitions.add(1);

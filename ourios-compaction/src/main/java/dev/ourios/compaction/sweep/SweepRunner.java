@@ -7,13 +7,16 @@ import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.audit.AuditCompactor;
 import dev.ourios.compaction.audit.AuditEvent;
 import dev.ourios.compaction.audit.AuditLog;
+import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.CompactionPolicy;
 import dev.ourios.compaction.plan.PlanDecision;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
+import dev.ourios.store.ObjectInfo;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.DayPartition;
 import dev.ourios.table.GarbageCollector;
 import dev.ourios.table.GcReport;
 import dev.ourios.table.Manifest;
@@ -80,6 +83,8 @@ public final class SweepRunner {
     private final Retention retention;
     private final PartitionExpirer expirer;
     private AuditCompactor auditCompactor;
+    /** The options of the rollup when sweeps roll small hours up into day partitions; null when they do not. */
+    private CompactionOptions rollup;
 
     public SweepRunner(TableLayout layout, TableReader reader, GarbageCollector gc, CompactionPolicy policy,
             PartitionCompactor compactor, AuditLog audit, CompactionMetrics metrics, Clock clock, Clock wallClock,
@@ -197,6 +202,14 @@ public final class SweepRunner {
      * Also compacts the audit series at the end of each sweep (sealed days with more than one file), with the wall
      * clock, since audit events are dated by it. Called once, by the wiring, before the first sweep.
      */
+    /**
+     * Rolls each sealed day in scope up after the hours are compacted (docs/spec/storage.md, "Rollup: small hours into
+     * day files"), with {@code options}' sizes; the compactor must be built on a store.
+     */
+    public void rollUpWith(CompactionOptions options) {
+        this.rollup = options;
+    }
+
     public void compactAuditWith(AuditCompactor compactor) {
         this.auditCompactor = compactor;
     }
@@ -242,16 +255,33 @@ public final class SweepRunner {
         List<PartitionSnapshot> expired = new ArrayList<>();
         Map<String, Long> found = new TreeMap<>();
         List<PartitionKey> partitions;
+        List<PartitionKey> listed = new ArrayList<>();
+        List<DayPartition> dayPartitions = new ArrayList<>(); // days holding a rollup/ directory
         try {
-            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
+            layout.forEachPartition(filter, listed::add, dayPartitions::add);
+            partitions = listed.stream().filter(shard::owns).toList();
         } catch (Throwable t) {
             errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
+            listed = List.of();
             partitions = List.of();
+        }
+        for (DayPartition day : dayPartitions) {
+            if (shard.owns(day.label())) {
+                repairDayAudit(day); // a day commit's lost event, whatever commit made it (rollup, expiry, deletion)
+            }
         }
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
         for (PartitionKey p : partitions) {
             try {
-                PartitionSnapshot s = reader.snapshot(p);
+                PartitionSnapshot s = reader.hourSnapshot(p);
+                if (s.isCovered()) {
+                    // Its rows are in its day partition: never planned by the hour policy; the rollup folds its late
+                    // files in. Past its retention it is expired by its own commit, which voids the cover.
+                    if (retention.isExpired(p, now)) {
+                        expired.add(s);
+                    }
+                    continue;
+                }
                 repairAudit(s);
                 if (retention.isExpired(p, now)) {
                     // The whole hour is past the tenant's retention: expired (again, if late files landed since),
@@ -291,6 +321,10 @@ public final class SweepRunner {
             }
             results.add(r);
             onResult.accept(r);
+        }
+
+        if (!retention.isNone()) {
+            expireDays(listed, now, results, onResult);
         }
 
         ExecutorService pool = Executors.newFixedThreadPool(concurrency, r -> {
@@ -334,6 +368,9 @@ public final class SweepRunner {
         } finally {
             pool.shutdownNow();
         }
+        if (rollup != null) {
+            rollUp(listed, now, results, onResult);
+        }
         if (auditCompactor != null && !stopping.get()) {
             try {
                 for (AuditCompactor.DayResult d : auditCompactor.sweep(filter.tenants(), wallClock.instant())) {
@@ -360,6 +397,86 @@ public final class SweepRunner {
                 (System.nanoTime() - started) / 1e9);
         metrics.recordSweep(report, backlog);
         return report;
+    }
+
+    /**
+     * The rollup step of a sweep: every sealed day of the listed hours that this runner's shard owns (by the day's
+     * first hour) and none of whose hours is expired, one at a time, tenant then day.
+     */
+    private void rollUp(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
+        eachDay(listed, day -> !now.isBefore(day.label().hourStart().plus(java.time.Duration.ofDays(1))
+                .plus(rollup.grace())) && !retention.isExpired(day.label(), now),
+                day -> compactor.rollUp(day, reader, rollup,
+                        s -> !policy.decide(s.partition(), s.generation(), s.live(), mainFiles(s), now).isCandidate()),
+                results, onResult);
+    }
+
+    /**
+     * Expires every day partition of the listed hours whose every hour is past its tenant's retention and that holds
+     * files (docs/spec/storage.md 4.12, 4.15), after the hours' own expiries; by the shard of the day's first hour.
+     */
+    private void expireDays(List<PartitionKey> listed, Instant now, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
+        eachDay(listed, day -> retention.isExpired(day.hour(23), now),
+                day -> expirer.expireDay(day, reader, retention.forTenant(day.tenantId()).orElseThrow()),
+                results, onResult);
+    }
+
+    /**
+     * Runs {@code work} on every day of the listed hours that {@code selects} and this runner's shard owns (by the
+     * day's first hour), one at a time, tenant then day, each contained; a day with nothing to do is not reported.
+     */
+    private void eachDay(List<PartitionKey> listed, java.util.function.Predicate<DayPartition> selects,
+            java.util.function.Function<DayPartition, PartitionResult> work, List<PartitionResult> results,
+            Consumer<PartitionResult> onResult) {
+        java.util.SortedSet<DayPartition> days = new java.util.TreeSet<>(Comparator.comparing(DayPartition::tenantId)
+                .thenComparing(DayPartition::date));
+        for (PartitionKey p : listed) {
+            DayPartition day = DayPartition.of(p);
+            if (shard.owns(day.label()) && selects.test(day)) {
+                days.add(day);
+            }
+        }
+        for (DayPartition day : days) {
+            if (stopping.get()) {
+                return; // SIGTERM: start nothing new
+            }
+            PartitionResult r = contained(day.label(), -1, () -> work.apply(day));
+            if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
+                continue; // a day at rest is not news, as an hour that is no candidate is not
+            }
+            if (r.result() == PartitionResult.Result.ERROR) {
+                LOG.debug("{}", r.error());
+            } else {
+                LOG.info("{}: {} {} ({} files, {} rows)", day, r.action().label(), r.result().label(), r.filesIn(),
+                        r.rows());
+            }
+            results.add(r);
+            onResult.accept(r);
+        }
+    }
+
+    /**
+     * The audit repair of a day partition (STORAGE.md §4.15, §4.2 step 6): every present manifest's complete commit
+     * record whose event is not recorded is emitted, the event carrying the day's first hour as its partition. Best
+     * effort: a failure is logged and the next sweep tries again (GC holds the manifest meanwhile).
+     */
+    private void repairDayAudit(DayPartition day) {
+        try {
+            PartitionSnapshot s = reader.daySnapshot(day);
+            List<ObjectInfo> manifests = new ArrayList<>(s.supersededManifests());
+            s.currentManifest().ifPresent(manifests::add);
+            for (ObjectInfo o : manifests) {
+                Manifest m = reader.readManifest(o.key());
+                Optional<CommitRecord> c = m.commitRecord().flatMap(RecordedCommit::complete);
+                if (c.isPresent() && audit.emitOnce(AuditEvent.ofDay(day, m.generation(), c.get()), reader)) {
+                    LOG.info("{}: re-emitted the audit event of generation {}", day, m.generation());
+                }
+            }
+        } catch (Throwable t) {
+            LOG.warn("{}: audit re-emission failed: {}", day, Containment.describe(Containment.contain(t)));
+        }
     }
 
     /**

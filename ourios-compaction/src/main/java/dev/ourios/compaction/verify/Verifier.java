@@ -2,6 +2,7 @@ package dev.ourios.compaction.verify;
 
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.PartitionKey;
+import dev.ourios.table.DayPartition;
 import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.ObjectInfo;
@@ -77,8 +78,9 @@ public final class Verifier {
     public List<PartitionVerdict> verify(PartitionFilter filter, Consumer<PartitionVerdict> onVerdict)
             throws java.io.IOException {
         List<PartitionVerdict> out = new ArrayList<>();
+        java.util.Set<DayPartition> daysChecked = new java.util.HashSet<>();
         for (PartitionKey p : layout.partitions(filter)) {
-            PartitionVerdict v = verify(p);
+            PartitionVerdict v = verify(p, daysChecked);
             out.add(v);
             onVerdict.accept(v);
         }
@@ -86,13 +88,52 @@ public final class Verifier {
     }
 
     public PartitionVerdict verify(PartitionKey p) {
-        List<String> problems = new ArrayList<>();
+        return verify(p, new java.util.HashSet<>());
+    }
+
+    /**
+     * One hour's verdict. A validly covered hour (STORAGE.md §4.15) is checked through its day partition: the first
+     * covered hour of a day met carries the check of the day's files against the day commit's checksum (their rows
+     * checked against the tenant and the day), and every covered hour its late files.
+     */
+    private PartitionVerdict verify(PartitionKey p, java.util.Set<DayPartition> daysChecked) {
         PartitionSnapshot s;
         try {
-            s = reader.snapshot(p);
+            s = reader.hourSnapshot(p);
         } catch (Exception e) {
             return new PartitionVerdict(p, -1, 0, 0, List.of(p + ": " + e.getMessage()), false);
         }
+        if (!s.isCovered()) {
+            return verify(p, s, ReadOptions.partition(p), null);
+        }
+        PartitionVerdict late = verify(p, s, ReadOptions.partition(p), null);
+        DayPartition day = DayPartition.of(p);
+        if (!daysChecked.add(day)) {
+            return late;
+        }
+        PartitionSnapshot daySnapshot;
+        try {
+            daySnapshot = reader.daySnapshot(day);
+        } catch (Exception e) {
+            return new PartitionVerdict(p, s.generation(), late.files(), late.rows(),
+                    List.of(day.prefix() + ": " + e.getMessage()), false);
+        }
+        long from = day.label().hourStartNanos();
+        PartitionVerdict days = verify(p, daySnapshot, ReadOptions.all(),
+                new PartitionKey.Rows(day.tenantId(), from, from + 24 * 3_600_000_000_000L));
+        List<String> problems = new ArrayList<>(late.problems());
+        problems.addAll(days.problems());
+        return new PartitionVerdict(p, s.generation(), late.files() + days.files(), late.rows() + days.rows(),
+                problems, days.checksumMissing());
+    }
+
+    /**
+     * The live files of {@code s} read with {@code options}; {@code rows}, when given, the tenant and times every row
+     * must have (a day partition's), checked here since the reader checks only an hour.
+     */
+    private PartitionVerdict verify(PartitionKey p, PartitionSnapshot s, ReadOptions options,
+            PartitionKey.Rows rowsOfDay) {
+        List<String> problems = new ArrayList<>();
         Optional<CommitCheck> check = s.manifest().flatMap(CommitCheck::of);
         List<ObjectInfo> covered = new ArrayList<>();
         RowChecksum coveredSum = new RowChecksum();
@@ -105,10 +146,15 @@ public final class Verifier {
             }
             RowChecksum sum = new RowChecksum();
             long footerRows;
-            try (LogFileReader r = LogFileReader.open(store, f.key(), ReadOptions.partition(p))) {
+            try (LogFileReader r = LogFileReader.open(store, f.key(), options)) {
                 footerRows = r.rowCount();
                 LogRecord rec;
                 while ((rec = r.read()) != null) {
+                    if (rowsOfDay != null && !rowsOfDay.holds(rec.tenantId(), rec.effectiveTime())) {
+                        throw new java.io.IOException(store.describe(f.key()) + ": row " + sum.rows()
+                                + " belongs to tenant '" + rec.tenantId() + "' " + rec.partitionKey()
+                                + ", outside the day partition's tenant and day");
+                    }
                     sum.add(rec);
                 }
             } catch (Exception e) {

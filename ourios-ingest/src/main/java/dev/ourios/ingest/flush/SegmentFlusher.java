@@ -107,11 +107,13 @@ public final class SegmentFlusher {
     }
 
     /**
-     * The name is in the partition (live or retired, not yet collected) or its manifest retired it. Only this
-     * process lands names of this segment, so an answer of no cannot be overtaken before the publish.
+     * The name is in the partition (live or retired, not yet collected), its manifest retired it, or the day partition
+     * that covers the hour accounts for it (STORAGE.md §4.15). Only this process lands names of this segment, so an
+     * answer of no cannot be overtaken before the publish.
      */
     private boolean landedBefore(PartitionKey partition, String name) throws IOException {
-        PartitionSnapshot s = tables.snapshot(partition);
-        return s.isPresent(name) || s.manifest().map(m -> m.retiredNames().contains(name)).orElse(false);
+        PartitionSnapshot s = tables.hourSnapshot(partition);
+        return s.isPresent(name) || s.manifest().map(m -> m.retiredNames().contains(name)).orElse(false)
+                || s.cover().map(c -> c.cover().names().contains(name)).orElse(false);
     }
 }

@@ -81,7 +81,7 @@ public final class StoreFigures {
             long n = 0;
             long bytes = 0;
             long small = 0;
-            for (LiveFiles.LiveFile f : files.list(tenant, Optional.empty(), Optional.empty())) {
+            for (LiveFiles.LiveFile f : files.list(tenant, Optional.empty(), Optional.empty(), false)) {
                 long[] c = byHour.computeIfAbsent(f.partition(), k -> new long[2]);
                 c[0]++;
                 if (!f.key().endsWith(".compacted.parquet")) {

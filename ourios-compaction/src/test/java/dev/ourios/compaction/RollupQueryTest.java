@@ -1,0 +1,166 @@
+package dev.ourios.compaction;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.SweepReport;
+import dev.ourios.core.LogRecord;
+import dev.ourios.core.PartitionKey;
+import dev.ourios.gen.LogGenerator;
+import dev.ourios.query.DeadRowsException;
+import dev.ourios.query.LiveFiles;
+import dev.ourios.query.Query;
+import dev.ourios.query.QueryEngine;
+import dev.ourios.store.LocalObjectStore;
+import dev.ourios.table.DayPartition;
+import dev.ourios.table.Manifest;
+import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.ManifestKeys;
+import dev.ourios.table.PartitionFilter;
+import dev.ourios.table.TableLayout;
+import dev.ourios.table.TableReader;
+import dev.ourios.table.ingest.IngestWriter;
+import io.opentelemetry.api.metrics.MeterProvider;
+import java.nio.file.Path;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Properties;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * Queries and {@code ourios files} over rolled-up hours (storage.md 4.15) answer as over the same rows left hourly:
+ * a covered hour is read from the day files (its rows only) and its late files; rows of a void cover are skipped by
+ * queries and make the file list refuse the day until the next rollup.
+ */
+class RollupQueryTest {
+    private static final String TENANT = "acme";
+    private static final DayPartition DAY = DayPartition.of(PartitionKey.ofHour(TENANT, TestStores.HOUR));
+
+    @TempDir
+    Path dir;
+
+    private static QueryEngine engine(LocalObjectStore store) {
+        return new QueryEngine(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
+                MeterProvider.noop());
+    }
+
+    private static List<String> run(LocalObjectStore store, Query q) throws Exception {
+        List<String> got = new ArrayList<>();
+        engine(store).run(q, r -> got.add(TestStores.identity(r)));
+        return got;
+    }
+
+    private void sweep(LocalObjectStore store, boolean rollup) {
+        CompactionOptions o = CompactionOptions.defaults(dir.resolve("scratch")).withRollup(rollup);
+        SweepReport r = TestStores.runner(store, o.scratchDir(), o, MeterProvider.noop())
+                .sweep(PartitionFilter.all(), x -> { });
+        assertFalse(r.hasErrors(), r.toString());
+    }
+
+    @Test
+    void queriesCountsAndTheFileListOverCoveredHoursAnswerAsOverTheHours() throws Exception {
+        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
+        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
+        for (LocalObjectStore s : List.of(hourly, rolled)) {
+            TestStores.generate(s, TestStores.spec(List.of(TENANT), 4, 3, 400, 17));
+        }
+        sweep(hourly, false);
+        sweep(rolled, true);
+        assertTrue(new TableReader(rolled, new ManifestCodec()).hourSnapshot(DAY.hour(11)).isCovered());
+        // A late file in a covered hour, landed in both.
+        List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), 4, 3, 60, 71)).file(TENANT, 1, 0);
+        for (LocalObjectStore s : List.of(hourly, rolled)) {
+            new IngestWriter(s).writeFile(DAY.hour(11), late);
+        }
+        assertAnswersAlike(hourly, rolled);
+        assertEquals(2, engine(rolled).count(Query.tenant(TENANT)).files(),
+                "a count reads the day file once for its four hours, and the late file");
+
+        // The file list: the day file once, the late file, and DuckDB over it counts every row once.
+        LiveFiles files = new LiveFiles(rolled, new TableLayout(rolled), new TableReader(rolled, new ManifestCodec()));
+        List<String> paths = files.paths(TENANT, Optional.empty(), Optional.empty());
+        assertEquals(2, paths.size(), paths.toString());
+        assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(), duckCount(paths));
+
+        // A void cover: the hour commits on top of the generation it was covered at (the race of storage.md 4.15).
+        voidCoverOf(rolled, DAY.hour(12));
+        assertFalse(new TableReader(rolled, new ManifestCodec()).hourSnapshot(DAY.hour(12)).isCovered());
+        assertAnswersAlike(hourly, rolled);
+        DeadRowsException e = assertThrows(DeadRowsException.class,
+                () -> files.paths(TENANT, Optional.empty(), Optional.empty()));
+        assertTrue(e.getMessage().contains(DAY.prefix()) && e.getMessage().contains("hour 12"), e.getMessage());
+
+        // The next rollup drops the dead rows and covers the hour again; the list is whole again.
+        sweep(rolled, true);
+        assertTrue(new TableReader(rolled, new ManifestCodec()).hourSnapshot(DAY.hour(12)).isCovered());
+        assertAnswersAlike(hourly, rolled);
+        List<String> again = files.paths(TENANT, Optional.empty(), Optional.empty());
+        assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(), duckCount(again));
+    }
+
+    private static void assertAnswersAlike(LocalObjectStore hourly, LocalObjectStore rolled) throws Exception {
+        Instant h = TestStores.HOUR;
+        List<Query> queries = List.of(Query.tenant(TENANT),
+                Query.tenant(TENANT).window(h.plusSeconds(1800), h.plusSeconds(3 * 3600 + 600)),
+                Query.tenant(TENANT).severityMin(13),
+                Query.tenant(TENANT).limit(25).order(Query.Order.NEWEST_FIRST),
+                Query.tenant(TENANT).limit(25).order(Query.Order.OLDEST_FIRST).window(h.plusSeconds(3600),
+                        h.plusSeconds(3 * 3600)));
+        for (Query q : queries) {
+            List<String> want = run(hourly, q);
+            List<String> got = run(rolled, q);
+            if (q.limit().isPresent()) {
+                assertEquals(want, got, q.toString());
+            } else {
+                assertEquals(want.stream().sorted().toList(), got.stream().sorted().toList(), q.toString());
+            }
+            assertEquals(engine(hourly).count(q).rows(), engine(rolled).count(q).rows(), "count " + q);
+            if (q.limit().isEmpty()) {
+                assertEquals(want.stream().sorted().toList(), everyRow(rolled, q), "every row of " + q);
+            }
+        }
+        String service = engine(hourly).collect(Query.tenant(TENANT).limit(1)).rows().get(0).serviceName();
+        Query byService = Query.tenant(TENANT).service(service);
+        assertEquals(run(hourly, byService).stream().sorted().toList(),
+                run(rolled, byService).stream().sorted().toList(), byService.toString());
+    }
+
+    /** The rows an aggregate over every row sees (any order; a day file read once for its hours). */
+    private static List<String> everyRow(LocalObjectStore store, Query q) throws Exception {
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        engine(store).visitEveryRow(q, Optional.empty(), () -> r -> seen.add(TestStores.identity(r)), v -> { });
+        return seen.stream().sorted().toList();
+    }
+
+    /** Commits the hour's next generation naming the same files (no row moves), which voids the day's cover of it. */
+    private static void voidCoverOf(LocalObjectStore store, PartitionKey hour) throws Exception {
+        TableReader reader = new TableReader(store, new ManifestCodec());
+        long g = reader.hourSnapshot(hour).generation();
+        Manifest current = reader.readManifest(hour, g);
+        Manifest next = new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null);
+        String key = ManifestKeys.key(hour, g + 1);
+        assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, next)));
+    }
+
+    private static long duckCount(List<String> paths) throws Exception {
+        Properties props = new Properties();
+        props.setProperty("autoinstall_known_extensions", "false");
+        props.setProperty("autoload_known_extensions", "false");
+        String list = paths.stream().map(p -> "'" + p + "'").collect(Collectors.joining(","));
+        try (Connection c = DriverManager.getConnection("jdbc:duckdb:", props);
+                ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM read_parquet([" + list + "])")) {
+            rs.next();
+            return rs.getLong(1);
+        }
+    }
+}
