@@ -22,17 +22,17 @@ import java.util.stream.Stream;
  * A month of one tenant's logs against the same number of rows in one partition: does a query's cost follow its
  * rows or the hours they span? Every command is a fresh process through the real launcher.
  * <ol>
- *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), then
- *   {@code ourios compact --once}: whatever the compactor makes of a small tenant's month (hourly files, or the
- *   rollup's day files when it is on).</li>
+ *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), compacted two ways
+ *   ({@code --layouts}): {@code ourios compact --once} (one file an hour) and {@code ourios compact --once
+ *   --rollup} (the small hours rolled up into day files).</li>
  *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted.</li>
- *   <li>Timed, alternating: {@code ourios query --count} of one service over the month; the same over the one
- *   partition; DuckDB counting the month's rows of that service over exactly the files {@code ourios files}
- *   lists. The month's two counts must agree.</li>
+ *   <li>Timed, alternating: {@code ourios query --count} of one service over each month; the same over the one
+ *   partition; DuckDB counting each month's rows of that service over exactly the files {@code ourios files}
+ *   lists. The months' counts must all agree.</li>
  *   <li>Untimed, once each: the store requests of both queries ({@code --stats --json}), and the live files per
  *   day.</li>
  * </ol>
- * {@code --backends=local,s3} adds the same queries against copies of both stores on s3proxy (loopback), with
+ * {@code --backends=local,s3} adds the same queries against copies of the stores on s3proxy (loopback), with
  * measured request counts; DuckDB is not run there (its S3 support is an extension it downloads).
  */
 public final class MonthQuerySuite implements Suite {
@@ -47,6 +47,9 @@ public final class MonthQuerySuite implements Suite {
     static final String SERVICE = "checkout";
     static final Instant START = Instant.parse("2026-03-01T00:00:00Z");
     static final String BUCKET = "bench";
+    static final String HOURLY = "hourly";
+    static final String ROLLUP = "rollup";
+    static final String ONE = "ours one partition";
     private static final String DONE = "fixture.done";
     private static final Duration PROCESS_TIMEOUT = Duration.ofMinutes(30);
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,69 +72,89 @@ public final class MonthQuerySuite implements Suite {
         int rowsPerFile = Math.max(10, (int) Math.round(FULL_ROWS_PER_FILE * o.scale()));
         long rows = (long) hours * FILES_PER_HOUR * rowsPerFile;
         int onePartitionRows = (int) (rows / ONE_PARTITION_FILES);
-        Path month = store(ctx, cli, procs, base.resolve("month-" + days + "d-" + rowsPerFile), hours, FILES_PER_HOUR, rowsPerFile);
+        List<String> layouts = layouts(o);
+        Map<String, Path> months = new LinkedHashMap<>();
+        for (String layout : layouts) {
+            months.put(layout, store(ctx, cli, procs, base.resolve("month-" + days + "d-" + rowsPerFile + "-" + layout),
+                    hours, FILES_PER_HOUR, rowsPerFile, layout.equals(ROLLUP)));
+        }
         Path one = store(ctx, cli, procs, base.resolve("one-" + onePartitionRows), 1, ONE_PARTITION_FILES,
-                onePartitionRows);
+                onePartitionRows, false);
 
         String[] window = {"--tenant", TENANT, "--from", START.toString(), "--to", end.toString()};
-        String listed = procs.run("files", cli.command(concat(new String[] {"files", "--store", month.toString()},
-                window)), Map.of()).stdoutOrThrow();
-        Path fileList = base.resolve("month-live-files.txt");
-        Files.writeString(fileList, listed, StandardCharsets.UTF_8);
-        long liveFiles = listed.lines().filter(l -> !l.isBlank()).count();
+        Map<String, Path> fileLists = new LinkedHashMap<>();
+        List<String> perDay = new ArrayList<>();
+        for (Map.Entry<String, Path> m : months.entrySet()) {
+            String listed = procs.run("files-" + m.getKey(), cli.command(concat(new String[] {"files", "--store",
+                    m.getValue().toString()}, window)), Map.of()).stdoutOrThrow();
+            Path list = base.resolve("month-live-files-" + m.getKey() + ".txt");
+            Files.writeString(list, listed, StandardCharsets.UTF_8);
+            fileLists.put(m.getKey(), list);
+            long liveFiles = listed.lines().filter(l -> !l.isBlank()).count();
+            perDay.add(String.format("%s: %d live files (%.1f a day)", m.getKey(), liveFiles,
+                    liveFiles / (double) days));
+        }
 
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(String.format(
                 "one tenant, %d services; the month: %d hours x %d ingest files x %d rows (%,d rows), compacted by "
-                + "`ourios compact --once` into %d live files (%.1f a day); one partition: %d ingest files x %d "
-                + "rows, compacted; `ourios generate --seed %d`", SERVICES, hours, FILES_PER_HOUR, rowsPerFile,
-                rows, liveFiles, liveFiles / (double) days, ONE_PARTITION_FILES, onePartitionRows, SEED));
+                + "`ourios compact --once` (hourly) and `ourios compact --once --rollup` (rollup): %s; one "
+                + "partition: %d ingest files x %d rows, compacted; `ourios generate --seed %d`", SERVICES, hours,
+                FILES_PER_HOUR, rowsPerFile, rows, String.join(", ", perDay), ONE_PARTITION_FILES, onePartitionRows,
+                SEED));
 
         String classPath = System.getProperty("java.class.path");
         Map<String, Long> counts = new LinkedHashMap<>();
         Map<String, String> local = new LinkedHashMap<>();
-        local.put("ours month", month.toString());
-        local.put("ours one partition", one.toString());
+        months.forEach((layout, store) -> local.put(monthName(layout), store.toString()));
+        local.put(ONE, one.toString());
         List<ProcessContest.Entry> entries = new ArrayList<>();
         for (Map.Entry<String, String> e : local.entrySet()) {
             entries.add(countEntry(procs, counts, e.getKey(), cli.command(concat(new String[] {"query", "--store",
-                    e.getValue()}, window, countArgs())), Map.of(), e.getKey().equals("ours month")));
+                    e.getValue()}, window, countArgs())), Map.of(), !e.getKey().equals(ONE)));
         }
-        entries.add(countEntry(procs, counts, "duckdb-2t month", List.of("java", "-cp", classPath,
-                DuckDbCountMain.class.getName(), "2", fileList.toString(), SERVICE, START.toString(), end.toString()),
-                Map.of(), true));
-        ctx.log().accept("month-query: local, " + liveFiles + " live files in the month");
+        for (Map.Entry<String, Path> list : fileLists.entrySet()) {
+            entries.add(countEntry(procs, counts, duckName(list.getKey()), List.of("java", "-cp", classPath,
+                    DuckDbCountMain.class.getName(), "2", list.getValue().toString(), SERVICE, START.toString(),
+                    end.toString()), Map.of(), true));
+        }
+        ctx.log().accept("month-query: local, " + String.join(", ", perDay));
         Map<String, List<ProcessContest.Timed>> timed = new ProcessContest(entries, o.warmups(), o.runs(),
                 ctx.log()).run();
         addRows(report, "local", timed, counts, stats(procs, cli, local, window, Map.of(), List.of()));
 
         if (backends.contains("s3")) {
             try (S3Loopback server = S3Loopback.start(BUCKET)) {
-                ctx.log().accept("month-query: uploading both stores to s3proxy at " + server.endpoint());
-                upload(month, server, "month");
+                ctx.log().accept("month-query: uploading the stores to s3proxy at " + server.endpoint());
+                Map<String, String> remote = new LinkedHashMap<>();
+                for (Map.Entry<String, Path> m : months.entrySet()) {
+                    upload(m.getValue(), server, "month-" + m.getKey());
+                    remote.put(monthName(m.getKey()) + " (s3proxy)", "s3://" + BUCKET + "/month-" + m.getKey());
+                }
                 upload(one, server, "one");
+                remote.put(ONE + " (s3proxy)", "s3://" + BUCKET + "/one");
                 Map<String, String> env = Map.of("AWS_ACCESS_KEY_ID", S3Loopback.IDENTITY, "AWS_SECRET_ACCESS_KEY",
                         S3Loopback.CREDENTIAL, "AWS_REGION", "us-east-1");
                 List<String> endpoint = List.of("--s3-endpoint", server.endpoint().toString());
-                Map<String, String> remote = new LinkedHashMap<>();
-                remote.put("ours month (s3proxy)", "s3://" + BUCKET + "/month");
-                remote.put("ours one partition (s3proxy)", "s3://" + BUCKET + "/one");
                 List<ProcessContest.Entry> s3Entries = new ArrayList<>();
                 for (Map.Entry<String, String> e : remote.entrySet()) {
                     s3Entries.add(countEntry(procs, counts, e.getKey(), cli.command(concat(new String[] {"query",
                             "--store", e.getValue()}, endpoint.toArray(String[]::new), window, countArgs())), env,
-                            false));
+                            !e.getKey().startsWith(ONE)));
                 }
                 Map<String, List<ProcessContest.Timed>> s3Timed = new ProcessContest(s3Entries, o.warmups(),
                         o.runs(), ctx.log()).run();
                 addRows(report, "s3proxy", s3Timed, counts, stats(procs, cli, remote, window, env, endpoint));
             }
         }
-        double monthSecs = seconds(timed.get("ours month")).median();
-        double oneSecs = seconds(timed.get("ours one partition")).median();
-        double duckSecs = seconds(timed.get("duckdb-2t month")).median();
-        report.note(String.format("local: the month / one partition = %.2f (target <= 1.3: %s); the month / DuckDB "
-                + "over its files = %.2f (target <= 1.0: %s)", monthSecs / oneSecs, monthSecs / oneSecs <= 1.3
-                        ? "met" : "not met", monthSecs / duckSecs, monthSecs <= duckSecs ? "met" : "not met"));
+        double oneSecs = seconds(timed.get(ONE)).median();
+        for (String layout : layouts) {
+            double monthSecs = seconds(timed.get(monthName(layout))).median();
+            double duckSecs = seconds(timed.get(duckName(layout))).median();
+            report.note(String.format("local, %s: the month / one partition = %.2f (target <= 1.3: %s); the month / "
+                    + "DuckDB over its files = %.2f (target <= 1.0: %s)", layout, monthSecs / oneSecs,
+                    monthSecs / oneSecs <= 1.3 ? "met" : "not met", monthSecs / duckSecs,
+                    monthSecs <= duckSecs ? "met" : "not met"));
+        }
         report.note("Wall time is the whole process, fork to exit; each command a fresh JVM through the launcher "
                 + "(DuckDB: a fresh JVM running DuckDB JDBC with 2 threads). The one partition holds the same number "
                 + "of rows of the same generator, so its count of the service is close to, not equal to, the "
@@ -140,6 +163,26 @@ public final class MonthQuerySuite implements Suite {
         report.note(String.format("first touch of a fresh 4 KiB page on this machine: %.2f µs",
                 PageFaults.firstTouchMicrosPerPage(256)));
         return report.build();
+    }
+
+    static String monthName(String layout) {
+        return "ours month (" + layout + ")";
+    }
+
+    static String duckName(String layout) {
+        return "duckdb-2t month (" + layout + ")";
+    }
+
+    /** {@code --layouts=hourly,rollup} (the default: both): how the month is compacted. */
+    static List<String> layouts(BenchOptions o) throws BenchSetupException {
+        List<String> chosen = o.args().stream().filter(a -> a.startsWith("--layouts=")).findFirst()
+                .map(a -> List.of(a.substring("--layouts=".length()).split(","))).orElse(List.of(HOURLY, ROLLUP));
+        for (String l : chosen) {
+            if (!List.of(HOURLY, ROLLUP).contains(l)) {
+                throw new BenchSetupException("--layouts: unknown layout '" + l + "' (hourly, rollup)");
+            }
+        }
+        return chosen;
     }
 
     static Set<String> backends(BenchOptions o) throws BenchSetupException {
@@ -174,7 +217,7 @@ public final class MonthQuerySuite implements Suite {
 
     /** A store generated and compacted once per shape, reused while its marker is there. */
     private static Path store(BenchContext ctx, CliLauncher cli, FreshProcess procs, Path root, int hours,
-            int files, int rowsPerFile) throws IOException, InterruptedException {
+            int files, int rowsPerFile, boolean rollup) throws IOException, InterruptedException {
         if (Files.exists(root.resolve(DONE))) {
             return root;
         }
@@ -186,8 +229,12 @@ public final class MonthQuerySuite implements Suite {
                 "1", "--hours", Integer.toString(hours), "--files-per-hour", Integer.toString(files),
                 "--rows-per-file", Integer.toString(rowsPerFile), "--services", Integer.toString(SERVICES), "--seed",
                 Long.toString(SEED), "--start", START.toString()), Map.of()).stdoutOrThrow();
-        procs.run("compact-" + root.getFileName(), cli.command("compact", "--store", root.toString(), "--once"),
-                Map.of()).stdoutOrThrow();
+        List<String> compact = new ArrayList<>(List.of("compact", "--store", root.toString(), "--once"));
+        if (rollup) {
+            compact.add("--rollup");
+        }
+        procs.run("compact-" + root.getFileName(), cli.command(compact.toArray(String[]::new)), Map.of())
+                .stdoutOrThrow();
         Files.writeString(root.resolve(DONE), root.getFileName() + "\n");
         return root;
     }

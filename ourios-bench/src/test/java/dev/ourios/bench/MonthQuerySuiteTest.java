@@ -30,6 +30,8 @@ class MonthQuerySuiteTest {
         assertEquals("--days: expected a number of days from 1 to 366, got '0'", days.getMessage());
         BenchSetupException backend = assertThrows(BenchSetupException.class, () -> run(List.of("--backends=gcs")));
         assertEquals("--backends: unknown backend 'gcs' (local, s3)", backend.getMessage());
+        BenchSetupException layout = assertThrows(BenchSetupException.class, () -> run(List.of("--layouts=weekly")));
+        assertEquals("--layouts: unknown layout 'weekly' (hourly, rollup)", layout.getMessage());
     }
 
     @Test
@@ -39,20 +41,28 @@ class MonthQuerySuiteTest {
 
         SuiteReport r = run(List.of("--days=2", "--backends=local,s3"));
 
-        assertEquals(List.of("ours month", "ours one partition", "duckdb-2t month", "ours month (s3proxy)",
-                "ours one partition (s3proxy)"), r.rows().stream().map(row -> row.get("contender")).toList());
-        Map<String, Object> month = r.rows().get(0);
-        long count = ((Number) month.get("count")).longValue();
-        assertTrue(count > 0, month.toString());
-        assertEquals(count, ((Number) r.rows().get(2).get("count")).longValue(), "DuckDB agrees");
-        assertEquals(count, ((Number) r.rows().get(3).get("count")).longValue(), "the S3 copy agrees");
-        assertEquals(48L, ((Number) month.get("partitions")).longValue(), month.toString());
-        for (Map<String, Object> row : List.of(month, r.rows().get(1), r.rows().get(3), r.rows().get(4))) {
+        assertEquals(List.of("ours month (hourly)", "ours month (rollup)", "ours one partition",
+                "duckdb-2t month (hourly)", "duckdb-2t month (rollup)", "ours month (hourly) (s3proxy)",
+                "ours month (rollup) (s3proxy)", "ours one partition (s3proxy)"),
+                r.rows().stream().map(row -> row.get("contender")).toList());
+        Map<String, Object> hourly = r.rows().get(0);
+        Map<String, Object> rollup = r.rows().get(1);
+        long count = ((Number) hourly.get("count")).longValue();
+        assertTrue(count > 0, hourly.toString());
+        for (int i : new int[] {1, 3, 4, 5, 6}) {
+            assertEquals(count, ((Number) r.rows().get(i).get("count")).longValue(), "agrees: " + r.rows().get(i));
+        }
+        assertEquals(48L, ((Number) hourly.get("partitions")).longValue(), hourly.toString());
+        assertEquals(48L, ((Number) hourly.get("files")).longValue(), "one file an hour: " + hourly);
+        assertEquals(2L, ((Number) rollup.get("files")).longValue(), "one file a day: " + rollup);
+        for (int i : new int[] {0, 1, 2, 5, 6, 7}) {
+            Map<String, Object> row = r.rows().get(i);
             assertTrue(((Number) row.get("list")).longValue() > 0, row.toString());
             assertTrue(((Number) row.get("get")).longValue() >= ((Number) row.get("files")).longValue(),
                     row.toString());
         }
-        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("local: the month / one partition = ")),
+        assertTrue(String.join(" ", r.shapes()).contains("rollup: 2 live files (1.0 a day)"), r.shapes().toString());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("local, rollup: the month / one partition = ")),
                 r.notes().toString());
     }
 }
