@@ -73,8 +73,10 @@ final class DayReads {
         Set<Integer> hours = new TreeSet<>();
         List<ObjectInfo> files = new ArrayList<>(daySnapshot.live());
         Map<String, PartitionKey> hourOf = new HashMap<>();
-        for (PartitionKey h : planned.stream().filter(p -> DayPartition.of(p).equals(day)).sorted().toList()) {
-            PartitionSnapshot s = tables.hourSnapshot(h, covers);
+        List<PartitionKey> dayHours = planned.stream().filter(p -> DayPartition.of(p).equals(day)).sorted().toList();
+        Map<PartitionKey, PartitionSnapshot> snapshots = tables.hourSnapshots(dayHours, covers);
+        for (PartitionKey h : dayHours) {
+            PartitionSnapshot s = snapshots.get(h);
             if (s.isCovered()) {
                 hours.add(h.hour());
                 for (ObjectInfo late : s.live()) {

@@ -94,6 +94,31 @@ public final class TableReader {
         return hourSnapshot(partition, store.listObjects(partition.dataPrefix()), day);
     }
 
+    /**
+     * As {@link #hourSnapshot(PartitionKey, DayCovers)} for several hours of one day, from one listing of the day's
+     * whole directory ({@link dev.ourios.store.ObjectStore#listTree}: one request on S3 where the hours one at a
+     * time cost one each), taken after the covers were read, as each hour's own listing would be.
+     */
+    public java.util.Map<PartitionKey, PartitionSnapshot> hourSnapshots(List<PartitionKey> hours, DayCovers day)
+            throws IOException {
+        for (PartitionKey h : hours) {
+            if (!day.day().equals(DayPartition.of(h))) {
+                throw new IllegalArgumentException("BUG: the covers of " + day.day() + " given for " + h);
+            }
+        }
+        java.util.Map<String, List<ObjectInfo>> byHour = new java.util.HashMap<>();
+        for (ObjectInfo o : store.listTree(day.day().dayPrefix())) {
+            int slash = o.key().lastIndexOf('/');
+            byHour.computeIfAbsent(o.key().substring(0, slash + 1), k -> new java.util.ArrayList<>()).add(o);
+        }
+        java.util.Map<PartitionKey, PartitionSnapshot> out = new java.util.LinkedHashMap<>();
+        for (PartitionKey h : hours) {
+            // Objects directly in the hour's directory, sorted by key as a one-level listing gives them.
+            out.put(h, hourSnapshot(h, byHour.getOrDefault(h.dataPrefix(), List.of()), day));
+        }
+        return out;
+    }
+
     private PartitionSnapshot hourSnapshot(PartitionKey partition, List<ObjectInfo> listing, DayCovers day)
             throws IOException {
         Optional<ValidCover> cover = day.validCover(partition.hour(), listing);
