@@ -399,7 +399,8 @@ final class PartitionScan {
                 // A day file (storage.md 4.15) holds the whole day: only the rows of the hours read count.
                 FileRule rule = rules.apply(key);
                 boolean dayFile = rule.hours() != null;
-                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), rule, query, matcher);
+                CheckedPrefilter checked = new CheckedPrefilter(store.describe(key), rule, query, matcher,
+                        PartitionRead.this::stopIfCancelled);
                 RowPrefilter rows = visitColumns.isPresent() ? new VisitingPrefilter(checked, visitColumns.get(), this)
                         : checked;
                 LogFileReader reader = open(key, dayFile ? HourFiles.within(predicate, rule) : predicate, rows);
@@ -559,6 +560,12 @@ final class PartitionScan {
         }
     }
 
+    /** Ends a read whose query was cancelled (see {@code PartitionRead.stopIfCancelled}). */
+    @FunctionalInterface
+    private interface CancelCheck {
+        void check() throws InterruptedIOException;
+    }
+
     /** Tenant isolation first (its own error, never a silent drop), then the row-vs-path rule, then the query. */
     private static final class CheckedPrefilter implements RowPrefilter {
         private final String file;
@@ -574,9 +581,16 @@ final class PartitionScan {
         private final List<ColumnTest> zeroTimeGuards;
         /** What the file must hold and which of its rows count (a day file's: those of the hours read). */
         private final FileRule rule;
+        /**
+         * Checked every {@link #CANCEL_CHECK_ROWS} rows tested: a count the prefilter decides whole (a search on its
+         * columns) hands no row back to the scan, so the scan's own checks would not run until the file ends.
+         */
+        private final CancelCheck cancel;
+        private int sinceCancelCheck;
 
-        CheckedPrefilter(String file, FileRule rule, Query query, RowMatcher matcher) {
+        CheckedPrefilter(String file, FileRule rule, Query query, RowMatcher matcher, CancelCheck cancel) {
             this.file = file;
+            this.cancel = cancel;
             this.query = query;
             String tenant = query.tenant();
             this.rule = rule;
@@ -644,6 +658,10 @@ final class PartitionScan {
 
         @Override
         public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
+                sinceCancelCheck = 0;
+                cancel.check();
+            }
             if (!rows.holds(partial.tenantId(), partial.effectiveTime())) { // one comparison of each on the happy path
                 if (!partial.tenantId().equals(tenant)) {
                     throw new TenantMismatchException(file, tenant, partial.tenantId());
