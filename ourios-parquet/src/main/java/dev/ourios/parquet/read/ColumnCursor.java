@@ -180,14 +180,20 @@ final class ColumnCursor {
      * holding {@code row}, clears {@code passes[i]} (row {@code row + i}) when the row fails {@code test}, its value
      * read where it lies in the page (or the dictionary); returns how many rows that is (at least 1 when
      * {@code n > 0}). Nothing past {@code row} is consumed, so {@link #next} then returns row {@code row}'s entry as
-     * usual. Only on a column {@link #canTest} accepts for the test.
+     * usual. Only on a column {@link #canTest} accepts for the test. With {@code valued}, also clears
+     * {@code valued[i]} when row {@code row + i} holds no value (null) in this column.
      */
-    int peekPassesRun(long row, int n, ColumnTest test, boolean[] passes) {
+    int peekPassesRun(long row, int n, ColumnTest test, boolean[] passes, boolean[] valued) {
         if (n == 0) {
             return 0;
         }
         seekRow(row);
         int k = Math.min(n, entries - entry);
+        if (valued != null && maxDef > 0) {
+            for (int i = 0; i < k; i++) {
+                valued[i] &= defs[entry + i] == maxDef;
+            }
+        }
         int v = value + 1;
         if (dictionaryEncoded) { // the common case: a verdict per dictionary entry, one array read per row
             byte[] known = verdicts(test);

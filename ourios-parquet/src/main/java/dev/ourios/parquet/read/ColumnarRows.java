@@ -63,9 +63,19 @@ final class ColumnarRows {
     /** The column tests and guards this schema can read. */
     private final TestPlan tests;
     private final TestPlan guards;
-    /** Those {@link #rejectsRun} reads in the current row group: the ones its statistics do not prove. */
+    /**
+     * Whether the tests decide the prefilter's verdict (see {@link RowPrefilter#columnTestsDecide}), every one of
+     * them applied here.
+     */
+    private final boolean testsDecide;
+    /** Those {@link #decideRun} reads in the current row group: the ones its statistics do not prove. */
     private TestPlan groupTests;
     private TestPlan groupGuards;
+    /**
+     * Whether {@link #decideRun} keeps rows in the current row group: the tests decide, and every test its statistics
+     * prove is proven on values (no nulls), so a row that passes the tests read holds a passing value in each.
+     */
+    private boolean groupTestsDecide;
     // The row encodeNext wrote last (for the caller's partition check).
     private String lastTenant;
     private long lastEffectiveTime;
@@ -75,15 +85,18 @@ final class ColumnarRows {
     }
 
     ColumnarRows(MessageType requested, boolean partial) {
-        this(requested, partial, List.of(), List.of());
+        this(requested, partial, List.of(), List.of(), false);
     }
 
     /**
-     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #rejectsRun}
+     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #decideRun}
      * reads (see {@link RowPrefilter#columnTests}): the tests on a column of the schema that
      * {@link ColumnCursor#canTest} accepts (the others are left out), and none at all unless every guard is such.
+     * {@code testsDecide}: the prefilter's {@link RowPrefilter#columnTestsDecide}; it holds here only when every
+     * test is applied.
      */
-    ColumnarRows(MessageType requested, boolean partial, List<ColumnTest> tests, List<ColumnTest> guards) {
+    ColumnarRows(MessageType requested, boolean partial, List<ColumnTest> tests, List<ColumnTest> guards,
+            boolean testsDecide) {
         this.partial = partial;
         List<Field> plan = new ArrayList<>();
         List<ColumnDescriptor> needed = new ArrayList<>();
@@ -122,8 +135,10 @@ final class ColumnarRows {
         boolean guarded = guardPlan.tests.length == guards.size();
         this.tests = guarded ? testPlan : new TestPlan(new ColumnTest[0], new int[0]);
         this.guards = guarded ? guardPlan : new TestPlan(new ColumnTest[0], new int[0]);
+        this.testsDecide = testsDecide && guarded && testPlan.tests.length == tests.size();
         this.groupTests = this.tests;
         this.groupGuards = this.guards;
+        this.groupTestsDecide = this.testsDecide;
     }
 
     /** The tests of {@code wanted} this schema can read, and each one's cursor. */
@@ -143,56 +158,75 @@ final class ColumnarRows {
                 .toArray());
     }
 
+    /** A row's verdict from {@link #decideRun}: decode it and let the prefilter test it. */
+    static final byte TEST = 0;
+    /** A row's verdict from {@link #decideRun}: the prefilter would reject it. */
+    static final byte REJECT = 1;
+    /** A row's verdict from {@link #decideRun}: the prefilter would keep it. */
+    static final byte KEEP = 2;
+
     /**
-     * Which rows of the current row group, of the first {@code k} of {@code [row, row + n)}, fail a column test while
-     * passing every guard: rows the prefilter would reject, decided without decoding them. Sets {@code rejected[i]}
-     * for row {@code row + i} and returns {@code k} (at least 1 when {@code n > 0}): the rows up to where the page
-     * holding {@code row} ends in a tested column. Each value is read in place in its page; the guards are read only
-     * when a row of the run fails a test, and the other columns' cursors are not moved. Nothing past {@code row} is
-     * consumed: runs are asked for in increasing order, and {@link #readRow} may then read any row of the run.
+     * Decides the rows of the current row group, of the first {@code k} of {@code [row, row + n)}, that the column
+     * tests and guards decide without decoding them: {@link #REJECT} a row that fails a column test while passing
+     * every guard; {@link #KEEP}, when the tests decide ({@link RowPrefilter#columnTestsDecide}), a row that passes
+     * every guard and every test with a value in each tested column; {@link #TEST} every other row. Sets
+     * {@code verdicts[i]} for row {@code row + i} and returns {@code k} (at least 1 when {@code n > 0}): the rows up
+     * to where the page holding {@code row} ends in a tested column. Each value is read in place in its page; unless
+     * the tests decide, the guards are read only when a row of the run fails a test; the other columns' cursors are
+     * not moved. Nothing past {@code row} is consumed: runs are asked for in increasing order, and {@link #readRow}
+     * may then read any row of the run.
      */
-    int rejectsRun(long row, int n, boolean[] rejected) {
-        if (groupTests.tests.length == 0) {
-            Arrays.fill(rejected, 0, n, false);
+    int decideRun(long row, int n, byte[] verdicts) {
+        if (groupTests.tests.length == 0 && !groupTestsDecide) {
+            Arrays.fill(verdicts, 0, n, TEST);
             return n;
         }
-        boolean[] passed = runPasses(n);
-        int k = passRun(cursors, groupTests, row, n, passed);
-        boolean allPass = true;
-        for (int i = 0; i < k; i++) {
-            allPass &= passed[i];
+        boolean[] passed = scratch(0, n);
+        boolean[] valued = groupTestsDecide ? scratch(1, n) : null;
+        int k = passRun(cursors, groupTests, row, n, passed, valued);
+        if (valued == null) {
+            boolean allPass = true;
+            for (int i = 0; i < k; i++) {
+                allPass &= passed[i];
+            }
+            if (allPass) {
+                Arrays.fill(verdicts, 0, k, TEST);
+                return k;
+            }
         }
-        if (allPass) {
-            Arrays.fill(rejected, 0, k, false);
-            return k;
-        }
-        boolean[] guarded = rejected; // the guards' verdicts, turned into the rejections in place
-        k = passRun(cursors, groupGuards, row, k, guarded);
+        boolean[] guarded = scratch(2, k);
+        k = passRun(cursors, groupGuards, row, k, guarded, null);
         for (int i = 0; i < k; i++) {
-            rejected[i] = !passed[i] && guarded[i];
+            verdicts[i] = !guarded[i] ? TEST : !passed[i] ? REJECT : valued != null && valued[i] ? KEEP : TEST;
         }
         return k;
     }
 
-    /** Scratch for {@link #rejectsRun}: the tests' verdicts of a run. */
-    private boolean[] runPassed = new boolean[0];
+    /** Scratch for {@link #decideRun}: a run's verdicts of the tests, of the values present, of the guards. */
+    private final boolean[][] runScratch = {new boolean[0], new boolean[0], new boolean[0]};
 
-    private boolean[] runPasses(int n) {
-        if (runPassed.length < n) {
-            runPassed = new boolean[n];
+    private boolean[] scratch(int which, int n) {
+        if (runScratch[which].length < n) {
+            runScratch[which] = new boolean[n];
         }
-        return runPassed;
+        return runScratch[which];
     }
 
     /**
      * Every test of {@code plan} on the rows {@code [row, row + n)} (see {@link ColumnCursor#peekPassesRun}), in
-     * order; once every row of the run failed one, the later tests' columns are not read.
+     * order; once every row of the run failed one, the later tests' columns are not read. With {@code valued}, it
+     * also says which rows hold a value in every tested column (where a row failed before a column was read, its
+     * entry is left as it is: the row is rejected anyway).
      */
-    private static int passRun(ColumnCursor[] cursors, TestPlan plan, long row, int n, boolean[] passes) {
+    private static int passRun(ColumnCursor[] cursors, TestPlan plan, long row, int n, boolean[] passes,
+            boolean[] valued) {
         Arrays.fill(passes, 0, n, true);
+        if (valued != null) {
+            Arrays.fill(valued, 0, n, true);
+        }
         int k = n;
         for (int i = 0; i < plan.tests.length; i++) {
-            k = cursors[plan.cursors[i]].peekPassesRun(row, k, plan.tests[i], passes);
+            k = cursors[plan.cursors[i]].peekPassesRun(row, k, plan.tests[i], passes, valued);
             if (noneOf(passes, k)) {
                 break;
             }
@@ -242,6 +276,7 @@ final class ColumnarRows {
         }
         groupTests = tests;
         groupGuards = guards;
+        groupTestsDecide = testsDecide;
     }
 
     /**
@@ -262,6 +297,20 @@ final class ColumnarRows {
         groupTests = unproven(tests, block);
         TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
         groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
+        groupTestsDecide = testsDecide && provenOnValues(tests, groupTests, block);
+    }
+
+    /** Whether each test of {@code plan} left out of {@code left} is proven on values: its chunk has no null. */
+    private boolean provenOnValues(TestPlan plan, TestPlan left, BlockMetaData block) {
+        for (int i = 0; i < plan.tests.length; i++) {
+            if (!Arrays.asList(left.tests).contains(plan.tests[i])) {
+                ColumnChunkMetaData chunk = chunk(block, leaves[plan.cursors[i]]);
+                if (!StatisticsProof.noNulls(chunk.getStatistics())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private TestPlan unproven(TestPlan plan, BlockMetaData block) {
