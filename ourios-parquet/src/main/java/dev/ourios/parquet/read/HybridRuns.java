@@ -1,0 +1,149 @@
+package dev.ourios.parquet.read;
+
+/**
+ * A position in a run of Parquet's RLE / bit-packing hybrid encoding (definition levels, dictionary ids, RLE
+ * booleans) that moves forward by skipping values or decoding them into an {@code int[]}: a sparse read of a page
+ * decodes only the values it needs. Skipping an RLE run, or values of a bit-packed run that are not counted, costs
+ * nothing per value. {@link LevelDecoding#rleHybrid} decodes a whole page at once; this decodes the same values
+ * ({@code HybridRunsTest}).
+ */
+final class HybridRuns {
+    private byte[] buf;
+    private int pos;
+    private int end;
+    private int width;
+    private int valueBytes;
+    private long mask;
+    /** Values left in the current run. */
+    private int runLeft;
+    private boolean rle;
+    private int rleValue;
+    /** A bit-packed run: the bit position of its next value. */
+    private long bit;
+
+    /** Starts at the first run in {@code buf[pos, end)} of values {@code bitWidth} bits wide. */
+    void reset(byte[] buf, int pos, int end, int bitWidth) {
+        if (bitWidth < 0 || bitWidth > 32) {
+            throw new IllegalArgumentException("bit width " + bitWidth + " out of range");
+        }
+        this.buf = buf;
+        this.pos = pos;
+        this.end = end;
+        this.width = bitWidth;
+        this.valueBytes = (bitWidth + 7) >>> 3;
+        this.mask = bitWidth == 32 ? 0xFFFF_FFFFL : (1L << bitWidth) - 1;
+        this.runLeft = 0;
+    }
+
+    /** Skips {@code n} values. */
+    void skip(int n) {
+        while (n > 0) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n, runLeft);
+            if (!rle) {
+                bit += (long) take * width;
+            }
+            runLeft -= take;
+            n -= take;
+        }
+    }
+
+    /** Skips {@code n} values and returns how many of them equal {@code value}. */
+    int skipCounting(int n, int value) {
+        int count = 0;
+        while (n > 0) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n, runLeft);
+            if (rle) {
+                count += rleValue == value ? take : 0;
+            } else {
+                for (int i = 0; i < take; i++) {
+                    count += packed() == value ? 1 : 0;
+                    bit += width;
+                }
+            }
+            runLeft -= take;
+            n -= take;
+        }
+        return count;
+    }
+
+    /** Decodes the next {@code n} values into {@code out[at, at + n)}. */
+    void read(int[] out, int at, int n) {
+        int done = 0;
+        while (done < n) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n - done, runLeft);
+            if (rle) {
+                java.util.Arrays.fill(out, at + done, at + done + take, rleValue);
+            } else {
+                for (int i = 0; i < take; i++) {
+                    out[at + done + i] = packed();
+                    bit += width;
+                }
+            }
+            runLeft -= take;
+            done += take;
+        }
+    }
+
+    /** The bit-packed value at {@link #bit} (least significant bit first). */
+    private int packed() {
+        int at = (int) (bit >>> 3);
+        int shift = (int) (bit & 7);
+        int need = (shift + width + 7) >>> 3;
+        if (at + need > end) {
+            throw new IllegalArgumentException("a bit-packed run overruns its data");
+        }
+        long acc = 0;
+        for (int i = 0; i < need; i++) {
+            acc |= (long) (buf[at + i] & 0xFF) << (8 * i);
+        }
+        return (int) ((acc >>> shift) & mask);
+    }
+
+    private void nextRun() {
+        if (pos >= end) {
+            throw new IllegalArgumentException("run data ends before the values it should hold");
+        }
+        int header = 0;
+        int shift = 0;
+        int b;
+        do {
+            if (pos >= end) {
+                throw new IllegalArgumentException("a run header overruns its data");
+            }
+            b = buf[pos++];
+            header |= (b & 0x7F) << shift;
+            shift += 7;
+        } while ((b & 0x80) != 0 && shift < 35);
+        if ((header & 1) == 0) {
+            int run = header >>> 1;
+            if (pos + valueBytes > end) {
+                throw new IllegalArgumentException("an RLE run overruns its data");
+            }
+            int value = 0;
+            for (int i = 0; i < valueBytes; i++) {
+                value |= (buf[pos++] & 0xFF) << (8 * i);
+            }
+            rle = true;
+            rleValue = value;
+            runLeft = run;
+        } else {
+            long groups = header >>> 1;
+            rle = false;
+            bit = (long) pos * 8;
+            runLeft = (int) Math.min(Integer.MAX_VALUE, groups * 8);
+            pos = (int) Math.min(end, pos + groups * width);
+        }
+    }
+}
