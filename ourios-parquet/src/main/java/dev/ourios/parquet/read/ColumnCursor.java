@@ -100,6 +100,7 @@ final class ColumnCursor {
     private DataPage page;
     private Encoding valueEncoding;
     private final HybridRuns levelRuns = new HybridRuns();
+    private final HybridRuns repetitionRuns = new HybridRuns();
     /** Dictionary ids, or RLE booleans, of a windowed page. */
     private final HybridRuns valueRuns = new HybridRuns();
     /** A windowed PLAIN BYTE_ARRAY page: where value {@link #valueEnd} starts. */
@@ -139,7 +140,7 @@ final class ColumnCursor {
         if (entry == windowEnd && !advance()) {
             throw new IllegalStateException("column " + column + " has fewer entries than the row group's rows");
         }
-        if (maxRep == 0 || reps[entry] == 0) {
+        if (maxRep == 0 || reps[entry - entryBase] == 0) {
             nextRow++;
         }
         def = maxDef == 0 ? 0 : defs[entry - entryBase];
@@ -168,7 +169,7 @@ final class ColumnCursor {
                 throw new IllegalStateException("column " + column + ": row " + row + " is not in its pages (next row "
                         + nextRow + ")");
             }
-            if (nextRow == row && (maxRep == 0 || reps[entry] == 0)) {
+            if (nextRow == row && (maxRep == 0 || startsRow())) {
                 return;
             }
             if (maxRep == 0) { // one entry per row: skip the page's share of the gap at once
@@ -180,29 +181,51 @@ final class ColumnCursor {
                     skipUndecoded(skip - decoded);
                 }
                 nextRow += skip;
-            } else { // a list: jump to the entry that starts the row, or past the page's rows
+            } else if (entry == windowEnd) { // a list past a windowed page's window: rows skipped in the runs
+                skipUndecodedRows(row - nextRow);
+            } else { // a list: jump to the entry that starts the row, or past the window's rows
                 int first = firstRowStartFrom(entry);
-                long inPage = rowStartCount - first;
-                int to = row - nextRow < inPage ? rowStarts[first + (int) (row - nextRow)] : entries;
+                long inWindow = rowStartCount - first;
+                int to = row - nextRow < inWindow ? entryBase + rowStarts[first + (int) (row - nextRow)] : windowEnd;
                 value += maxDef == 0 ? to - entry : defined(entry, to);
-                nextRow += Math.min(row - nextRow, inPage);
+                nextRow += Math.min(row - nextRow, inWindow);
                 entry = to;
             }
         }
     }
 
+    /** Whether entry {@link #entry} of a list column (not at the page's end) starts a row; decodes it if need be. */
+    private boolean startsRow() {
+        if (entry == windowEnd) {
+            refill(SPARSE_WINDOW);
+        }
+        return reps[entry - entryBase] == 0;
+    }
+
     /**
-     * The index in {@link #rowStarts} of the first entry at or after {@code from} that starts a row (repetition
-     * level 0); {@link #rowStartCount} if none does. The entries that start rows are listed on the first skip within
-     * the page, so a sparse read finds a row by a search instead of stepping through every list element before it.
+     * Skips the entries of a list column from the window's end ({@link #entry} is there) up to the one that starts
+     * the row {@code rows} rows on (or to the page's end), without decoding them; the window is then empty there.
+     */
+    private void skipUndecodedRows(long rows) {
+        int n = repetitionRuns.skipBefore(0, (int) Math.min(rows, Integer.MAX_VALUE), entries - entry);
+        nextRow += repetitionRuns.passed();
+        skipUndecoded(n);
+    }
+
+    /**
+     * The index in {@link #rowStarts} of the first entry at or after {@code from} (in the window) that starts a row
+     * (repetition level 0); {@link #rowStartCount} if none does. The window's entries that start rows are listed on
+     * its first skip, so a sparse read finds a row by a search instead of stepping through every list element before
+     * it. {@link #rowStarts} holds positions in the window.
      */
     private int firstRowStartFrom(int from) {
+        int decoded = windowEnd - entryBase;
         if (!rowStartsReady) {
-            if (rowStarts.length < entries) {
-                rowStarts = new int[Math.max(entries, rowStarts.length * 2)];
+            if (rowStarts.length < decoded) {
+                rowStarts = new int[Math.max(decoded, rowStarts.length * 2)];
             }
             int n = 0;
-            for (int i = 0; i < entries; i++) {
+            for (int i = 0; i < decoded; i++) {
                 // Without a branch: which entries start rows follows the data, so a branch would mispredict often.
                 rowStarts[n] = i;
                 n += (reps[i] - 1) >>> 31; // 1 for level 0, 0 otherwise (levels are never negative)
@@ -210,7 +233,7 @@ final class ColumnCursor {
             rowStartCount = n;
             rowStartsReady = true;
         }
-        int at = Arrays.binarySearch(rowStarts, 0, rowStartCount, from);
+        int at = Arrays.binarySearch(rowStarts, 0, rowStartCount, from - entryBase);
         return at >= 0 ? at : -at - 1;
     }
 
@@ -370,7 +393,7 @@ final class ColumnCursor {
         if (entry == windowEnd && !advance()) {
             return -1;
         }
-        return maxRep == 0 ? 0 : reps[entry];
+        return maxRep == 0 ? 0 : reps[entry - entryBase];
     }
 
     long int64() {
@@ -586,7 +609,7 @@ final class ColumnCursor {
     private void startPage(boolean seeking) {
         DataPage p = page;
         page = null;
-        windowed = seeking && maxRep == 0 && startWindowed(p);
+        windowed = seeking && startWindowed(p);
         if (!windowed) {
             decodeWhole(p);
             windowEnd = entries;
@@ -597,7 +620,9 @@ final class ColumnCursor {
     private void decodeWhole(DataPage page) {
         if (defs.length < entries) {
             defs = new int[Math.max(entries, defs.length * 2)];
-            reps = new int[defs.length];
+        }
+        if (reps.length < entries) {
+            reps = new int[Math.max(entries, reps.length * 2)];
         }
         if (page instanceof DataPageV1 v1) {
             Slice s = slice(v1.getBytes());
@@ -636,7 +661,8 @@ final class ColumnCursor {
         boolean rleBooleans = e == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN;
         if (e == null || !(dictionary || rleBooleans || e == Encoding.PLAIN)
                 || (dictionary && !hasDictionary) || type == PrimitiveTypeName.INT96
-                || (maxDef > 0 && p instanceof DataPageV1 v1 && v1.getDlEncoding() != Encoding.RLE)) {
+                || (maxDef > 0 && p instanceof DataPageV1 v1 && v1.getDlEncoding() != Encoding.RLE)
+                || (maxRep > 0 && p instanceof DataPageV1 v1r && v1r.getRlEncoding() != Encoding.RLE)) {
             return false;
         }
         int width = BytesUtils.getWidthFromMaxInt(maxDef);
@@ -645,19 +671,18 @@ final class ColumnCursor {
         if (p instanceof DataPageV1 v1) {
             s = slice(v1.getBytes());
             pos = s.start;
+            if (maxRep > 0) {
+                pos = levelSection(s, pos, repetitionRuns, BytesUtils.getWidthFromMaxInt(maxRep), "repetition");
+            }
             if (maxDef > 0) {
-                checkFits(pos, s.end, 4);
-                int length = (int) I32.get(s.array, pos);
-                pos += 4;
-                if (length < 0 || pos + length > s.end) {
-                    throw new IllegalStateException("column " + column + ": definition levels of " + length
-                            + " bytes overrun their page");
-                }
-                levelRuns.reset(s.array, pos, pos + length, width);
-                pos += length;
+                pos = levelSection(s, pos, levelRuns, width, "definition");
             }
         } else {
             DataPageV2 v2 = (DataPageV2) p;
+            if (maxRep > 0) {
+                Slice r = slice(v2.getRepetitionLevels());
+                repetitionRuns.reset(r.array, r.start, r.end, BytesUtils.getWidthFromMaxInt(maxRep));
+            }
             if (maxDef > 0) {
                 Slice d = slice(v2.getDefinitionLevels());
                 levelRuns.reset(d.array, d.start, d.end, width);
@@ -686,6 +711,19 @@ final class ColumnCursor {
         return true;
     }
 
+    /** Sets {@code runs} at a V1 page's length-prefixed RLE level section at {@code pos}; returns where it ends. */
+    private int levelSection(Slice s, int pos, HybridRuns runs, int width, String levels) {
+        checkFits(pos, s.end, 4);
+        int length = (int) I32.get(s.array, pos);
+        pos += 4;
+        if (length < 0 || pos + length > s.end) {
+            throw new IllegalStateException("column " + column + ": " + levels + " levels of " + length
+                    + " bytes overrun their page");
+        }
+        runs.reset(s.array, pos, pos + length, width);
+        return pos + length;
+    }
+
     /**
      * Decodes the window of a windowed page from {@link #entry} on: at least {@code want} entries (to the page's
      * end), the decoded entries not read yet kept at the window's start.
@@ -697,6 +735,10 @@ final class ColumnCursor {
         int keptValues = valueEnd - nextValue;
         int more = end - windowEnd;
         int present = more;
+        if (maxRep > 0) {
+            reps = kept(reps, entry - entryBase, keptEntries, keptEntries + more);
+            repetitionRuns.read(reps, keptEntries, more);
+        }
         if (maxDef > 0) {
             defs = kept(defs, entry - entryBase, keptEntries, keptEntries + more);
             levelRuns.read(defs, keptEntries, more);
@@ -755,6 +797,7 @@ final class ColumnCursor {
         windowEnd = end;
         valueEnd += present;
         definedBeforeReady = false;
+        rowStartsReady = false;
     }
 
     /**
@@ -778,6 +821,7 @@ final class ColumnCursor {
         valueEnd += skipped;
         valueBase = valueEnd;
         definedBeforeReady = false;
+        rowStartsReady = false;
     }
 
     /** Where the PLAIN BYTE_ARRAY value after the one at {@code at} (value {@code index} of the page) starts. */

@@ -20,6 +20,8 @@ final class HybridRuns {
     private int rleValue;
     /** A bit-packed run: the bit position of its next value. */
     private long bit;
+    /** See {@link #passed}. */
+    private int passed;
 
     /** Starts at the first run in {@code buf[pos, end)} of values {@code bitWidth} bits wide. */
     void reset(byte[] buf, int pos, int end, int bitWidth) {
@@ -72,6 +74,52 @@ final class HybridRuns {
             n -= take;
         }
         return count;
+    }
+
+    /**
+     * Skips values up to the one that would be the {@code (occurrences + 1)}-th equal to {@code value} (that one is
+     * not skipped), at most {@code limit} values; returns how many were skipped, and {@link #passed} how many of them
+     * equal {@code value}. On repetition levels with {@code value} 0: skips to the entry that starts the row
+     * {@code occurrences} rows on.
+     */
+    int skipBefore(int value, int occurrences, int limit) {
+        int skipped = 0;
+        int seen = 0;
+        while (skipped < limit) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            if (rle) {
+                int take = Math.min(runLeft, limit - skipped);
+                if (rleValue == value) {
+                    if (seen == occurrences) {
+                        break;
+                    }
+                    take = Math.min(take, occurrences - seen);
+                    seen += take;
+                }
+                runLeft -= take;
+                skipped += take;
+            } else {
+                if (packed() == value) {
+                    if (seen == occurrences) {
+                        break;
+                    }
+                    seen++;
+                }
+                bit += width;
+                runLeft--;
+                skipped++;
+            }
+        }
+        passed = seen;
+        return skipped;
+    }
+
+    /** The values equal to the one asked for that the last {@link #skipBefore} skipped. */
+    int passed() {
+        return passed;
     }
 
     /** Decodes the next {@code n} values into {@code out[at, at + n)}. */

@@ -85,7 +85,23 @@ class LevelDecodingTest {
                         assertArrayEquals(Arrays.copyOfRange(values, at, at + n), Arrays.copyOfRange(out, 2, n + 2),
                                 what + " read at " + at);
                     }
-                    case 1 -> runs.skip(n);
+                    case 1 -> {
+                        if (steps.nextBoolean()) {
+                            runs.skip(n);
+                        } else { // up to the (k + 1)-th value equal to the one here, within n values
+                            int target = values[at];
+                            int k = steps.nextInt(5);
+                            int expected = 0;
+                            int seen = 0;
+                            while (expected < n && !(values[at + expected] == target && seen == k)) {
+                                seen += values[at + expected] == target ? 1 : 0;
+                                expected++;
+                            }
+                            assertEquals(expected, runs.skipBefore(target, k, n), what + " skipped before at " + at);
+                            assertEquals(seen, runs.passed(), what + " passed at " + at);
+                            n = expected;
+                        }
+                    }
                     default -> {
                         int target = values[at];
                         int expected = 0;
