@@ -65,7 +65,14 @@ final class HybridRuns {
             if (rle) {
                 count += rleValue == value ? take : 0;
             } else {
-                for (int i = 0; i < take; i++) {
+                int i = 0;
+                if (width == 1 && (bit & 7) == 0) { // levels of 0 and 1: eight at a time, by their bits
+                    for (; i + 8 <= take; i += 8) {
+                        count += matchesInByte(value);
+                        bit += 8;
+                    }
+                }
+                for (; i < take; i++) {
                     count += packed() == value ? 1 : 0;
                     bit += width;
                 }
@@ -101,6 +108,12 @@ final class HybridRuns {
                 }
                 runLeft -= take;
                 skipped += take;
+            } else if (width == 1 && (bit & 7) == 0 && runLeft >= 8 && limit - skipped >= 8
+                    && seen + matchesInByte(value) <= occurrences) { // eight levels at once, none the one to stop at
+                seen += matchesInByte(value);
+                bit += 8;
+                runLeft -= 8;
+                skipped += 8;
             } else {
                 if (packed() == value) {
                     if (seen == occurrences) {
@@ -142,6 +155,16 @@ final class HybridRuns {
             runLeft -= take;
             done += take;
         }
+    }
+
+    /** Of the eight one-bit values in the byte at {@link #bit} (byte-aligned), how many equal {@code value}. */
+    private int matchesInByte(int value) {
+        int at = (int) (bit >>> 3);
+        if (at >= end) {
+            throw new IllegalArgumentException("a bit-packed run overruns its data");
+        }
+        int ones = Integer.bitCount(buf[at] & 0xFF);
+        return value == 1 ? ones : value == 0 ? 8 - ones : 0;
     }
 
     /** The bit-packed value at {@link #bit} (least significant bit first). */
