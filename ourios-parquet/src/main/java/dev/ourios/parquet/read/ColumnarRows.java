@@ -11,10 +11,12 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.schema.GroupType;
@@ -44,7 +46,10 @@ final class ColumnarRows {
     private final RowState row = new RowState();
     private final Field[] fields;
     private final ColumnDescriptor[] leaves;
+    /** The current row group's cursors, made on first use ({@link #cursorOf}). */
     private final ColumnCursor[] cursors;
+    /** Where the current row group's cursors get their pages. */
+    private Function<ColumnDescriptor, PageReader> groupPages;
     /** The schema leaves out REQUIRED columns: they read as empty strings (see {@link #readRow}). */
     private final boolean partial;
     /** Whether a row reads a list column ({@code params}, {@code separators}) or an extra column. */
@@ -183,7 +188,7 @@ final class ColumnarRows {
         }
         boolean[] passed = scratch(0, n);
         boolean[] valued = groupTestsDecide ? scratch(1, n) : null;
-        int k = passRun(cursors, groupTests, row, n, passed, valued);
+        int k = passRun(groupTests, row, n, passed, valued);
         if (valued == null) {
             boolean allPass = true;
             for (int i = 0; i < k; i++) {
@@ -195,7 +200,7 @@ final class ColumnarRows {
             }
         }
         boolean[] guarded = scratch(2, k);
-        k = passRun(cursors, groupGuards, row, k, guarded, null);
+        k = passRun(groupGuards, row, k, guarded, null);
         for (int i = 0; i < k; i++) {
             verdicts[i] = !guarded[i] ? TEST : !passed[i] ? REJECT : valued != null && valued[i] ? KEEP : TEST;
         }
@@ -218,20 +223,29 @@ final class ColumnarRows {
      * also says which rows hold a value in every tested column (where a row failed before a column was read, its
      * entry is left as it is: the row is rejected anyway).
      */
-    private static int passRun(ColumnCursor[] cursors, TestPlan plan, long row, int n, boolean[] passes,
-            boolean[] valued) {
+    private int passRun(TestPlan plan, long row, int n, boolean[] passes, boolean[] valued) {
         Arrays.fill(passes, 0, n, true);
         if (valued != null) {
             Arrays.fill(valued, 0, n, true);
         }
         int k = n;
         for (int i = 0; i < plan.tests.length; i++) {
-            k = cursors[plan.cursors[i]].peekPassesRun(row, k, plan.tests[i], passes, valued);
+            k = cursorOf(plan.cursors[i]).peekPassesRun(row, k, plan.tests[i], passes, valued);
             if (noneOf(passes, k)) {
                 break;
             }
         }
         return k;
+    }
+
+    /** The cursor of leaf {@code leaf} in the current row group, made on first use. */
+    private ColumnCursor cursorOf(int leaf) {
+        ColumnCursor c = cursors[leaf];
+        if (c == null) {
+            c = new ColumnCursor(leaves[leaf], groupPages.apply(leaves[leaf]));
+            cursors[leaf] = c;
+        }
+        return c;
     }
 
     private static boolean noneOf(boolean[] values, int n) {
@@ -269,22 +283,29 @@ final class ColumnarRows {
         return true;
     }
 
-    /** Starts reading a row group: one cursor per needed column, positioned before its first entry. */
+    /**
+     * Starts reading a row group: one cursor per needed column, positioned before its first entry, made (and its
+     * column's dictionary read) on the column's first use.
+     */
     void startGroup(PageReadStore pages) {
-        for (int i = 0; i < leaves.length; i++) {
-            cursors[i] = new ColumnCursor(leaves[i], pages.getPageReader(leaves[i]));
-        }
+        startGroup(pages::getPageReader);
+    }
+
+    /** As {@link #startGroup(PageReadStore)}, each column's pages asked of {@code pages} on its first use. */
+    void startGroup(Function<ColumnDescriptor, PageReader> pages) {
+        groupPages = pages;
+        Arrays.fill(cursors, null);
         groupTests = tests;
         groupGuards = guards;
         groupTestsDecide = testsDecide;
     }
 
     /**
-     * Starts reading row group {@code block} for {@link #rejectsRun}: as {@link #startGroup(PageReadStore)}, leaving
+     * Starts reading row group {@code block} for {@link #decideRun}: as {@link #startGroup(Function)}, leaving
      * out the tests and guards the group's column statistics prove for every row ({@link StatisticsProof}).
      */
     void startGroup(PageReadStore pages, BlockMetaData block) {
-        startGroup(pages, block, null);
+        startGroup(pages::getPageReader, block, null);
     }
 
     /**
@@ -292,7 +313,8 @@ final class ColumnarRows {
      * reader's (see {@link RowPrefilter#columnGuards(GroupStatistics)}): when every one of them can be read here and
      * the reader's can too (its column tests are on); otherwise (or null) the reader's.
      */
-    void startGroup(PageReadStore pages, BlockMetaData block, List<ColumnTest> groupOwnGuards) {
+    void startGroup(Function<ColumnDescriptor, PageReader> pages, BlockMetaData block,
+            List<ColumnTest> groupOwnGuards) {
         startGroup(pages);
         groupTests = unproven(tests, block);
         TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
@@ -362,7 +384,7 @@ final class ColumnarRows {
         if (index >= 0) {
             for (int i = 0; i < cursors.length; i++) {
                 if (observed == null || i != observed.leaf) {
-                    cursors[i].seekRow(index);
+                    cursorOf(i).seekRow(index);
                 }
             }
         }
@@ -370,7 +392,7 @@ final class ColumnarRows {
             if (f == observed) {
                 continue; // read below, when the time is 0
             }
-            ColumnCursor c = cursors[f.leaf];
+            ColumnCursor c = cursorOf(f.leaf);
             switch (f.kind) {
                 case PARAMS -> readParams(f, c, r);
                 case SEPARATORS -> {
@@ -388,7 +410,7 @@ final class ColumnarRows {
             }
         }
         if (observed != null && r.timeUnixNano == 0) {
-            ColumnCursor c = cursors[observed.leaf];
+            ColumnCursor c = cursorOf(observed.leaf);
             if (index >= 0) {
                 c.seekRow(index);
             }
@@ -508,7 +530,7 @@ final class ColumnarRows {
 
     private ColumnCursor cursor(Kind kind) {
         Field f = byKind[kind.ordinal()];
-        return f == null ? null : cursors[f.leaf];
+        return f == null ? null : cursorOf(f.leaf);
     }
 
     private void skip(Kind kind) {
@@ -551,8 +573,8 @@ final class ColumnarRows {
             out.i32(0);
             return;
         }
-        ColumnCursor typeTag = cursors[f.leaf];
-        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        ColumnCursor typeTag = cursorOf(f.leaf);
+        ColumnCursor value = f.second >= 0 ? cursorOf(f.second) : null;
         int countAt = out.size();
         out.i32(0);
         int n = 0;
@@ -597,7 +619,7 @@ final class ColumnarRows {
         int n = 0;
         long refs = 0;
         for (Field f : extrasByName) {
-            ColumnCursor c = cursors[f.leaf];
+            ColumnCursor c = cursorOf(f.leaf);
             if (!c.next()) {
                 continue;
             }
@@ -640,7 +662,7 @@ final class ColumnarRows {
     }
 
     private void readParams(Field f, ColumnCursor typeTag, RowState r) {
-        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        ColumnCursor value = f.second >= 0 ? cursorOf(f.second) : null;
         do {
             boolean tagPresent = typeTag.next();
             boolean valuePresent = value != null && value.next();
