@@ -535,6 +535,7 @@ public final class LogFileReader implements Closeable {
                 continue; // accounted for on its statistics: none of its rows is read
             }
             RowRanges candidates;
+            PageReadStore probePages;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
@@ -550,21 +551,18 @@ public final class LogFileReader implements Closeable {
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
-            } catch (RuntimeException e) {
-                throw groupFailure(e);
-            }
-            int group = groupIndex;
-            // The probe's columns, each read when a row first needs it (all at once where requests are costly).
-            try (ColumnPages pages = new ColumnPages(probeSchema, inputFile.requestsAreCostly(), schema -> {
-                reader.setRequestedSchema(schema);
+                reader.setRequestedSchema(probeSchema);
                 try {
-                    return readRows(group, candidates);
+                    probePages = readRows(groupIndex, candidates);
                 } finally {
                     reader.setRequestedSchema(requested);
                 }
-            })) {
+            } catch (IOException | RuntimeException e) {
+                throw groupFailure(e);
+            }
+            try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages::pages, block, prefilter.columnGuards(statistics));
+                    probe.startGroup(pages::getPageReader, block, prefilter.columnGuards(statistics));
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
