@@ -186,17 +186,9 @@ final class HybridRuns {
         if (pos >= end) {
             throw new IllegalArgumentException("run data ends before the values it should hold");
         }
-        int header = 0;
-        int shift = 0;
-        int b;
-        do {
-            if (pos >= end) {
-                throw new IllegalArgumentException("a run header overruns its data");
-            }
-            b = buf[pos++];
-            header |= (b & 0x7F) << shift;
-            shift += 7;
-        } while ((b & 0x80) != 0 && shift < 35);
+        long read = LevelDecoding.runHeader(buf, pos, end);
+        int header = (int) (read >>> 32);
+        pos = (int) read;
         if ((header & 1) == 0) {
             int run = header >>> 1;
             if (pos + valueBytes > end) {
