@@ -536,29 +536,29 @@ public final class LogFileReader implements Closeable {
             }
             RowRanges candidates;
             PageReadStore probePages;
+            // The schema is set back to the requested one once, after both reads (each change of it lists its
+            // columns again).
+            boolean schemaChanged = false;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
-                boolean probeOnly = countOnly || prefilter.keepsNone();
-                if (probeOnly) {
+                if (countOnly || prefilter.keepsNone()) {
                     reader.setRequestedSchema(indexSchema);
+                    schemaChanged = true;
                 }
-                try {
-                    candidates = reader.getRowRanges(groupIndex);
-                } finally {
-                    reader.setRequestedSchema(requested);
-                }
+                candidates = reader.getRowRanges(groupIndex);
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
                 reader.setRequestedSchema(probeSchema);
-                try {
-                    probePages = readRows(groupIndex, candidates);
-                } finally {
-                    reader.setRequestedSchema(requested);
-                }
+                schemaChanged = true;
+                probePages = readRows(groupIndex, candidates);
             } catch (IOException | RuntimeException e) {
                 throw groupFailure(e);
+            } finally {
+                if (schemaChanged) {
+                    reader.setRequestedSchema(requested);
+                }
             }
             try (PageReadStore pages = probePages) {
                 try {
