@@ -1,11 +1,11 @@
 package dev.ourios.parquet.read;
 
 /**
- * A position in a run of Parquet's RLE / bit-packing hybrid encoding (definition levels, dictionary ids, RLE
- * booleans) that moves forward by skipping values or decoding them into an {@code int[]}: a sparse read of a page
- * decodes only the values it needs. Skipping an RLE run, or values of a bit-packed run that are not counted, costs
- * nothing per value. {@link LevelDecoding#rleHybrid} decodes a whole page at once; this decodes the same values
- * ({@code HybridRunsTest}).
+ * A position in a run of Parquet's RLE / bit-packing hybrid encoding (repetition and definition levels, dictionary
+ * ids, RLE booleans) that moves forward by skipping values or decoding them into an {@code int[]}: a sparse read of a
+ * page decodes only the values it needs. Skipping an RLE run, or values of a bit-packed run that are not counted,
+ * costs nothing per value; one-bit levels are counted eight at a time. {@link LevelDecoding#rleHybrid} decodes a
+ * whole page at once; this reads the same values ({@code LevelDecodingTest}).
  */
 final class HybridRuns {
     private byte[] buf;

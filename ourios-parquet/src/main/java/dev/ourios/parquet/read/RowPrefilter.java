@@ -25,7 +25,7 @@ import java.util.Set;
  * guard is decoded and tested whatever its values. A reader that does not decode columns skips both: the rows
  * returned are the same. A prefilter whose tests {@link #columnTestsDecide decide} its verdict lets a reader keep a
  * row that passes every guard and every test (each on a value, not a null) without decoding or testing it: a count
- * then reads the tested columns alone.
+ * then decodes the tested and guarded columns alone.
  */
 public interface RowPrefilter {
     /** The top-level column names {@link #test} reads (missing from a file: they read as absent, as usual). */
