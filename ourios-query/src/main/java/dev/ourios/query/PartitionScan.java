@@ -641,6 +641,16 @@ final class PartitionScan {
         }
 
         /**
+         * The query's column tests decide a row they pass on values ({@link RowMatcher#columnTestsDecide}), and the
+         * guards make the checks hold: the row is the partition's tenant's, and its time_unix_nano (or, where a 0
+         * passes, its observed time) lies in the partition's hour.
+         */
+        @Override
+        public boolean columnTestsDecide() {
+            return !columnTests.isEmpty() && matcher.columnTestsDecide();
+        }
+
+        /**
          * In a row group whose statistics prove every observed time inside the partition's hour, a time_unix_nano of 0
          * passes the time guard too: such a row's effective time is its observed time, so it cannot fail the check
          * either, and it need not be decoded when a column test rejects it (one row in a hundred of some SDKs'). A

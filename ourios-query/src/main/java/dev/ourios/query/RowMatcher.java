@@ -94,7 +94,10 @@ final class RowMatcher {
      * reject a row on one value before decoding it (see {@link ColumnTest}): the trace id equal (a row without one
      * never matches); the template id equal (null reads as 0); the promoted service equal or null (a null service
      * is derived from the resource attributes, which the matcher decides); the effective time in the window or null
-     * (a null one is recomputed from the source columns); the severity at least the floor (null reads as 0).
+     * (a null one is recomputed from the source columns; without a window the whole range but {@code Long.MAX_VALUE},
+     * the window's exclusive end: column statistics prove that for nearly every row group, so it costs nothing to
+     * read, and it makes the tests {@link #columnTestsDecide decide}); the severity at least the floor (null reads
+     * as 0).
      */
     List<ColumnTest> columnTests() {
         List<ColumnTest> tests = new ArrayList<>();
@@ -107,7 +110,7 @@ final class RowMatcher {
         // with the service's own UTF-8 would find: such a service is left to the matcher.
         query.service().filter(s -> s.indexOf('\uFFFD') < 0).ifPresent(s -> tests.add(
                 new ColumnTest.BytesEqual(Columns.SERVICE_NAME, s.getBytes(StandardCharsets.UTF_8), true)));
-        if ((query.from().isPresent() || query.to().isPresent()) && from < to) {
+        if (from < to) {
             tests.add(new ColumnTest.LongRange(Columns.EFFECTIVE_TIME, from, to - 1, true));
         }
         if (query.severityMin().isPresent()) {
@@ -115,5 +118,18 @@ final class RowMatcher {
             tests.add(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, floor, Long.MAX_VALUE, floor <= 0));
         }
         return List.copyOf(tests);
+    }
+
+    /**
+     * Whether {@link #columnTests} are sufficient as well as necessary for {@link #matchesExceptText} on rows with a
+     * value in each tested column: every condition has its test, and each test on a value says what the matcher says.
+     * A template id, severity or effective time compares the stored number; a trace id the stored bytes; a service
+     * the stored bytes with the service's UTF-8, which decodes back to the same string only when the service
+     * survives a round trip through UTF-8 (no U+FFFD, no lone surrogate).
+     */
+    boolean columnTestsDecide() {
+        boolean service = query.service().map(s -> s.indexOf('\uFFFD') < 0
+                && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s)).orElse(true);
+        return service && from < to;
     }
 }

@@ -15,25 +15,31 @@ import org.junit.jupiter.api.Test;
 /**
  * {@link RowMatcher#columnTests} are necessary conditions: a row the matcher accepts passes every one of them, read
  * from its columns the way a reader reads them (a null value as null, never the value the matcher derives from other
- * columns), for seeded random rows and queries over small domains, so that rows match, nearly match and miss.
+ * columns), for seeded random rows and queries over small domains, so that rows match, nearly match and miss. When
+ * they {@link RowMatcher#columnTestsDecide decide}, they are sufficient too on rows with a value in each tested column.
  */
 class ColumnTestsTest {
     private static final Instant HOUR = Instant.parse("2026-03-10T08:00:00Z");
     private static final long HOUR_NANOS = HOUR.getEpochSecond() * 1_000_000_000L;
-    private static final String[] SERVICES = {"checkout", "cart", "caf\u00e9", "\uFFFD"};
+    /** Services of rows: strings as a reader decodes them (valid UTF-8 or U+FFFD). */
+    private static final String[] SERVICES = {"checkout", "cart", "caf\u00e9", "\uFFFD", "?x"};
+    /** Services of queries: those of rows, and one with a lone surrogate, whose UTF-8 is that of "?x". */
+    private static final String[] QUERY_SERVICES = {"checkout", "cart", "caf\u00e9", "\uFFFD", "?x", "\uD800x"};
     private static final byte[][] TRACES = {bytes(1), bytes(2), bytes(3)};
 
     @Test
-    void everyRowTheMatcherAcceptsPassesEveryColumnTest() {
+    void everyRowTheMatcherAcceptsPassesEveryColumnTestAndDecidingTestsAcceptNoOther() {
         long seed = System.nanoTime();
         System.out.println("ColumnTestsTest seed " + seed);
         Random rnd = new Random(seed);
         long accepted = 0;
         long rejectedByTests = 0;
+        long decided = 0;
         for (int q = 0; q < 400; q++) {
             Query query = randomQuery(rnd);
             RowMatcher matcher = new RowMatcher(query);
             List<ColumnTest> tests = matcher.columnTests();
+            boolean decide = matcher.columnTestsDecide();
             for (int i = 0; i < 200; i++) {
                 LogRecord r = randomRow(rnd);
                 boolean passes = tests.stream().allMatch(t -> passes(t, r));
@@ -44,10 +50,36 @@ class ColumnTestsTest {
                 } else if (!passes) {
                     rejectedByTests++;
                 }
+                if (decide && passes && tests.stream().allMatch(t -> hasValue(t, r))) {
+                    decided++;
+                    assertTrue(matcher.matchesExceptText(r), "seed " + seed + ": " + query + " rejects " + r
+                            + " though it passes every test of " + tests + " on values, and they decide");
+                }
             }
         }
         assertTrue(accepted > 100, "seed " + seed + ": too few accepted rows to mean anything: " + accepted);
         assertTrue(rejectedByTests > 1000, "seed " + seed + ": the tests rejected only " + rejectedByTests);
+        assertTrue(decided > 100, "seed " + seed + ": too few rows decided on values: " + decided);
+    }
+
+    @Test
+    void testsDecideUnlessAServiceFailsTheRoundTripThroughUtf8() {
+        assertTrue(new RowMatcher(Query.tenant("acme").service("caf\u00e9")).columnTestsDecide());
+        assertTrue(new RowMatcher(Query.tenant("acme")).columnTestsDecide());
+        org.junit.jupiter.api.Assertions.assertFalse(new RowMatcher(Query.tenant("acme").service("\uFFFD"))
+                .columnTestsDecide());
+        org.junit.jupiter.api.Assertions.assertFalse(new RowMatcher(Query.tenant("acme").service("\uD800x"))
+                .columnTestsDecide());
+    }
+
+    /** Whether the row holds a value in the test's column (template and severity always do: null reads as 0). */
+    private static boolean hasValue(ColumnTest t, LogRecord r) {
+        return switch (t.column()) {
+            case Columns.TRACE_ID -> r.traceId() != null;
+            case Columns.SERVICE_NAME -> r.serviceName() != null;
+            case Columns.EFFECTIVE_TIME -> r.effectiveTimeUnixNano() != null;
+            default -> true;
+        };
     }
 
     /** The test decided on the value a reader reads from the test's column. */
@@ -82,7 +114,7 @@ class ColumnTestsTest {
             };
         }
         if (rnd.nextBoolean()) {
-            q = q.service(SERVICES[rnd.nextInt(SERVICES.length)]);
+            q = q.service(QUERY_SERVICES[rnd.nextInt(QUERY_SERVICES.length)]);
         }
         if (rnd.nextBoolean()) {
             q = q.templateId(rnd.nextInt(3));

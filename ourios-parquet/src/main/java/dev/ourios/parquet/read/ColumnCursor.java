@@ -28,6 +28,14 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  * the record assembly are ours (parquet-java's per-value state machine would be most of a compaction's input
  * readers' work).
  *
+ * <p>A page read in order ({@link #next} from its start: compaction, full scans) is decoded whole at once. A page
+ * whose first use is a seek ({@link #seekRow}: the kept rows of a query, the candidate rows of a prefilter) is decoded
+ * in windows instead, when it is a non-repeated column whose levels and values can be read as a stream: the seek
+ * skips the entries before the row (an RLE run of levels or ids at once, a bit-packed run without decoding it, PLAIN
+ * fixed-width values not at all) and only the entries from the row on are decoded, a window at a time
+ * ({@link #SPARSE_WINDOW} entries, or as many as a run of tests asks for). Reading one row of a page of 40,000 then
+ * costs a skip and a few decoded entries per column rather than the whole page.
+ *
  * <p>Supports the encodings in {@link #SUPPORTED}, data pages V1 and V2; {@link ColumnarRows#supports} sends files
  * with any other encoding to parquet-java's reader instead. Memory: one page's levels, ids and bytes per column,
  * as parquet-java's reader holds.
@@ -36,6 +44,9 @@ final class ColumnCursor {
     /** Encodings decoded here: what parquet-java (V1) and arrow-rs (V1, V2) writers use for these columns. */
     static final Set<Encoding> SUPPORTED = Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY,
             Encoding.RLE, Encoding.BIT_PACKED);
+
+    /** Entries a window of a sparsely read page holds when nothing asks for more. */
+    static final int SPARSE_WINDOW = 64;
 
     private static final VarHandle I32 = MethodHandles.byteArrayViewVarHandle(int[].class, ByteOrder.LITTLE_ENDIAN);
     private static final VarHandle I64 = MethodHandles.byteArrayViewVarHandle(long[].class, ByteOrder.LITTLE_ENDIAN);
@@ -70,8 +81,30 @@ final class ColumnCursor {
     private int[] booleans = new int[0];
     private byte[] data;
     private int dataStart;
+    private int dataEnd;
     private int[] offsets = new int[0];
+    /** Values in a page decoded whole. */
     private int values;
+    /**
+     * The decoded window of the page: entries {@code [entryBase, windowEnd)} are in {@link #defs} (and {@link #reps})
+     * from index 0, values {@code [valueBase, valueEnd)} in {@link #ids}, {@link #offsets} or {@link #booleans} from
+     * index 0. A page decoded whole has bases 0 and ends at its entries and values.
+     */
+    private int entryBase;
+    private int windowEnd;
+    private int valueBase;
+    private int valueEnd;
+    /** The page is decoded window by window from {@link #levelRuns} and the values (see the class comment). */
+    private boolean windowed;
+    /** The page's raw parts, kept until its first use decides how it is decoded. */
+    private DataPage page;
+    private Encoding valueEncoding;
+    private final HybridRuns levelRuns = new HybridRuns();
+    private final HybridRuns repetitionRuns = new HybridRuns();
+    /** Dictionary ids, or RLE booleans, of a windowed page. */
+    private final HybridRuns valueRuns = new HybridRuns();
+    /** A windowed PLAIN BYTE_ARRAY page: where value {@link #valueEnd} starts. */
+    private int plainAt;
     /** Per entry of the page, the values before it (built on the first skip within the page, see {@link #defined}). */
     private int[] definedBefore = new int[0];
     private boolean definedBeforeReady;
@@ -104,13 +137,13 @@ final class ColumnCursor {
 
     /** Moves to the next entry; true when it holds a value (its definition level is the maximum). */
     boolean next() {
-        if (entry == entries && !nextPage()) {
+        if (entry == windowEnd && !advance()) {
             throw new IllegalStateException("column " + column + " has fewer entries than the row group's rows");
         }
-        if (maxRep == 0 || reps[entry] == 0) {
+        if (maxRep == 0 || reps[entry - entryBase] == 0) {
             nextRow++;
         }
-        def = maxDef == 0 ? 0 : defs[entry];
+        def = maxDef == 0 ? 0 : defs[entry - entryBase];
         entry++;
         if (def == maxDef) {
             value++;
@@ -129,41 +162,70 @@ final class ColumnCursor {
             if (entry == entries && !nextPage()) {
                 throw new IllegalStateException("column " + column + " ends before row " + row);
             }
+            if (page != null) {
+                startPage(true);
+            }
             if (nextRow > row) {
                 throw new IllegalStateException("column " + column + ": row " + row + " is not in its pages (next row "
                         + nextRow + ")");
             }
-            if (nextRow == row && (maxRep == 0 || reps[entry] == 0)) {
+            if (nextRow == row && (maxRep == 0 || startsRow())) {
                 return;
             }
             if (maxRep == 0) { // one entry per row: skip the page's share of the gap at once
                 int skip = (int) Math.min(row - nextRow, entries - entry);
-                value += maxDef == 0 ? skip : defined(entry, entry + skip);
-                entry += skip;
+                int decoded = Math.min(skip, windowEnd - entry);
+                value += maxDef == 0 ? decoded : defined(entry, entry + decoded);
+                entry += decoded;
+                if (decoded < skip) { // past the window (a windowed page): skipped in the runs, not decoded
+                    skipUndecoded(skip - decoded);
+                }
                 nextRow += skip;
-            } else { // a list: jump to the entry that starts the row, or past the page's rows
+            } else if (entry == windowEnd) { // a list past a windowed page's window: rows skipped in the runs
+                skipUndecodedRows(row - nextRow);
+            } else { // a list: jump to the entry that starts the row, or past the window's rows
                 int first = firstRowStartFrom(entry);
-                long inPage = rowStartCount - first;
-                int to = row - nextRow < inPage ? rowStarts[first + (int) (row - nextRow)] : entries;
+                long inWindow = rowStartCount - first;
+                int to = row - nextRow < inWindow ? entryBase + rowStarts[first + (int) (row - nextRow)] : windowEnd;
                 value += maxDef == 0 ? to - entry : defined(entry, to);
-                nextRow += Math.min(row - nextRow, inPage);
+                nextRow += Math.min(row - nextRow, inWindow);
                 entry = to;
             }
         }
     }
 
+    /** Whether entry {@link #entry} of a list column (not at the page's end) starts a row; decodes it if need be. */
+    private boolean startsRow() {
+        if (entry == windowEnd) {
+            refill(SPARSE_WINDOW);
+        }
+        return reps[entry - entryBase] == 0;
+    }
+
     /**
-     * The index in {@link #rowStarts} of the first entry at or after {@code from} that starts a row (repetition
-     * level 0); {@link #rowStartCount} if none does. The entries that start rows are listed on the first skip within
-     * the page, so a sparse read finds a row by a search instead of stepping through every list element before it.
+     * Skips the entries of a list column from the window's end ({@link #entry} is there) up to the one that starts
+     * the row {@code rows} rows on (or to the page's end), without decoding them; the window is then empty there.
+     */
+    private void skipUndecodedRows(long rows) {
+        int n = repetitionRuns.skipBefore(0, (int) Math.min(rows, Integer.MAX_VALUE), entries - entry);
+        nextRow += repetitionRuns.passed();
+        skipUndecoded(n);
+    }
+
+    /**
+     * The index in {@link #rowStarts} of the first entry at or after {@code from} (in the window) that starts a row
+     * (repetition level 0); {@link #rowStartCount} if none does. The window's entries that start rows are listed on
+     * its first skip, so a sparse read finds a row by a search instead of stepping through every list element before
+     * it. {@link #rowStarts} holds positions in the window.
      */
     private int firstRowStartFrom(int from) {
+        int decoded = windowEnd - entryBase;
         if (!rowStartsReady) {
-            if (rowStarts.length < entries) {
-                rowStarts = new int[Math.max(entries, rowStarts.length * 2)];
+            if (rowStarts.length < decoded) {
+                rowStarts = new int[Math.max(decoded, rowStarts.length * 2)];
             }
             int n = 0;
-            for (int i = 0; i < entries; i++) {
+            for (int i = 0; i < decoded; i++) {
                 // Without a branch: which entries start rows follows the data, so a branch would mispredict often.
                 rowStarts[n] = i;
                 n += (reps[i] - 1) >>> 31; // 1 for level 0, 0 otherwise (levels are never negative)
@@ -171,7 +233,7 @@ final class ColumnCursor {
             rowStartCount = n;
             rowStartsReady = true;
         }
-        int at = Arrays.binarySearch(rowStarts, 0, rowStartCount, from);
+        int at = Arrays.binarySearch(rowStarts, 0, rowStartCount, from - entryBase);
         return at >= 0 ? at : -at - 1;
     }
 
@@ -180,20 +242,30 @@ final class ColumnCursor {
      * holding {@code row}, clears {@code passes[i]} (row {@code row + i}) when the row fails {@code test}, its value
      * read where it lies in the page (or the dictionary); returns how many rows that is (at least 1 when
      * {@code n > 0}). Nothing past {@code row} is consumed, so {@link #next} then returns row {@code row}'s entry as
-     * usual. Only on a column {@link #canTest} accepts for the test.
+     * usual. Only on a column {@link #canTest} accepts for the test. With {@code valued}, also clears
+     * {@code valued[i]} when row {@code row + i} holds no value (null) in this column.
      */
-    int peekPassesRun(long row, int n, ColumnTest test, boolean[] passes) {
+    int peekPassesRun(long row, int n, ColumnTest test, boolean[] passes, boolean[] valued) {
         if (n == 0) {
             return 0;
         }
         seekRow(row);
-        int k = Math.min(n, entries - entry);
-        int v = value + 1;
+        if (windowEnd - entry < n && windowEnd < entries) {
+            refill(n);
+        }
+        int k = Math.min(n, windowEnd - entry);
+        int e0 = entry - entryBase;
+        if (valued != null && maxDef > 0) {
+            for (int i = 0; i < k; i++) {
+                valued[i] &= defs[e0 + i] == maxDef;
+            }
+        }
+        int v = value + 1 - valueBase;
         if (dictionaryEncoded) { // the common case: a verdict per dictionary entry, one array read per row
             byte[] known = verdicts(test);
             boolean nullPasses = nullPasses(test);
             for (int i = 0; i < k; i++) {
-                if (maxDef > 0 && defs[entry + i] != maxDef) {
+                if (maxDef > 0 && defs[e0 + i] != maxDef) {
                     passes[i] &= nullPasses;
                     continue;
                 }
@@ -206,7 +278,7 @@ final class ColumnCursor {
             return k;
         }
         for (int i = 0; i < k; i++) {
-            int e = entry + i;
+            int e = e0 + i;
             passes[i] &= passesAt(test, e, v);
             if (maxDef == 0 || defs[e] == maxDef) {
                 v++;
@@ -219,7 +291,10 @@ final class ColumnCursor {
         return test instanceof ColumnTest.BytesEqual b ? b.nullPasses() : ((ColumnTest.LongRange) test).nullPasses();
     }
 
-    /** Whether page entry {@code e}, whose value (if it has one) is the page's value {@code v}, passes {@code test}. */
+    /**
+     * Whether the window's entry {@code e}, whose value (if it has one) is the window's value {@code v}, passes
+     * {@code test}.
+     */
     private boolean passesAt(ColumnTest test, int e, int v) {
         if (maxDef > 0 && defs[e] != maxDef) {
             return nullPasses(test);
@@ -237,8 +312,9 @@ final class ColumnCursor {
             return b.matches(data, off, off + length(v));
         }
         ColumnTest.LongRange r = (ColumnTest.LongRange) test;
-        long x = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * v)
-                : (long) I64.get(data, dataStart + 8 * v);
+        int at = valueBase + v;
+        long x = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * at)
+                : (long) I64.get(data, dataStart + 8 * at);
         return r.matches(x);
     }
 
@@ -283,23 +359,28 @@ final class ColumnCursor {
     }
 
     /**
-     * Values among entries {@code [from, to)} of the page: from a prefix count built on the page's first skip, so a
-     * sparse read (a few kept rows per page) does not count every skipped entry of every column again.
+     * Values among entries {@code [from, to)} of the page, all in the window: from a prefix count built on the
+     * window's first skip, so a sparse read (a few kept rows per page) does not count every skipped entry of every
+     * column again.
      */
     private int defined(int from, int to) {
+        if (from == to) {
+            return 0;
+        }
+        int decoded = windowEnd - entryBase;
         if (!definedBeforeReady) {
-            if (definedBefore.length < entries + 1) {
-                definedBefore = new int[Math.max(entries + 1, definedBefore.length * 2)];
+            if (definedBefore.length < decoded + 1) {
+                definedBefore = new int[Math.max(decoded + 1, definedBefore.length * 2)];
             }
             int n = 0;
-            for (int i = 0; i < entries; i++) {
+            for (int i = 0; i < decoded; i++) {
                 definedBefore[i] = n;
                 n += ((defs[i] - maxDef) >>> 31) ^ 1; // 1 at the maximum level, 0 below it; without a branch
             }
-            definedBefore[entries] = n;
+            definedBefore[decoded] = n;
             definedBeforeReady = true;
         }
-        return definedBefore[to] - definedBefore[from];
+        return definedBefore[to - entryBase] - definedBefore[from - entryBase];
     }
 
     /** The definition level of the entry last returned by {@link #next}. */
@@ -309,22 +390,22 @@ final class ColumnCursor {
 
     /** The repetition level of the next entry (0 starts a new row), or -1 at the end of the chunk. */
     int peekRepetitionLevel() {
-        if (entry == entries && !nextPage()) {
+        if (entry == windowEnd && !advance()) {
             return -1;
         }
-        return maxRep == 0 ? 0 : reps[entry];
+        return maxRep == 0 ? 0 : reps[entry - entryBase];
     }
 
     long int64() {
         if (dictionaryEncoded) {
-            return dictLongs[ids[value]];
+            return dictLongs[ids[value - valueBase]];
         }
         return (long) I64.get(data, dataStart + 8 * value);
     }
 
     int int32() {
         if (dictionaryEncoded) {
-            return (int) dictLongs[ids[value]];
+            return (int) dictLongs[ids[value - valueBase]];
         }
         return (int) I32.get(data, dataStart + 4 * value);
     }
@@ -339,24 +420,24 @@ final class ColumnCursor {
 
     boolean bool() {
         if (dictionaryEncoded) {
-            return dictLongs[ids[value]] != 0;
+            return dictLongs[ids[value - valueBase]] != 0;
         }
-        return booleans[value] != 0;
+        return booleans[value - valueBase] != 0;
     }
 
     /** A copy of the value's bytes (pages are released once read; records keep their own arrays). */
     byte[] bytes() {
         if (dictionaryEncoded) {
-            byte[] d = dictBytes[ids[value]];
+            byte[] d = dictBytes[ids[value - valueBase]];
             return d.clone();
         }
-        int off = offsets[value];
-        return Arrays.copyOfRange(data, off, off + length(value));
+        int off = offsets[value - valueBase];
+        return Arrays.copyOfRange(data, off, off + length(value - valueBase));
     }
 
     String string() {
         if (dictionaryEncoded) {
-            int id = ids[value];
+            int id = ids[value - valueBase];
             String s = dictStrings[id];
             if (s == null) {
                 s = new String(dictBytes[id], StandardCharsets.UTF_8);
@@ -364,8 +445,8 @@ final class ColumnCursor {
             }
             return s;
         }
-        int off = offsets[value];
-        return new String(data, off, length(value), StandardCharsets.UTF_8);
+        int off = offsets[value - valueBase];
+        return new String(data, off, length(value - valueBase), StandardCharsets.UTF_8);
     }
 
     /**
@@ -374,11 +455,11 @@ final class ColumnCursor {
      */
     void copyBytesTo(RowCodec.Output out) {
         if (dictionaryEncoded) {
-            byte[] d = dictBytes[ids[value]];
+            byte[] d = dictBytes[ids[value - valueBase]];
             out.bytes(d, 0, d.length);
             return;
         }
-        out.bytes(data, offsets[value], length(value));
+        out.bytes(data, offsets[value - valueBase], length(value - valueBase));
     }
 
     /**
@@ -388,7 +469,7 @@ final class ColumnCursor {
      */
     void copyStringTo(RowCodec.Output out) {
         if (dictionaryEncoded) {
-            int id = ids[value];
+            int id = ids[value - valueBase];
             byte[] d = dictBytes[id];
             if (isAscii(d, 0, d.length)) {
                 out.bytes(d, 0, d.length);
@@ -397,8 +478,8 @@ final class ColumnCursor {
             }
             return;
         }
-        int off = offsets[value];
-        int len = length(value);
+        int off = offsets[value - valueBase];
+        int len = length(value - valueBase);
         if (isAscii(data, off, len)) {
             out.bytes(data, off, len);
         } else {
@@ -408,7 +489,7 @@ final class ColumnCursor {
 
     /** The value's length in bytes (a byte-array column). */
     int byteLength() {
-        return dictionaryEncoded ? dictBytes[ids[value]].length : length(value);
+        return dictionaryEncoded ? dictBytes[ids[value - valueBase]].length : length(value - valueBase);
     }
 
     private static boolean isAscii(byte[] b, int off, int len) {
@@ -428,6 +509,7 @@ final class ColumnCursor {
         return true;
     }
 
+    /** The length of the window's value {@code v}. */
     private int length(int v) {
         if (type == PrimitiveTypeName.FIXED_LEN_BYTE_ARRAY) {
             return typeLength;
@@ -479,22 +561,68 @@ final class ColumnCursor {
         hasDictionary = true;
     }
 
+    /** Moves to the next page (its first use decides how it is decoded, see {@link #startPage}); false at the end. */
     private boolean nextPage() {
-        DataPage page = pages.readPage();
-        if (page == null) {
+        DataPage next = pages.readPage();
+        if (next == null) {
             return false;
         }
-        entries = page.getValueCount();
+        page = next;
+        entries = next.getValueCount();
         entry = 0;
         value = -1;
+        entryBase = 0;
+        windowEnd = 0;
+        valueBase = 0;
+        valueEnd = 0;
         definedBeforeReady = false;
         rowStartsReady = false;
-        if (page.getFirstRowIndex().isPresent()) {
-            nextRow = page.getFirstRowIndex().get();
+        if (next.getFirstRowIndex().isPresent()) {
+            nextRow = next.getFirstRowIndex().get();
         }
+        return true;
+    }
+
+    /**
+     * Makes entry {@link #entry} readable: moves to the next page at the end of this one, decodes the next window of
+     * a windowed page. False at the end of the chunk.
+     */
+    private boolean advance() {
+        while (entry == entries) {
+            if (!nextPage()) {
+                return false;
+            }
+        }
+        if (page != null) {
+            startPage(false);
+        }
+        if (entry == windowEnd) {
+            refill(SPARSE_WINDOW);
+        }
+        return true;
+    }
+
+    /**
+     * Decodes the page just fetched on its first use: window by window when that use is a seek on a non-repeated
+     * column whose levels and values stream (see the class comment), whole otherwise.
+     */
+    private void startPage(boolean seeking) {
+        DataPage p = page;
+        page = null;
+        windowed = seeking && startWindowed(p);
+        if (!windowed) {
+            decodeWhole(p);
+            windowEnd = entries;
+            valueEnd = values;
+        }
+    }
+
+    private void decodeWhole(DataPage page) {
         if (defs.length < entries) {
             defs = new int[Math.max(entries, defs.length * 2)];
-            reps = new int[defs.length];
+        }
+        if (reps.length < entries) {
+            reps = new int[Math.max(entries, reps.length * 2)];
         }
         if (page instanceof DataPageV1 v1) {
             Slice s = slice(v1.getBytes());
@@ -520,7 +648,205 @@ final class ColumnCursor {
         } else {
             throw new IllegalStateException("column " + column + ": unknown page type " + page.getClass().getName());
         }
+    }
+
+    /**
+     * Sets a page up to be decoded window by window ({@link #refill}, {@link #skipUndecoded}); false, touching
+     * nothing, when its levels or values do not stream (old BIT_PACKED levels, an encoding decoded elsewhere).
+     */
+    private boolean startWindowed(DataPage p) {
+        Encoding e = p instanceof DataPageV1 v1 ? v1.getValueEncoding()
+                : p instanceof DataPageV2 v2 ? v2.getDataEncoding() : null;
+        boolean dictionary = e == Encoding.PLAIN_DICTIONARY || e == Encoding.RLE_DICTIONARY;
+        boolean rleBooleans = e == Encoding.RLE && type == PrimitiveTypeName.BOOLEAN;
+        if (e == null || !(dictionary || rleBooleans || e == Encoding.PLAIN)
+                || (dictionary && !hasDictionary) || type == PrimitiveTypeName.INT96
+                || (maxDef > 0 && p instanceof DataPageV1 v1 && v1.getDlEncoding() != Encoding.RLE)
+                || (maxRep > 0 && p instanceof DataPageV1 v1r && v1r.getRlEncoding() != Encoding.RLE)) {
+            return false;
+        }
+        int width = BytesUtils.getWidthFromMaxInt(maxDef);
+        Slice s;
+        int pos;
+        if (p instanceof DataPageV1 v1) {
+            s = slice(v1.getBytes());
+            pos = s.start;
+            if (maxRep > 0) {
+                pos = levelSection(s, pos, repetitionRuns, BytesUtils.getWidthFromMaxInt(maxRep), "repetition");
+            }
+            if (maxDef > 0) {
+                pos = levelSection(s, pos, levelRuns, width, "definition");
+            }
+        } else {
+            DataPageV2 v2 = (DataPageV2) p;
+            if (maxRep > 0) {
+                Slice r = slice(v2.getRepetitionLevels());
+                repetitionRuns.reset(r.array, r.start, r.end, BytesUtils.getWidthFromMaxInt(maxRep));
+            }
+            if (maxDef > 0) {
+                Slice d = slice(v2.getDefinitionLevels());
+                levelRuns.reset(d.array, d.start, d.end, width);
+            }
+            s = slice(v2.getData());
+            pos = s.start;
+        }
+        data = s.array;
+        dataStart = pos;
+        dataEnd = s.end;
+        valueEncoding = e;
+        dictionaryEncoded = dictionary;
+        if (dictionary) {
+            if (pos < s.end) {
+                valueRuns.reset(s.array, pos + 1, s.end, s.array[pos] & 0xFF);
+            } else {
+                valueRuns.reset(s.array, pos, pos, 0); // no values: any id read fails
+            }
+        } else if (rleBooleans) {
+            checkFits(pos, s.end, 4);
+            int length = (int) I32.get(s.array, pos);
+            valueRuns.reset(s.array, pos + 4, (int) Math.min(s.end, (long) pos + 4 + Math.max(0, length)), 1);
+        } else {
+            plainAt = pos;
+        }
         return true;
+    }
+
+    /** Sets {@code runs} at a V1 page's length-prefixed RLE level section at {@code pos}; returns where it ends. */
+    private int levelSection(Slice s, int pos, HybridRuns runs, int width, String levels) {
+        checkFits(pos, s.end, 4);
+        int length = (int) I32.get(s.array, pos);
+        pos += 4;
+        if (length < 0 || pos + length > s.end) {
+            throw new IllegalStateException("column " + column + ": " + levels + " levels of " + length
+                    + " bytes overrun their page");
+        }
+        runs.reset(s.array, pos, pos + length, width);
+        return pos + length;
+    }
+
+    /**
+     * Decodes the window of a windowed page from {@link #entry} on: at least {@code want} entries (to the page's
+     * end), the decoded entries not read yet kept at the window's start.
+     */
+    private void refill(int want) {
+        int end = (int) Math.min(entries, (long) entry + Math.max(want, SPARSE_WINDOW));
+        int keptEntries = windowEnd - entry;
+        int nextValue = value + 1;
+        int keptValues = valueEnd - nextValue;
+        int more = end - windowEnd;
+        int present = more;
+        if (maxRep > 0) {
+            reps = kept(reps, entry - entryBase, keptEntries, keptEntries + more);
+            repetitionRuns.read(reps, keptEntries, more);
+        }
+        if (maxDef > 0) {
+            defs = kept(defs, entry - entryBase, keptEntries, keptEntries + more);
+            levelRuns.read(defs, keptEntries, more);
+            present = 0;
+            for (int i = keptEntries; i < keptEntries + more; i++) {
+                present += ((defs[i] - maxDef) >>> 31) ^ 1; // 1 at the maximum level, 0 below it; without a branch
+            }
+        }
+        int from = nextValue - valueBase;
+        int total = keptValues + present;
+        if (dictionaryEncoded) {
+            ids = kept(ids, from, keptValues, total);
+            valueRuns.read(ids, keptValues, present);
+            int size = dictLongs != null ? dictLongs.length : dictBytes.length;
+            for (int i = keptValues; i < total; i++) {
+                if (ids[i] < 0 || ids[i] >= size) {
+                    throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
+                            + " out of range (" + size + " entries)");
+                }
+            }
+        } else {
+            switch (type) {
+                case BOOLEAN -> {
+                    booleans = kept(booleans, from, keptValues, total);
+                    if (valueEncoding == Encoding.RLE) {
+                        valueRuns.read(booleans, keptValues, present);
+                    } else {
+                        checkFits(dataStart, dataEnd, ((long) valueEnd + present + 7) >>> 3);
+                        for (int i = 0; i < present; i++) {
+                            int at = valueEnd + i;
+                            booleans[keptValues + i] = (data[dataStart + (at >>> 3)] >>> (at & 7)) & 1;
+                        }
+                    }
+                }
+                case BINARY -> {
+                    offsets = kept(offsets, from, keptValues, total);
+                    for (int i = 0; i < present; i++) {
+                        offsets[keptValues + i] = plainAt + 4;
+                        plainAt = nextPlain(plainAt, valueEnd + i);
+                    }
+                }
+                case FIXED_LEN_BYTE_ARRAY -> {
+                    offsets = kept(offsets, from, keptValues, total);
+                    checkFits(dataStart, dataEnd, ((long) valueEnd + present) * typeLength);
+                    for (int i = 0; i < present; i++) {
+                        offsets[keptValues + i] = dataStart + (valueEnd + i) * typeLength;
+                    }
+                }
+                case INT32, FLOAT -> checkFits(dataStart, dataEnd, 4L * (valueEnd + present));
+                case INT64, DOUBLE -> checkFits(dataStart, dataEnd, 8L * (valueEnd + present));
+                default -> throw new IllegalStateException("column " + column + ": type " + type + " not supported");
+            }
+        }
+        entryBase = entry;
+        valueBase = nextValue;
+        windowEnd = end;
+        valueEnd += present;
+        definedBeforeReady = false;
+        rowStartsReady = false;
+    }
+
+    /**
+     * Skips {@code n} entries of a windowed page from the window's end ({@link #entry} is there) without decoding
+     * them: the level runs count the values among them, which the value runs (or a walk over PLAIN lengths) skip;
+     * fixed-width PLAIN values are addressed by index and need no skip. The window is then empty at the new entry.
+     */
+    private void skipUndecoded(int n) {
+        int skipped = maxDef == 0 ? n : levelRuns.skipCounting(n, maxDef);
+        if (dictionaryEncoded || (type == PrimitiveTypeName.BOOLEAN && valueEncoding == Encoding.RLE)) {
+            valueRuns.skip(skipped);
+        } else if (type == PrimitiveTypeName.BINARY) {
+            for (int i = 0; i < skipped; i++) {
+                plainAt = nextPlain(plainAt, valueEnd + i);
+            }
+        }
+        value += skipped;
+        entry += n;
+        entryBase = entry;
+        windowEnd = entry;
+        valueEnd += skipped;
+        valueBase = valueEnd;
+        definedBeforeReady = false;
+        rowStartsReady = false;
+    }
+
+    /** Where the PLAIN BYTE_ARRAY value after the one at {@code at} (value {@code index} of the page) starts. */
+    private int nextPlain(int at, int index) {
+        if (at + 4 > dataEnd) {
+            throw new IllegalStateException("column " + column + ": value " + index + " overruns its page");
+        }
+        int len = (int) I32.get(data, at);
+        if (len < 0 || at + 4 + len > dataEnd) {
+            throw new IllegalStateException("column " + column + ": value " + index + " of length " + len
+                    + " overruns its page");
+        }
+        return at + 4 + len;
+    }
+
+    /**
+     * {@code array} (or a larger copy) with its {@code count} entries from {@code from} moved to the start, able to
+     * hold {@code capacity}.
+     */
+    private static int[] kept(int[] array, int from, int count, int capacity) {
+        int[] out = array.length >= capacity ? array : new int[Math.max(capacity, array.length * 2)];
+        if (count > 0) {
+            System.arraycopy(array, from, out, 0, count);
+        }
+        return out;
     }
 
     /** Decodes one V1 level section; returns the position after it. */
@@ -549,6 +875,7 @@ final class ColumnCursor {
         values = present;
         data = buf;
         dataStart = p;
+        dataEnd = end;
         if (e == Encoding.PLAIN_DICTIONARY || e == Encoding.RLE_DICTIONARY) {
             if (!hasDictionary) {
                 throw new IllegalStateException("column " + column + ": dictionary-encoded page without a dictionary");

@@ -11,10 +11,12 @@ import java.util.Arrays;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Function;
 import java.util.function.UnaryOperator;
 import java.util.Set;
 import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
+import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
 import org.apache.parquet.schema.GroupType;
@@ -44,7 +46,10 @@ final class ColumnarRows {
     private final RowState row = new RowState();
     private final Field[] fields;
     private final ColumnDescriptor[] leaves;
+    /** The current row group's cursors, made on first use ({@link #cursorOf}). */
     private final ColumnCursor[] cursors;
+    /** Where the current row group's cursors get their pages. */
+    private Function<ColumnDescriptor, PageReader> groupPages;
     /** The schema leaves out REQUIRED columns: they read as empty strings (see {@link #readRow}). */
     private final boolean partial;
     /** Whether a row reads a list column ({@code params}, {@code separators}) or an extra column. */
@@ -63,9 +68,19 @@ final class ColumnarRows {
     /** The column tests and guards this schema can read. */
     private final TestPlan tests;
     private final TestPlan guards;
-    /** Those {@link #rejectsRun} reads in the current row group: the ones its statistics do not prove. */
+    /**
+     * Whether the tests decide the prefilter's verdict (see {@link RowPrefilter#columnTestsDecide}), every one of
+     * them applied here.
+     */
+    private final boolean testsDecide;
+    /** Those {@link #decideRun} reads in the current row group: the ones its statistics do not prove. */
     private TestPlan groupTests;
     private TestPlan groupGuards;
+    /**
+     * Whether {@link #decideRun} keeps rows in the current row group: the tests decide, and every test its statistics
+     * prove is proven on values (no nulls), so a row that passes the tests read holds a passing value in each.
+     */
+    private boolean groupTestsDecide;
     // The row encodeNext wrote last (for the caller's partition check).
     private String lastTenant;
     private long lastEffectiveTime;
@@ -75,15 +90,18 @@ final class ColumnarRows {
     }
 
     ColumnarRows(MessageType requested, boolean partial) {
-        this(requested, partial, List.of(), List.of());
+        this(requested, partial, List.of(), List.of(), false);
     }
 
     /**
-     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #rejectsRun}
+     * Rows of {@code requested} (partial: see {@link #readRow}), with the column tests and guards {@link #decideRun}
      * reads (see {@link RowPrefilter#columnTests}): the tests on a column of the schema that
      * {@link ColumnCursor#canTest} accepts (the others are left out), and none at all unless every guard is such.
+     * {@code testsDecide}: the prefilter's {@link RowPrefilter#columnTestsDecide}; it holds here only when every
+     * test is applied.
      */
-    ColumnarRows(MessageType requested, boolean partial, List<ColumnTest> tests, List<ColumnTest> guards) {
+    ColumnarRows(MessageType requested, boolean partial, List<ColumnTest> tests, List<ColumnTest> guards,
+            boolean testsDecide) {
         this.partial = partial;
         List<Field> plan = new ArrayList<>();
         List<ColumnDescriptor> needed = new ArrayList<>();
@@ -122,8 +140,10 @@ final class ColumnarRows {
         boolean guarded = guardPlan.tests.length == guards.size();
         this.tests = guarded ? testPlan : new TestPlan(new ColumnTest[0], new int[0]);
         this.guards = guarded ? guardPlan : new TestPlan(new ColumnTest[0], new int[0]);
+        this.testsDecide = testsDecide && guarded && testPlan.tests.length == tests.size();
         this.groupTests = this.tests;
         this.groupGuards = this.guards;
+        this.groupTestsDecide = this.testsDecide;
     }
 
     /** The tests of {@code wanted} this schema can read, and each one's cursor. */
@@ -143,61 +163,89 @@ final class ColumnarRows {
                 .toArray());
     }
 
+    /** A row's verdict from {@link #decideRun}: decode it and let the prefilter test it. */
+    static final byte TEST = 0;
+    /** A row's verdict from {@link #decideRun}: the prefilter would reject it. */
+    static final byte REJECT = 1;
+    /** A row's verdict from {@link #decideRun}: the prefilter would keep it. */
+    static final byte KEEP = 2;
+
     /**
-     * Which rows of the current row group, of the first {@code k} of {@code [row, row + n)}, fail a column test while
-     * passing every guard: rows the prefilter would reject, decided without decoding them. Sets {@code rejected[i]}
-     * for row {@code row + i} and returns {@code k} (at least 1 when {@code n > 0}): the rows up to where the page
-     * holding {@code row} ends in a tested column. Each value is read in place in its page; the guards are read only
-     * when a row of the run fails a test, and the other columns' cursors are not moved. Nothing past {@code row} is
-     * consumed: runs are asked for in increasing order, and {@link #readRow} may then read any row of the run.
+     * Decides the rows of the current row group, of the first {@code k} of {@code [row, row + n)}, that the column
+     * tests and guards decide without decoding them: {@link #REJECT} a row that fails a column test while passing
+     * every guard; {@link #KEEP}, when the tests decide ({@link RowPrefilter#columnTestsDecide}), a row that passes
+     * every guard and every test with a value in each tested column; {@link #TEST} every other row. Sets
+     * {@code verdicts[i]} for row {@code row + i} and returns {@code k} (at least 1 when {@code n > 0}): the rows up
+     * to where the page holding {@code row} ends in a tested column. Each value is read in place in its page; unless
+     * the tests decide, the guards are read only when a row of the run fails a test; the other columns' cursors are
+     * not moved. Nothing past {@code row} is consumed: runs are asked for in increasing order, and {@link #readRow}
+     * may then read any row of the run.
      */
-    int rejectsRun(long row, int n, boolean[] rejected) {
-        if (groupTests.tests.length == 0) {
-            Arrays.fill(rejected, 0, n, false);
+    int decideRun(long row, int n, byte[] verdicts) {
+        if (groupTests.tests.length == 0 && !groupTestsDecide) {
+            Arrays.fill(verdicts, 0, n, TEST);
             return n;
         }
-        boolean[] passed = runPasses(n);
-        int k = passRun(cursors, groupTests, row, n, passed);
-        boolean allPass = true;
-        for (int i = 0; i < k; i++) {
-            allPass &= passed[i];
+        boolean[] passed = scratch(0, n);
+        boolean[] valued = groupTestsDecide ? scratch(1, n) : null;
+        int k = passRun(groupTests, row, n, passed, valued);
+        if (valued == null) {
+            boolean allPass = true;
+            for (int i = 0; i < k; i++) {
+                allPass &= passed[i];
+            }
+            if (allPass) {
+                Arrays.fill(verdicts, 0, k, TEST);
+                return k;
+            }
         }
-        if (allPass) {
-            Arrays.fill(rejected, 0, k, false);
-            return k;
-        }
-        boolean[] guarded = rejected; // the guards' verdicts, turned into the rejections in place
-        k = passRun(cursors, groupGuards, row, k, guarded);
+        boolean[] guarded = scratch(2, k);
+        k = passRun(groupGuards, row, k, guarded, null);
         for (int i = 0; i < k; i++) {
-            rejected[i] = !passed[i] && guarded[i];
+            verdicts[i] = !guarded[i] ? TEST : !passed[i] ? REJECT : valued != null && valued[i] ? KEEP : TEST;
         }
         return k;
     }
 
-    /** Scratch for {@link #rejectsRun}: the tests' verdicts of a run. */
-    private boolean[] runPassed = new boolean[0];
+    /** Scratch for {@link #decideRun}: a run's verdicts of the tests, of the values present, of the guards. */
+    private final boolean[][] runScratch = {new boolean[0], new boolean[0], new boolean[0]};
 
-    private boolean[] runPasses(int n) {
-        if (runPassed.length < n) {
-            runPassed = new boolean[n];
+    private boolean[] scratch(int which, int n) {
+        if (runScratch[which].length < n) {
+            runScratch[which] = new boolean[n];
         }
-        return runPassed;
+        return runScratch[which];
     }
 
     /**
      * Every test of {@code plan} on the rows {@code [row, row + n)} (see {@link ColumnCursor#peekPassesRun}), in
-     * order; once every row of the run failed one, the later tests' columns are not read.
+     * order; once every row of the run failed one, the later tests' columns are not read. With {@code valued}, it
+     * also says which rows hold a value in every tested column (where a row failed before a column was read, its
+     * entry is left as it is: the row is rejected anyway).
      */
-    private static int passRun(ColumnCursor[] cursors, TestPlan plan, long row, int n, boolean[] passes) {
+    private int passRun(TestPlan plan, long row, int n, boolean[] passes, boolean[] valued) {
         Arrays.fill(passes, 0, n, true);
+        if (valued != null) {
+            Arrays.fill(valued, 0, n, true);
+        }
         int k = n;
         for (int i = 0; i < plan.tests.length; i++) {
-            k = cursors[plan.cursors[i]].peekPassesRun(row, k, plan.tests[i], passes);
+            k = cursorOf(plan.cursors[i]).peekPassesRun(row, k, plan.tests[i], passes, valued);
             if (noneOf(passes, k)) {
                 break;
             }
         }
         return k;
+    }
+
+    /** The cursor of leaf {@code leaf} in the current row group, made on first use. */
+    private ColumnCursor cursorOf(int leaf) {
+        ColumnCursor c = cursors[leaf];
+        if (c == null) {
+            c = new ColumnCursor(leaves[leaf], groupPages.apply(leaves[leaf]));
+            cursors[leaf] = c;
+        }
+        return c;
     }
 
     private static boolean noneOf(boolean[] values, int n) {
@@ -235,21 +283,29 @@ final class ColumnarRows {
         return true;
     }
 
-    /** Starts reading a row group: one cursor per needed column, positioned before its first entry. */
+    /**
+     * Starts reading a row group: one cursor per needed column, positioned before its first entry, made (and its
+     * column's dictionary read) on the column's first use.
+     */
     void startGroup(PageReadStore pages) {
-        for (int i = 0; i < leaves.length; i++) {
-            cursors[i] = new ColumnCursor(leaves[i], pages.getPageReader(leaves[i]));
-        }
+        startGroup(pages::getPageReader);
+    }
+
+    /** As {@link #startGroup(PageReadStore)}, each column's pages asked of {@code pages} on its first use. */
+    void startGroup(Function<ColumnDescriptor, PageReader> pages) {
+        groupPages = pages;
+        Arrays.fill(cursors, null);
         groupTests = tests;
         groupGuards = guards;
+        groupTestsDecide = testsDecide;
     }
 
     /**
-     * Starts reading row group {@code block} for {@link #rejectsRun}: as {@link #startGroup(PageReadStore)}, leaving
+     * Starts reading row group {@code block} for {@link #decideRun}: as {@link #startGroup(Function)}, leaving
      * out the tests and guards the group's column statistics prove for every row ({@link StatisticsProof}).
      */
     void startGroup(PageReadStore pages, BlockMetaData block) {
-        startGroup(pages, block, null);
+        startGroup(pages::getPageReader, block, null);
     }
 
     /**
@@ -257,11 +313,26 @@ final class ColumnarRows {
      * reader's (see {@link RowPrefilter#columnGuards(GroupStatistics)}): when every one of them can be read here and
      * the reader's can too (its column tests are on); otherwise (or null) the reader's.
      */
-    void startGroup(PageReadStore pages, BlockMetaData block, List<ColumnTest> groupOwnGuards) {
+    void startGroup(Function<ColumnDescriptor, PageReader> pages, BlockMetaData block,
+            List<ColumnTest> groupOwnGuards) {
         startGroup(pages);
         groupTests = unproven(tests, block);
         TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
         groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
+        groupTestsDecide = testsDecide && provenOnValues(tests, groupTests, block);
+    }
+
+    /** Whether each test of {@code plan} left out of {@code left} is proven on values: its chunk has no null. */
+    private boolean provenOnValues(TestPlan plan, TestPlan left, BlockMetaData block) {
+        for (int i = 0; i < plan.tests.length; i++) {
+            if (!Arrays.asList(left.tests).contains(plan.tests[i])) {
+                ColumnChunkMetaData chunk = chunk(block, leaves[plan.cursors[i]]);
+                if (!StatisticsProof.noNulls(chunk.getStatistics())) {
+                    return false;
+                }
+            }
+        }
+        return true;
     }
 
     private TestPlan unproven(TestPlan plan, BlockMetaData block) {
@@ -313,7 +384,7 @@ final class ColumnarRows {
         if (index >= 0) {
             for (int i = 0; i < cursors.length; i++) {
                 if (observed == null || i != observed.leaf) {
-                    cursors[i].seekRow(index);
+                    cursorOf(i).seekRow(index);
                 }
             }
         }
@@ -321,7 +392,7 @@ final class ColumnarRows {
             if (f == observed) {
                 continue; // read below, when the time is 0
             }
-            ColumnCursor c = cursors[f.leaf];
+            ColumnCursor c = cursorOf(f.leaf);
             switch (f.kind) {
                 case PARAMS -> readParams(f, c, r);
                 case SEPARATORS -> {
@@ -339,7 +410,7 @@ final class ColumnarRows {
             }
         }
         if (observed != null && r.timeUnixNano == 0) {
-            ColumnCursor c = cursors[observed.leaf];
+            ColumnCursor c = cursorOf(observed.leaf);
             if (index >= 0) {
                 c.seekRow(index);
             }
@@ -459,7 +530,7 @@ final class ColumnarRows {
 
     private ColumnCursor cursor(Kind kind) {
         Field f = byKind[kind.ordinal()];
-        return f == null ? null : cursors[f.leaf];
+        return f == null ? null : cursorOf(f.leaf);
     }
 
     private void skip(Kind kind) {
@@ -502,8 +573,8 @@ final class ColumnarRows {
             out.i32(0);
             return;
         }
-        ColumnCursor typeTag = cursors[f.leaf];
-        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        ColumnCursor typeTag = cursorOf(f.leaf);
+        ColumnCursor value = f.second >= 0 ? cursorOf(f.second) : null;
         int countAt = out.size();
         out.i32(0);
         int n = 0;
@@ -548,7 +619,7 @@ final class ColumnarRows {
         int n = 0;
         long refs = 0;
         for (Field f : extrasByName) {
-            ColumnCursor c = cursors[f.leaf];
+            ColumnCursor c = cursorOf(f.leaf);
             if (!c.next()) {
                 continue;
             }
@@ -591,7 +662,7 @@ final class ColumnarRows {
     }
 
     private void readParams(Field f, ColumnCursor typeTag, RowState r) {
-        ColumnCursor value = f.second >= 0 ? cursors[f.second] : null;
+        ColumnCursor value = f.second >= 0 ? cursorOf(f.second) : null;
         do {
             boolean tagPresent = typeTag.next();
             boolean valuePresent = value != null && value.next();

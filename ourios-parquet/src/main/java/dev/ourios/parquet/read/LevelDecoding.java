@@ -26,14 +26,9 @@ final class LevelDecoding {
             if (pos >= end) {
                 throw new IllegalArgumentException("run data ends after " + n + " of " + count + " values");
             }
-            int header = 0;
-            int shift = 0;
-            int b;
-            do {
-                b = buf[pos++];
-                header |= (b & 0x7F) << shift;
-                shift += 7;
-            } while ((b & 0x80) != 0 && shift < 35);
+            long read = runHeader(buf, pos, end);
+            int header = (int) (read >>> 32);
+            pos = (int) read;
             if ((header & 1) == 0) {
                 int run = header >>> 1;
                 int value = 0;
@@ -65,6 +60,25 @@ final class LevelDecoding {
             }
         }
         return pos;
+    }
+
+    /**
+     * The varint header of the run at {@code buf[pos]} (the run's length and kind): the header in the high 32 bits
+     * of the result, the position after it in the low 32.
+     */
+    static long runHeader(byte[] buf, int pos, int end) {
+        int header = 0;
+        int shift = 0;
+        int b;
+        do {
+            if (pos >= end) {
+                throw new IllegalArgumentException("a run header overruns its data");
+            }
+            b = buf[pos++];
+            header |= (b & 0x7F) << shift;
+            shift += 7;
+        } while ((b & 0x80) != 0 && shift < 35);
+        return ((long) header << 32) | (pos & 0xFFFF_FFFFL);
     }
 
     /**

@@ -105,8 +105,8 @@ public final class LogFileReader implements Closeable {
     private final MessageType indexSchema;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
-    /** Late materialization: which rows of a run of candidates the column tests rejected (rows decided at once). */
-    private final boolean[] rejected = new boolean[1024];
+    /** Late materialization: the column tests' verdicts on a run of candidates ({@link ColumnarRows#decideRun}). */
+    private final byte[] verdicts = new byte[1024];
     private int keptCount;
     private int keptNext;
     private PageReadStore keptPages;
@@ -189,7 +189,7 @@ public final class LogFileReader implements Closeable {
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
-                    prefilter.columnGuards()) : null;
+                    prefilter.columnGuards(), prefilter.columnTestsDecide()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
                 throw new IllegalStateException("BUG: a partner reader of " + file + " kept " + rowGroupsKept
                         + " row groups, its first reader " + shared.groups());
@@ -521,8 +521,8 @@ public final class LogFileReader implements Closeable {
     /**
      * Moves to the next row group (of those this reader claims) with rows the prefilter keeps: for each of the
      * group's candidate rows (those the column index leaves) reads the prefilter's column tests' and guards' values
-     * in place, and only for a row they do not reject decodes the prefilter's columns and tests the partial row;
-     * then fetches the pages that hold the kept rows.
+     * in place, and only for a row they neither reject nor keep (see {@link ColumnarRows#decideRun}) decodes the
+     * prefilter's columns and tests the partial row; then fetches the pages that hold the kept rows.
      */
     private boolean nextKeptGroup() throws IOException {
         closeKeptPages();
@@ -536,33 +536,33 @@ public final class LogFileReader implements Closeable {
             }
             RowRanges candidates;
             PageReadStore probePages;
+            // The schema is set back to the requested one once, after both reads (each change of it lists its
+            // columns again).
+            boolean schemaChanged = false;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
-                boolean probeOnly = countOnly || prefilter.keepsNone();
-                if (probeOnly) {
+                if (countOnly || prefilter.keepsNone()) {
                     reader.setRequestedSchema(indexSchema);
+                    schemaChanged = true;
                 }
-                try {
-                    candidates = reader.getRowRanges(groupIndex);
-                } finally {
-                    reader.setRequestedSchema(requested);
-                }
+                candidates = reader.getRowRanges(groupIndex);
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
                 reader.setRequestedSchema(probeSchema);
-                try {
-                    probePages = readRows(groupIndex, candidates);
-                } finally {
-                    reader.setRequestedSchema(requested);
-                }
+                schemaChanged = true;
+                probePages = readRows(groupIndex, candidates);
             } catch (IOException | RuntimeException e) {
                 throw groupFailure(e);
+            } finally {
+                if (schemaChanged) {
+                    reader.setRequestedSchema(requested);
+                }
             }
             try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages, block, prefilter.columnGuards(statistics));
+                    probe.startGroup(pages::getPageReader, block, prefilter.columnGuards(statistics));
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
@@ -570,14 +570,17 @@ public final class LogFileReader implements Closeable {
                     for (long row = range.from; row <= range.to; ) {
                         int run;
                         try {
-                            run = probe.rejectsRun(row, (int) Math.min(rejected.length, range.to - row + 1),
-                                    rejected);
+                            run = probe.decideRun(row, (int) Math.min(verdicts.length, range.to - row + 1),
+                                    verdicts);
                         } catch (RuntimeException e) {
                             throw rowFailure(block.getRowIndexOffset() + row, e);
                         }
                         for (int i = 0; i < run; i++) {
-                            if (!rejected[i]) { // a row rejected on one column's value is not decoded, nor tested
+                            // a row decided on its columns' values is neither decoded nor tested
+                            if (verdicts[i] == ColumnarRows.TEST) {
                                 probeRow(block, row + i);
+                            } else if (verdicts[i] == ColumnarRows.KEEP) {
+                                keep(row + i);
                             }
                         }
                         row += run;

@@ -16,13 +16,16 @@ import java.util.Set;
  * row whose time is not 0: a reader may leave it absent, since it decides only the effective time of a row whose
  * time is 0 ({@link LogRecord#effectiveTime()} is right either way). Whatever the reader's path
  * (files it cannot decode by columns get the whole record), every row the filter2 pruning and the
- * column tests leave is tested exactly once, in file order, and only kept rows are returned.
+ * column tests leave is tested exactly once, in file order, and only kept rows are returned (rows the column tests
+ * keep when they {@link #columnTestsDecide decide} are not tested).
  *
  * <p>Column tests: a reader that decodes columns reads the {@link #columnTests} of each candidate row first, on
  * those values alone, and rejects a row that fails one without decoding it further, provided the row passes every
  * {@link #columnGuards guard} (so {@link #test} would have returned false rather than thrown); a row that fails a
  * guard is decoded and tested whatever its values. A reader that does not decode columns skips both: the rows
- * returned are the same.
+ * returned are the same. A prefilter whose tests {@link #columnTestsDecide decide} its verdict lets a reader keep a
+ * row that passes every guard and every test (each on a value, not a null) without decoding or testing it: a count
+ * then decodes the tested and guarded columns alone.
  */
 public interface RowPrefilter {
     /** The top-level column names {@link #test} reads (missing from a file: they read as absent, as usual). */
@@ -41,6 +44,16 @@ public interface RowPrefilter {
      */
     default List<ColumnTest> columnTests() {
         return List.of();
+    }
+
+    /**
+     * Whether the column tests are sufficient as well as necessary: a row that passes every guard and every column
+     * test, holding a value (not null) in each tested column, is one {@link #test} returns true for. A reader that
+     * applies every test and guard may then keep such a row without decoding it or calling {@link #test}; a row with
+     * a null in a tested column, or failing a guard, is decoded and tested as usual. False by default.
+     */
+    default boolean columnTestsDecide() {
+        return false;
     }
 
     /**

@@ -20,6 +20,11 @@ final class StatisticsProof {
     private StatisticsProof() {
     }
 
+    /** True if the statistics say their chunk holds no null. */
+    static boolean noNulls(Statistics<?> stats) {
+        return stats != null && !stats.isEmpty() && stats.isNumNullsSet() && stats.getNumNulls() == 0;
+    }
+
     /** True if every value the statistics describe, nulls included, passes {@code test}. */
     static boolean everyRowPasses(ColumnTest test, Statistics<?> stats) {
         if (stats == null || stats.isEmpty()) {
@@ -27,8 +32,7 @@ final class StatisticsProof {
         }
         boolean nullPasses = test instanceof ColumnTest.BytesEqual b ? b.nullPasses()
                 : ((ColumnTest.LongRange) test).nullPasses();
-        boolean noNulls = stats.isNumNullsSet() && stats.getNumNulls() == 0;
-        if (!noNulls && !nullPasses) {
+        if (!noNulls(stats) && !nullPasses) {
             return false;
         }
         if (!stats.hasNonNullValue()) {

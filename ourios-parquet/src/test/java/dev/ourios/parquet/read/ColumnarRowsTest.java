@@ -279,7 +279,7 @@ public class ColumnarRowsTest {
     }
 
     /** V1's value encodings except booleans, which get V2's RLE encoding. */
-    private static final class V1EncodingsRleBooleans implements ValuesWriterFactory {
+    static final class V1EncodingsRleBooleans implements ValuesWriterFactory {
         private final DefaultV1ValuesWriterFactory v1 = new DefaultV1ValuesWriterFactory();
         private final DefaultV2ValuesWriterFactory v2 = new DefaultV2ValuesWriterFactory();
 

@@ -70,20 +70,26 @@ class LateMaterializationTest {
             assertEquals(records.size(), all.size(), what);
             Case c = randomCase(rnd, all);
             List<LogRecord> expected = all.stream().filter(c.accepts).toList();
+            // Tests that decide let the reader keep rows untested; the rows returned must be the same.
+            boolean decide = c.exact && rnd.nextBoolean();
 
-            Prefilter seen = new Prefilter(c);
+            Prefilter seen = new Prefilter(c, decide);
             ReadOptions options = new ReadOptions(Optional.empty(), c.pushdown, Optional.of(seen));
             List<LogRecord> actual;
             try (LogFileReader r = LogFileReader.open(store, key, options)) {
                 assertTrue(r.materializesLate(), what);
                 actual = readAll(r);
             }
-            assertEquals(expected, actual, what + ": " + c.name);
+            assertEquals(expected, actual, what + ": " + c.name + (decide ? ", tests decide" : ""));
             assertTrue(seen.tested <= all.size(), what);
             assertEquals(0, seen.failedTests, what + ": " + c.name + ": rows failing a column test were tested");
+            if (decide && c.tests.stream().allMatch(LateMaterializationTest::applicable)) {
+                assertEquals(0, seen.passedTestsOnValues, what + ": " + c.name + ": rows the deciding tests keep "
+                        + "were tested");
+            }
 
             // The record reader's path (files we cannot decode by columns) applies the prefilter to whole rows.
-            Prefilter whole = new Prefilter(c);
+            Prefilter whole = new Prefilter(c, decide);
             try (LogFileReader r = LogFileReader.openWithRecordReader(store, key,
                     new ReadOptions(Optional.empty(), c.pushdown, Optional.of(whole)))) {
                 assertEquals(expected, readAll(r), what + ": " + c.name + " through the record reader");
@@ -91,8 +97,9 @@ class LateMaterializationTest {
         }
     }
 
-    @Test
-    void aRowFailingAGuardIsTestedWhateverItsColumnTestsSay() throws IOException {
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aRowFailingAGuardIsTestedWhateverItsColumnTestsSay(boolean testsDecide) throws IOException {
         long seed = System.nanoTime();
         System.out.println("LateMaterializationTest guards seed " + seed);
         Random rnd = new Random(seed);
@@ -131,6 +138,11 @@ class LateMaterializationTest {
                 public List<ColumnTest> columnGuards() {
                     return List.of(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, 0, ceiling, false));
                 }
+
+                @Override
+                public boolean columnTestsDecide() {
+                    return testsDecide; // true: template_id is REQUIRED, so every row holds a value
+                }
             };
             List<LogRecord> actual;
             try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all().withPrefilter(guarded))) {
@@ -140,12 +152,33 @@ class LateMaterializationTest {
             assertEquals(all.stream().filter(x -> x.templateId() == template).toList(), actual, what);
             List<Long> expectedTested = new ArrayList<>();
             for (int i = 0; i < all.size(); i++) {
-                if (all.get(i).templateId() == template || all.get(i).severityNumber() > ceiling) {
+                if ((!testsDecide && all.get(i).templateId() == template) || all.get(i).severityNumber() > ceiling) {
                     expectedTested.add((long) i);
                 }
             }
-            assertEquals(expectedTested, tested, what + ": the rows tested are those of the template or above "
-                    + ceiling);
+            assertEquals(expectedTested, tested, what + ": the rows tested are those above " + ceiling
+                    + (testsDecide ? "" : " and those of the template"));
+        }
+    }
+
+    @Test
+    void aCountWhoseTestsDecideTestsNoRowTheyKeep() throws IOException {
+        ObjectStore store = new LocalObjectStore(dir);
+        List<LogRecord> records = ColumnarRowsTest.records(new Random(13), 3000, -1);
+        write(store, "c.parquet", compacted(), 300, true, records);
+        int floor = 12;
+        long expected = records.stream().filter(r -> r.severityNumber() >= floor).count();
+        for (int decide = 0; decide < 2; decide++) {
+            // The body and the params are among the prefilter's columns, as a query's other columns are: a row the
+            // tests keep needs neither, so no partial row is decoded when the tests decide.
+            Case c = new Case("severity >= " + floor, Set.of(Columns.SEVERITY_NUMBER, Columns.BODY, Columns.PARAMS),
+                    r -> r.severityNumber() >= floor, Optional.empty(),
+                    List.of(new ColumnTest.LongRange(Columns.SEVERITY_NUMBER, floor, Long.MAX_VALUE, false)));
+            Prefilter p = new Prefilter(c, decide == 1);
+            try (LogFileReader r = LogFileReader.open(store, "c.parquet", ReadOptions.all().withPrefilter(p))) {
+                assertEquals(expected, r.countRest(), "decide " + decide);
+            }
+            assertEquals(decide == 1 ? 0 : expected, p.tested, "rows tested, decide " + decide);
         }
     }
 
@@ -160,7 +193,7 @@ class LateMaterializationTest {
             Case c = new Case("severity >= " + floor, Set.of(Columns.SEVERITY_NUMBER),
                     r -> r.severityNumber() >= floor, Optional.empty());
             try (LogFileReader r = LogFileReader.open(store, name,
-                    ReadOptions.all().withPrefilter(new Prefilter(c)))) {
+                    ReadOptions.all().withPrefilter(new Prefilter(c, false)))) {
                 assertTrue(r.materializesLate(), name);
                 assertEquals(all.stream().filter(c.accepts).toList(), readAll(r), name + ": " + c.name);
             }
@@ -206,7 +239,7 @@ class LateMaterializationTest {
         System.arraycopy(junk, 0, bytes, 4, junk.length);
         Files.write(file, bytes);
         RowPrefilter errors = new Prefilter(new Case("severity >= 17", Set.of(Columns.SEVERITY_NUMBER),
-                r -> r.severityNumber() >= 17, Optional.empty()));
+                r -> r.severityNumber() >= 17, Optional.empty()), false);
         LogFormatException e = assertThrows(LogFormatException.class, () -> readAll(
                 LogFileReader.open(store, "g.parquet", ReadOptions.all().withPrefilter(errors))));
         assertTrue(e.getMessage().contains(store.describe("g.parquet")), e.getMessage());
@@ -238,17 +271,26 @@ class LateMaterializationTest {
         }
     }
 
-    /** A predicate on a few columns, and (maybe) a weaker-or-equal filter2 predicate for pruning. */
+    /**
+     * A predicate on a few columns, (maybe) a weaker-or-equal filter2 predicate for pruning, column tests, and
+     * whether the tests are sufficient on values as well as necessary ({@link RowPrefilter#columnTestsDecide}).
+     */
     private record Case(String name, Set<String> columns, Predicate<LogRecord> accepts,
-            Optional<FilterPredicate> pushdown, List<ColumnTest> tests) {
+            Optional<FilterPredicate> pushdown, List<ColumnTest> tests, boolean exact) {
         Case(String name, Set<String> columns, Predicate<LogRecord> accepts, Optional<FilterPredicate> pushdown) {
-            this(name, columns, accepts, pushdown, List.of());
+            this(name, columns, accepts, pushdown, List.of(), false);
+        }
+
+        /** Tests that are exact when there is at least one. */
+        Case(String name, Set<String> columns, Predicate<LogRecord> accepts, Optional<FilterPredicate> pushdown,
+                List<ColumnTest> tests) {
+            this(name, columns, accepts, pushdown, tests, !tests.isEmpty());
         }
     }
 
     private static Case randomCase(Random rnd, List<LogRecord> rows) {
         LogRecord probe = rows.get(rnd.nextInt(rows.size()));
-        return switch (rnd.nextInt(6)) {
+        return switch (rnd.nextInt(7)) {
             case 0 -> {
                 int min = 1 + rnd.nextInt(24);
                 yield new Case("severity >= " + min, Set.of(Columns.SEVERITY_NUMBER), r -> r.severityNumber() >= min,
@@ -285,15 +327,28 @@ class LateMaterializationTest {
                         r -> r.templateId() == template && (r.serviceName() == null || r.serviceName().equals(service)),
                         Optional.empty(),
                         List.of(new ColumnTest.LongRange(Columns.TEMPLATE_ID, template, template, template == 0),
-                                new ColumnTest.BytesEqual(Columns.SERVICE_NAME, utf8, true)));
+                                new ColumnTest.BytesEqual(Columns.SERVICE_NAME, utf8, true)),
+                        service != null); // without a service the test's empty bytes would pass an empty service
             }
             case 4 -> {
                 // Tests a reader cannot apply (a type they do not read, a column outside the file) are skipped.
                 int min = rnd.nextInt(25);
+                // No row passes an empty range, so they decide, vacuously; a reader that cannot apply them must not.
                 yield new Case("severity >= " + min + " with inapplicable tests", Set.of(Columns.SEVERITY_NUMBER),
                         r -> r.severityNumber() >= min, Optional.empty(),
                         List.of(new ColumnTest.BytesEqual(Columns.SEVERITY_NUMBER, new byte[] {1}, false),
                                 new ColumnTest.LongRange("no_such_column", 1, 0, false)));
+            }
+            case 5 -> {
+                // A null passes the test but the predicate decides it on another column: rows without a trace id
+                // must be tested even when the tests decide.
+                byte[] trace = rows.stream().map(LogRecord::traceId).filter(java.util.Objects::nonNull).findFirst()
+                        .orElse(new byte[16]);
+                int min = rnd.nextInt(25);
+                yield new Case("trace id, or none and severity >= " + min,
+                        Set.of(Columns.TRACE_ID, Columns.SEVERITY_NUMBER),
+                        r -> r.traceId() == null ? r.severityNumber() >= min : Arrays.equals(trace, r.traceId()),
+                        Optional.empty(), List.of(new ColumnTest.BytesEqual(Columns.TRACE_ID, trace, true)));
             }
             default -> {
                 // Two columns, one of them repeated (params), and no pushdown: every row is a candidate.
@@ -308,10 +363,25 @@ class LateMaterializationTest {
         return rnd.nextInt(4) == 0 ? List.of() : List.of(t);
     }
 
+    /** Whether a reader applies the test (the tests this class builds). */
+    private static boolean applicable(ColumnTest t) {
+        return !t.column().equals("no_such_column") && !(t instanceof ColumnTest.BytesEqual
+                && t.column().equals(Columns.SEVERITY_NUMBER));
+    }
+
+    /** The row's value in the test's column is not null (the tests this class builds). */
+    private static boolean hasValue(ColumnTest t, LogRecord r) {
+        return switch (t.column()) {
+            case Columns.TRACE_ID -> r.traceId() != null;
+            case Columns.SERVICE_NAME -> r.serviceName() != null;
+            case Columns.EFFECTIVE_TIME -> r.effectiveTimeUnixNano() != null;
+            default -> true; // severity_number and template_id read as 0 when null
+        };
+    }
+
     /** Whether the row's value passes the test, decided on the decoded record (the tests this class builds). */
     private static boolean holds(ColumnTest t, LogRecord r) {
-        if (t.column().equals("no_such_column") || (t instanceof ColumnTest.BytesEqual
-                && t.column().equals(Columns.SEVERITY_NUMBER))) {
+        if (!applicable(t)) {
             return true; // never applied
         }
         if (t instanceof ColumnTest.BytesEqual b) {
@@ -340,13 +410,22 @@ class LateMaterializationTest {
     /** The case's predicate as a prefilter; checks rows come in file order and partial rows hold only its columns. */
     private static final class Prefilter implements RowPrefilter {
         private final Case c;
+        private final boolean decide;
         long tested;
         /** Rows tested that fail a column test: none when the reader applies them. */
         long failedTests;
+        /** Rows tested that pass every column test on values: none when deciding tests are applied. */
+        long passedTestsOnValues;
         private long last = -1;
 
-        Prefilter(Case c) {
+        Prefilter(Case c, boolean decide) {
             this.c = c;
+            this.decide = decide;
+        }
+
+        @Override
+        public boolean columnTestsDecide() {
+            return decide;
         }
 
         @Override
@@ -366,6 +445,8 @@ class LateMaterializationTest {
             tested++;
             if (c.tests.stream().anyMatch(t -> !holds(t, partial))) {
                 failedTests++;
+            } else if (c.tests.stream().allMatch(t -> hasValue(t, partial))) {
+                passedTestsOnValues++;
             }
             return c.accepts.test(partial);
         }

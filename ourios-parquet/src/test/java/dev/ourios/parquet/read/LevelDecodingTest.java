@@ -1,10 +1,12 @@
 package dev.ourios.parquet.read;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.ourios.parquet.write.WriterTestAccess;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
+import java.util.Arrays;
 import java.util.Random;
 import org.apache.parquet.bytes.ByteBufferInputStream;
 import org.apache.parquet.bytes.HeapByteBufferAllocator;
@@ -63,6 +65,54 @@ class LevelDecodingTest {
             int[] ours = new int[values.length];
             LevelDecoding.rleHybrid(bytes, 0, bytes.length, width, ours, values.length);
             assertArrayEquals(values, ours, what);
+        });
+    }
+
+    @Test
+    void hybridRunsSkipCountAndReadWhatTheRunsHold() throws Exception {
+        forRandomRuns(400, 33, 3000, (width, values, what) -> {
+            byte[] bytes = WriterTestAccess.rleHybrid(values, values.length, width);
+            HybridRuns runs = new HybridRuns();
+            runs.reset(bytes, 0, bytes.length, width);
+            Random steps = new Random(values.length * 31L + width);
+            int at = 0;
+            while (at < values.length) {
+                int n = Math.min(values.length - at, 1 + steps.nextInt(100));
+                switch (steps.nextInt(3)) {
+                    case 0 -> {
+                        int[] out = new int[n + 2];
+                        runs.read(out, 2, n);
+                        assertArrayEquals(Arrays.copyOfRange(values, at, at + n), Arrays.copyOfRange(out, 2, n + 2),
+                                what + " read at " + at);
+                    }
+                    case 1 -> {
+                        if (steps.nextBoolean()) {
+                            runs.skip(n);
+                        } else { // up to the (k + 1)-th value equal to the one here, within n values
+                            int target = values[at];
+                            int k = steps.nextInt(5);
+                            int expected = 0;
+                            int seen = 0;
+                            while (expected < n && !(values[at + expected] == target && seen == k)) {
+                                seen += values[at + expected] == target ? 1 : 0;
+                                expected++;
+                            }
+                            assertEquals(expected, runs.skipBefore(target, k, n), what + " skipped before at " + at);
+                            assertEquals(seen, runs.passed(), what + " passed at " + at);
+                            n = expected;
+                        }
+                    }
+                    default -> {
+                        int target = values[at];
+                        int expected = 0;
+                        for (int i = at; i < at + n; i++) {
+                            expected += values[i] == target ? 1 : 0;
+                        }
+                        assertEquals(expected, runs.skipCounting(n, target), what + " counted at " + at);
+                    }
+                }
+                at += n;
+            }
         });
     }
 

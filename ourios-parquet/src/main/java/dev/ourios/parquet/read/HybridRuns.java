@@ -1,0 +1,212 @@
+package dev.ourios.parquet.read;
+
+/**
+ * A position in a run of Parquet's RLE / bit-packing hybrid encoding (repetition and definition levels, dictionary
+ * ids, RLE booleans) that moves forward by skipping values or decoding them into an {@code int[]}: a sparse read of a
+ * page decodes only the values it needs. Skipping an RLE run, or values of a bit-packed run that are not counted,
+ * costs nothing per value; one-bit levels are counted eight at a time. {@link LevelDecoding#rleHybrid} decodes a
+ * whole page at once; this reads the same values ({@code LevelDecodingTest}).
+ */
+final class HybridRuns {
+    private byte[] buf;
+    private int pos;
+    private int end;
+    private int width;
+    private int valueBytes;
+    private long mask;
+    /** Values left in the current run. */
+    private int runLeft;
+    private boolean rle;
+    private int rleValue;
+    /** A bit-packed run: the bit position of its next value. */
+    private long bit;
+    /** See {@link #passed}. */
+    private int passed;
+
+    /** Starts at the first run in {@code buf[pos, end)} of values {@code bitWidth} bits wide. */
+    void reset(byte[] buf, int pos, int end, int bitWidth) {
+        if (bitWidth < 0 || bitWidth > 32) {
+            throw new IllegalArgumentException("bit width " + bitWidth + " out of range");
+        }
+        this.buf = buf;
+        this.pos = pos;
+        this.end = end;
+        this.width = bitWidth;
+        this.valueBytes = (bitWidth + 7) >>> 3;
+        this.mask = bitWidth == 32 ? 0xFFFF_FFFFL : (1L << bitWidth) - 1;
+        this.runLeft = 0;
+    }
+
+    /** Skips {@code n} values. */
+    void skip(int n) {
+        while (n > 0) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n, runLeft);
+            if (!rle) {
+                bit += (long) take * width;
+            }
+            runLeft -= take;
+            n -= take;
+        }
+    }
+
+    /** Skips {@code n} values and returns how many of them equal {@code value}. */
+    int skipCounting(int n, int value) {
+        int count = 0;
+        while (n > 0) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n, runLeft);
+            if (rle) {
+                count += rleValue == value ? take : 0;
+            } else {
+                int i = 0;
+                if (width == 1 && (bit & 7) == 0) { // levels of 0 and 1: eight at a time, by their bits
+                    for (; i + 8 <= take; i += 8) {
+                        count += matchesInByte(value);
+                        bit += 8;
+                    }
+                }
+                for (; i < take; i++) {
+                    count += packed() == value ? 1 : 0;
+                    bit += width;
+                }
+            }
+            runLeft -= take;
+            n -= take;
+        }
+        return count;
+    }
+
+    /**
+     * Skips values up to the one that would be the {@code (occurrences + 1)}-th equal to {@code value} (that one is
+     * not skipped), at most {@code limit} values; returns how many were skipped, and {@link #passed} how many of them
+     * equal {@code value}. On repetition levels with {@code value} 0: skips to the entry that starts the row
+     * {@code occurrences} rows on.
+     */
+    int skipBefore(int value, int occurrences, int limit) {
+        int skipped = 0;
+        int seen = 0;
+        while (skipped < limit) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            if (rle) {
+                int take = Math.min(runLeft, limit - skipped);
+                if (rleValue == value) {
+                    if (seen == occurrences) {
+                        break;
+                    }
+                    take = Math.min(take, occurrences - seen);
+                    seen += take;
+                }
+                runLeft -= take;
+                skipped += take;
+            } else if (width == 1 && (bit & 7) == 0 && runLeft >= 8 && limit - skipped >= 8
+                    && seen + matchesInByte(value) <= occurrences) { // eight levels at once, none the one to stop at
+                seen += matchesInByte(value);
+                bit += 8;
+                runLeft -= 8;
+                skipped += 8;
+            } else {
+                if (packed() == value) {
+                    if (seen == occurrences) {
+                        break;
+                    }
+                    seen++;
+                }
+                bit += width;
+                runLeft--;
+                skipped++;
+            }
+        }
+        passed = seen;
+        return skipped;
+    }
+
+    /** The values equal to the one asked for that the last {@link #skipBefore} skipped. */
+    int passed() {
+        return passed;
+    }
+
+    /** Decodes the next {@code n} values into {@code out[at, at + n)}. */
+    void read(int[] out, int at, int n) {
+        int done = 0;
+        while (done < n) {
+            if (runLeft == 0) {
+                nextRun(); // consumes a header at least: an empty run is passed over
+                continue;
+            }
+            int take = Math.min(n - done, runLeft);
+            if (rle) {
+                java.util.Arrays.fill(out, at + done, at + done + take, rleValue);
+            } else {
+                for (int i = 0; i < take; i++) {
+                    out[at + done + i] = packed();
+                    bit += width;
+                }
+            }
+            runLeft -= take;
+            done += take;
+        }
+    }
+
+    /** Of the eight one-bit values in the byte at {@link #bit} (byte-aligned), how many equal {@code value}. */
+    private int matchesInByte(int value) {
+        int at = (int) (bit >>> 3);
+        if (at >= end) {
+            throw new IllegalArgumentException("a bit-packed run overruns its data");
+        }
+        int ones = Integer.bitCount(buf[at] & 0xFF);
+        return value == 1 ? ones : value == 0 ? 8 - ones : 0;
+    }
+
+    /** The bit-packed value at {@link #bit} (least significant bit first). */
+    private int packed() {
+        int at = (int) (bit >>> 3);
+        int shift = (int) (bit & 7);
+        int need = (shift + width + 7) >>> 3;
+        if (at + need > end) {
+            throw new IllegalArgumentException("a bit-packed run overruns its data");
+        }
+        long acc = 0;
+        for (int i = 0; i < need; i++) {
+            acc |= (long) (buf[at + i] & 0xFF) << (8 * i);
+        }
+        return (int) ((acc >>> shift) & mask);
+    }
+
+    private void nextRun() {
+        if (pos >= end) {
+            throw new IllegalArgumentException("run data ends before the values it should hold");
+        }
+        long read = LevelDecoding.runHeader(buf, pos, end);
+        int header = (int) (read >>> 32);
+        pos = (int) read;
+        if ((header & 1) == 0) {
+            int run = header >>> 1;
+            if (pos + valueBytes > end) {
+                throw new IllegalArgumentException("an RLE run overruns its data");
+            }
+            int value = 0;
+            for (int i = 0; i < valueBytes; i++) {
+                value |= (buf[pos++] & 0xFF) << (8 * i);
+            }
+            rle = true;
+            rleValue = value;
+            runLeft = run;
+        } else {
+            long groups = header >>> 1;
+            rle = false;
+            bit = (long) pos * 8;
+            runLeft = (int) Math.min(Integer.MAX_VALUE, groups * 8);
+            pos = (int) Math.min(end, pos + groups * width);
+        }
+    }
+}
