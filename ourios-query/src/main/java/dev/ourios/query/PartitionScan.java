@@ -601,7 +601,27 @@ final class PartitionScan {
             this.columns = matcher.columnsExceptText();
             this.columnGuards = guards(rows, false);
             this.zeroTimeGuards = guards(rows, true);
-            this.columnTests = columnGuards.isEmpty() ? List.of() : matcher.columnTests();
+            this.columnTests = columnGuards.isEmpty() ? List.of() : withCountedHours(matcher.columnTests(), rule);
+        }
+
+        /**
+         * The query's column tests, and for a day file read for a contiguous run of hours a test that the effective
+         * time lies in them: then a row the tests keep is one {@link FileRule#counts} counts, so the tests still
+         * decide it. A day file read for hours with gaps between them has no such test ({@link #columnTestsDecide}).
+         */
+        private static List<ColumnTest> withCountedHours(List<ColumnTest> tests, FileRule rule) {
+            if (rule.hours() == null || !contiguous(rule.hours())) {
+                return tests;
+            }
+            List<ColumnTest> all = new java.util.ArrayList<>(tests);
+            all.add(new ColumnTest.LongRange(Columns.EFFECTIVE_TIME, rule.fromNanos(), rule.toNanos() - 1, true));
+            return List.copyOf(all);
+        }
+
+        private static boolean contiguous(Set<Integer> hours) {
+            int min = hours.stream().mapToInt(Integer::intValue).min().orElse(0);
+            int max = hours.stream().mapToInt(Integer::intValue).max().orElse(-1);
+            return max - min + 1 == hours.size();
         }
 
         /**
@@ -647,7 +667,8 @@ final class PartitionScan {
          */
         @Override
         public boolean columnTestsDecide() {
-            return !columnTests.isEmpty() && matcher.columnTestsDecide();
+            return !columnTests.isEmpty() && matcher.columnTestsDecide()
+                    && (rule.hours() == null || contiguous(rule.hours()));
         }
 
         /**

@@ -125,11 +125,12 @@ final class RowMatcher {
      * value in each tested column: every condition has its test, and each test on a value says what the matcher says.
      * A template id, severity or effective time compares the stored number; a trace id the stored bytes; a service
      * the stored bytes with the service's UTF-8, which decodes back to the same string only when the service
-     * survives a round trip through UTF-8 (no U+FFFD, no lone surrogate).
+     * survives a round trip through UTF-8 (no U+FFFD, no lone surrogate). A row condition decided on its columns
+     * ({@link #matchesExceptText}) has no column test, so the tests never decide beside one.
      */
     boolean columnTestsDecide() {
         boolean service = query.service().map(s -> s.indexOf('\uFFFD') < 0
                 && new String(s.getBytes(StandardCharsets.UTF_8), StandardCharsets.UTF_8).equals(s)).orElse(true);
-        return service && from < to;
+        return onColumns == null && service && from < to;
     }
 }
