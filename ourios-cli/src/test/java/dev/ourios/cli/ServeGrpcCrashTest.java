@@ -4,22 +4,14 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.LogRecord;
-import dev.ourios.query.Query;
-import dev.ourios.query.QueryEngine;
-import dev.ourios.store.LocalObjectStore;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import dev.ourios.testkit.Await;
 import io.grpc.ManagedChannel;
 import io.grpc.netty.shaded.io.grpc.netty.NettyChannelBuilder;
-import io.opentelemetry.api.metrics.MeterProvider;
 import io.opentelemetry.proto.collector.logs.v1.ExportLogsServiceRequest;
 import io.opentelemetry.proto.collector.logs.v1.LogsServiceGrpc;
 import io.opentelemetry.proto.common.v1.AnyValue;
 import io.opentelemetry.proto.logs.v1.ResourceLogs;
 import io.opentelemetry.proto.logs.v1.ScopeLogs;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -104,20 +96,7 @@ class ServeGrpcCrashTest {
             ManagedChannel channel = channel(serve);
             try {
                 AtomicBoolean stop = new AtomicBoolean();
-                List<Thread> clients = startClients(() -> {
-                    LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
-                    while (!stop.get()) {
-                        long first = nextSeq.getAndAdd(PER_REQUEST);
-                        try {
-                            stub.withDeadlineAfter(30, TimeUnit.SECONDS).export(request(first));
-                            for (int i = 0; i < PER_REQUEST; i++) {
-                                acked.add(first + i);
-                            }
-                        } catch (io.grpc.StatusRuntimeException e) {
-                            refusals.add(e.getStatus().getCode());
-                        }
-                    }
-                });
+                List<Thread> clients = startClients(() -> send(channel, nextSeq, acked, stop, refusals::add));
                 Await.until("some acknowledgements", Duration.ofSeconds(60), () -> acked.size() >= 10 * PER_REQUEST);
                 assertEquals(0, serve.terminate(), String.join("\n", serve.err()));
                 stop.set(true);
@@ -130,20 +109,16 @@ class ServeGrpcCrashTest {
         }
         assertTrue(refusals.stream().allMatch(c -> c == io.grpc.Status.Code.UNAVAILABLE),
                 "calls during and after the drain are refused as retryable: " + refusals);
-        Map<Long, Integer> seen = new HashMap<>();
-        try (LocalObjectStore s = new LocalObjectStore(store)) {
-            QueryEngine q = new QueryEngine(s, new TableLayout(s), new TableReader(s, new ManifestCodec()),
-                    MeterProvider.noop());
-            for (LogRecord r : q.collect(Query.tenant("default")).rows()) {
-                seen.merge(Long.parseLong(new String(r.body(), StandardCharsets.UTF_8).substring(4)), 1, Integer::sum);
-            }
-        }
-        List<Long> missing = acked.stream().filter(seq -> !seen.containsKey(seq)).sorted().limit(10).toList();
-        assertTrue(missing.isEmpty(), "acknowledged but not flushed (first 10): " + missing + " of " + acked.size());
-        assertTrue(seen.values().stream().allMatch(n -> n == 1), "stored more than once");
+        AcknowledgedSeqs.assertEachStoredOnce(store, acked, 10L * PER_REQUEST);
     }
 
     private static void send(ManagedChannel channel, AtomicLong nextSeq, Set<Long> acked, AtomicBoolean stop) {
+        send(channel, nextSeq, acked, stop, code -> { });
+    }
+
+    /** Sends until {@code stop}; each refused call's status code goes to {@code refused}, and is never retried. */
+    private static void send(ManagedChannel channel, AtomicLong nextSeq, Set<Long> acked, AtomicBoolean stop,
+            java.util.function.Consumer<io.grpc.Status.Code> refused) {
         LogsServiceGrpc.LogsServiceBlockingStub stub = LogsServiceGrpc.newBlockingStub(channel);
         while (!stop.get()) {
             long first = nextSeq.getAndAdd(PER_REQUEST);
@@ -153,7 +128,10 @@ class ServeGrpcCrashTest {
                     acked.add(first + i);
                 }
             } catch (RuntimeException e) {
-                // The server died mid-call: not acknowledged, and never retried (a retry could duplicate).
+                // Refused, or the server died mid-call: not acknowledged, and never retried (a retry could duplicate).
+                if (e instanceof io.grpc.StatusRuntimeException s) {
+                    refused.accept(s.getStatus().getCode());
+                }
                 if (Thread.currentThread().isInterrupted()) {
                     return;
                 }
