@@ -16,7 +16,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ourios compact --rollup} (storage.md §4.15) through the command line, as processes: a day's small hours
  * become one day file, {@code ourios files} lists it once, {@code verify} checks it against its commit, and a count
- * and DuckDB over the listed file find every row; a second sweep has nothing to roll up.
+ * and DuckDB over the listed file find every row; a dry run plans nothing and fails nothing; a second sweep has
+ * nothing to roll up.
  */
 class RollupCliTest {
     @TempDir
@@ -62,6 +63,12 @@ class RollupCliTest {
             assertTrue(rs.next());
             assertEquals(15_000, rs.getLong(1), "DuckDB over the file ourios files lists");
         }
+
+        // A dry run over the rolled-up store: the covered hours are not the hour policy's, and nothing fails.
+        var dry = CliProcess.run(dir, "compact", "--store", store, "--dry-run", "--rollup",
+                "--now", "2026-11-03T00:00:00Z");
+        assertEquals(0, dry.exit(), dry.err() + dry.out());
+        assertTrue(dry.out().contains("0 candidates") && dry.err().isBlank(), dry.out() + dry.err());
 
         var again = CliProcess.run(dir, "compact", "--store", store, "--once", "--rollup", "--json",
                 "--now", "2026-11-03T00:00:00Z");

@@ -22,7 +22,8 @@ import org.slf4j.LoggerFactory;
 /**
  * Writes one sorted row stream as a band of compacted files of at most {@code maxFileBytes} each
  * (docs/spec/storage.md, "The size band"). A file ends only at a row-group boundary: after each row group, when
- * {@code written bytes + next group + closing bytes(groups + 1)} would pass the bound, the file is closed before the
+ * {@code written bytes + next group + closing bytes(groups + 1)} would pass the bound, or the balanced cut says the
+ * file has its share of the band ({@link #balancedCutDue}), the file is closed before the
  * first later row whose (service, effective time) differs from the last row written, so one key's rows never span two
  * files and the files' key ranges are disjoint and ordered. The next group is taken as 1.25 times the row-group
  * threshold, or the largest group this band has written when that is larger. Every decision depends only on the
@@ -44,6 +45,12 @@ final class BandWriter implements Closeable {
     private final Uuid7 uuids;
     private final WriterOptions options;
     private final long maxFileBytes;
+    /** The rows the band will hold, for the balanced cut ({@link #balancedCutDue}); 0: no balanced cut. */
+    private final long plannedRows;
+    /** Data bytes (their row groups'), row groups and rows of the band's finished files. */
+    private long finishedData;
+    private int finishedGroups;
+    private long finishedRows;
     /** Where each file's token index collects until its footer (the rewrite's scratch directory). */
     private final Path scratch;
     private final List<BandFile> published = new ArrayList<>();
@@ -64,13 +71,14 @@ final class BandWriter implements Closeable {
 
     /** A writer whose files go into {@code outputPrefix} (an hour's directory, or a rollup's day partition). */
     BandWriter(ObjectStore store, PartitionKey partition, String outputPrefix, Uuid7 uuids, WriterOptions options,
-            long maxFileBytes, Path scratch) {
+            long maxFileBytes, long plannedRows, Path scratch) {
         this.store = store;
         this.partition = partition;
         this.outputPrefix = outputPrefix;
         this.uuids = uuids;
         this.options = options;
         this.maxFileBytes = maxFileBytes;
+        this.plannedRows = plannedRows;
         this.scratch = scratch;
     }
 
@@ -113,7 +121,48 @@ final class BandWriter implements Closeable {
         groupsSeen = groups;
         writtenSeen = written;
         long nextGroup = Math.max(options.rowGroupBytes() + options.rowGroupBytes() / 4, largestGroup);
-        return written + nextGroup + w.closingBytesBound(groups + 1, nextGroup) > maxFileBytes;
+        return written + nextGroup + w.closingBytesBound(groups + 1, nextGroup) > maxFileBytes
+                || balancedCutDue(w, written, groups, nextGroup);
+    }
+
+    /**
+     * The balanced cut (docs/spec/storage.md, "The size band"): the data bytes from this file's start to the band's
+     * end, estimated from the rows still to come at the band's bytes per row so far, need
+     * {@code n = ceil(estimate / capacity)} files, where the capacity is the data a file holds before the bound's
+     * test ends it; with two or more, this file ends at the group boundary nearest {@code estimate / n}. So the
+     * band's files come out about equal, never full files and a small last one.
+     */
+    private boolean balancedCutDue(LogFileWriter w, long written, int groups, long nextGroup) {
+        long bandRows = finishedRows + w.rows();
+        long bandGroups = finishedGroups + groups;
+        if (plannedRows <= bandRows || bandGroups == 0) {
+            return false;
+        }
+        long bandData = finishedData + written;
+        double rest = written + (plannedRows - bandRows) * ((double) bandData / bandRows);
+        long group = Math.max(1, bandData / bandGroups);
+        double files = Math.ceil(rest / capacity(w, group, nextGroup));
+        // Ends at the group boundary nearest the share: past it by less than half a group, or short of it by less.
+        return files >= 2 && written + group / 2 >= rest / files;
+    }
+
+    /**
+     * The data bytes of a file of groups of {@code group} bytes once the bound's test ends it: the most groups
+     * {@code g} for which {@code g x group + next group + closing bytes(g + 1)} stays within the bound, plus the group
+     * the test lets in after them.
+     */
+    private long capacity(LogFileWriter w, long group, long nextGroup) {
+        long lo = 0;
+        long hi = Math.min(Integer.MAX_VALUE - 1, maxFileBytes / group + 1);
+        while (lo < hi) {
+            long mid = (lo + hi + 1) >>> 1;
+            if (mid * group + nextGroup + w.closingBytesBound((int) mid + 1, nextGroup) <= maxFileBytes) {
+                lo = mid;
+            } else {
+                hi = mid - 1;
+            }
+        }
+        return (lo + 1) * group;
     }
 
     private void dueAfter(String service, long time) {
@@ -150,6 +199,11 @@ final class BandWriter implements Closeable {
             largestGroup = Math.max(largestGroup, groupBytes(f, groupsBefore, before));
         }
         published.add(new BandFile(key, name, f.rows(), f.bytes(), f.rowGroups()));
+        for (var block : f.footer().getBlocks()) {
+            finishedData += block.getCompressedSize();
+        }
+        finishedGroups += f.rowGroups();
+        finishedRows += f.rows();
         LOG.debug("{}: band file {} of {} rows, {} bytes, {} row groups", partition, name, f.rows(), f.bytes(),
                 f.rowGroups());
     }

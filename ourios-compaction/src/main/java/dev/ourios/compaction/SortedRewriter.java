@@ -101,7 +101,7 @@ public final class SortedRewriter implements PartitionRewriter {
             WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
                     .withBloomRowsPerGroup(bloomRowsPerGroup(in.rows(), plan.bytesIn(), plan.rowGroupBytes()));
             try (BandWriter writer = new BandWriter(store, plan.partition(), plan.outputPrefix(), uuids, opts,
-                    plan.maxFileBytes(), scratch)) {
+                    plan.maxFileBytes(), in.rows(), scratch)) {
                 long[] ordinal = {0};
                 sorter.drainTo((buf, offset, length, strings) -> {
                     if (rowFault == null) {

@@ -39,7 +39,7 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The size band (storage.md §4.14): a partition whose output would pass {@code max_file_bytes} is compacted into
- * several files, each within the bound, with disjoint, ordered (service, effective time) ranges, every row exactly
+ * several files of about equal size (the balanced cut), each within the bound, with disjoint, ordered (service, effective time) ranges, every row exactly
  * once, committed together and named as the partition's main files; the same bytes under two runs and two sort
  * budgets; a band at rest is not compacted again, and late files merge beside it as its tail.
  */
@@ -65,6 +65,12 @@ class BandCompactionTest {
         }
         Band first = bands.get(0);
         assertTrue(first.contents().size() >= 2, ctx + ": the partition is written as a band: " + first.sizes());
+        // The balanced cut: the band's files come out about equal, each above half the bound when the whole needs
+        // several (a quarter of the mean here, for the estimate's error), never full files and a small last one.
+        long total = first.sizes().stream().mapToLong(Long::longValue).sum();
+        long smallest = first.sizes().stream().mapToLong(Long::longValue).min().orElseThrow();
+        assertTrue(smallest >= total / first.sizes().size() / 4,
+                ctx + ": a balanced band: " + first.sizes());
         for (Band b : bands.subList(1, bands.size())) {
             assertEquals(first.contents().size(), b.contents().size(), ctx + ": the same cut");
             for (int i = 0; i < first.contents().size(); i++) {

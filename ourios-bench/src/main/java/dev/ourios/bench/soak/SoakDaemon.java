@@ -3,10 +3,13 @@ package dev.ourios.bench.soak;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
+import dev.ourios.table.CommitKind;
 import dev.ourios.table.PartitionFilter;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * The compaction daemon as {@code ourios compact} runs it (the CLI's SweepLoop): sweep, wait {@code every}, repeat,
@@ -25,6 +28,7 @@ public final class SoakDaemon {
     private long errors;
     private long rowsIn;
     private final List<String> firstErrors = new ArrayList<>();
+    private final Map<String, CompactionTally.Rewrites> byTenant = new TreeMap<>();
     private Periodic periodic;
 
     public SoakDaemon(SweepRunner runner, Duration every) {
@@ -55,6 +59,9 @@ public final class SoakDaemon {
                     case COMMITTED -> {
                         committed++;
                         rowsIn += p.rows();
+                        boolean rollup = p.action() == CommitKind.ROLLUP;
+                        byTenant.merge(p.partition().tenantId(), new CompactionTally.Rewrites(rollup ? 0 : p.rows(),
+                                rollup ? p.rows() : 0), CompactionTally.Rewrites::plus);
                     }
                     case NOOP -> noops++;
                     case ERROR -> error(p.partition() + ": " + p.error());
@@ -74,7 +81,7 @@ public final class SoakDaemon {
 
     public CompactionTally tally() {
         synchronized (lock) {
-            return new CompactionTally(sweeps, committed, noops, errors, rowsIn, firstErrors);
+            return new CompactionTally(sweeps, committed, noops, errors, rowsIn, firstErrors, byTenant);
         }
     }
 }

@@ -23,11 +23,13 @@ public final class SoakMain {
             return 2;
         }
         SoakResult r = new SoakRun(o, System.err::println).run();
-        String base = "soak-" + o.tenants() + "t-" + o.rate();
+        String base = o.classes().isEmpty() ? "soak-" + o.tenants() + "t-" + o.rate()
+                : "soak-classes-" + (o.rollup() ? "rollup" : "hourly");
         Files.createDirectories(o.outDir());
         Path svg = o.outDir().resolve(base + ".svg");
         Files.writeString(svg, new SoakChart(r.samples(), r.ingestSeconds(), String.format(
-                "soak: %d tenant(s), %,d lines/s target, %d hours", o.tenants(), o.rate(), o.hours())).svg(),
+                "soak: %d tenant(s), %,d lines/s target, %d hours", o.tenants() * Math.max(1, o.classes().size()), o.rate(),
+                o.hours())).svg(),
                 StandardCharsets.UTF_8);
         SoakReport report = new SoakReport(r);
         String md = report.markdown(svg.getFileName().toString());

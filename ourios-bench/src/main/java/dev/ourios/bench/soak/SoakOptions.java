@@ -27,15 +27,31 @@ import java.util.Locale;
  * @param outDir         where the Markdown, JSON and SVG reports go
  * @param seed           generator seed
  * @param maxTailRatio   the compactor's {@code --max-tail-ratio} (0 merges every late file into its hour at once)
+ * @param classes        tenant classes ({@code --classes}): {@code tenants} tenants of each, at the class's rate;
+ *                       empty: {@code tenants} tenants sharing {@code rate}
+ * @param rollup         the compactor rolls small sealed hours into day partitions ({@code --rollup})
+ * @param smallFileBytes the compactor's {@code small_file_bytes}: the small-file bound of the rollup and of H4
+ * @param maxFileBytes   the compactor's {@code max_file_bytes}: the band's upper bound
  */
 public record SoakOptions(int tenants, long rate, int hours, double hourSeconds, boolean realTime, int filesPerHour,
         int lateFiles, int writers, Duration grace, Duration gcGrace, Duration sweepEvery, Duration sampleEvery,
-        Duration drainTimeout, Path store, Path outDir, long seed, double maxTailRatio) {
+        Duration drainTimeout, Path store, Path outDir, long seed, double maxTailRatio, List<TenantClass> classes,
+        boolean rollup, long smallFileBytes, long maxFileBytes) {
 
     static final String USAGE = "usage: ourios-bench soak --tenants N --rate LINES_PER_S --hours H "
             + "[--simulated [--hour-seconds S] | --real-time] [--files-per-hour F] [--late-files K] [--writers W] "
             + "[--grace DUR] [--gc-grace DUR] [--sweep-every DUR] [--sample-every DUR] [--drain-timeout DUR] "
-            + "[--max-tail-ratio R] [--store DIR] [--out DIR] [--seed S]   (DUR: 500ms, 30s, 15m, 1h)";
+            + "[--max-tail-ratio R] [--store DIR] [--out DIR] [--seed S] [--classes NAME=LINES_PER_S,...] "
+            + "[--rollup] [--small-file-bytes N] [--max-file-bytes N]   (DUR: 500ms, 30s, 15m, 1h)";
+
+    /** Without tenant classes or rollup, the compactor's size bounds at their defaults. */
+    public SoakOptions(int tenants, long rate, int hours, double hourSeconds, boolean realTime, int filesPerHour,
+            int lateFiles, int writers, Duration grace, Duration gcGrace, Duration sweepEvery, Duration sampleEvery,
+            Duration drainTimeout, Path store, Path outDir, long seed, double maxTailRatio) {
+        this(tenants, rate, hours, hourSeconds, realTime, filesPerHour, lateFiles, writers, grace, gcGrace, sweepEvery,
+                sampleEvery, drainTimeout, store, outDir, seed, maxTailRatio, List.of(), false,
+                CompactionOptions.DEFAULT_SMALL_FILE_BYTES, CompactionOptions.DEFAULT_MAX_FILE_BYTES);
+    }
 
     public SoakOptions {
         require(tenants >= 1, "--tenants must be >= 1");
@@ -47,6 +63,13 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         require(lateFiles >= 0, "--late-files must be >= 0");
         require(writers >= 1, "--writers must be >= 1");
         require(maxTailRatio >= 0 && maxTailRatio <= 1, "--max-tail-ratio must be between 0 and 1");
+        classes = List.copyOf(classes);
+        require(smallFileBytes >= 1, "--small-file-bytes must be >= 1");
+        require(maxFileBytes >= smallFileBytes, "--max-file-bytes must be >= --small-file-bytes");
+        for (TenantClass c : classes) {
+            require(rowsPerFile(c.linesPerSecond(), hourSeconds, 1, filesPerHour + lateFiles) >= 1,
+                    "--classes: class " + c.name() + " sends fewer than one row per file");
+        }
         require(grace.compareTo(Duration.ofMinutes(45)) <= 0, "--grace must be at most 45m (late files land after it)");
         // Fields are assigned after this block, so the accessor cannot be used here.
         require(rowsPerFile(rate, hourSeconds, tenants, filesPerHour + lateFiles) >= 1,
@@ -72,20 +95,36 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         return rowsPerFile(rate, hourSeconds, tenants, filesPerHour + lateFiles);
     }
 
-    private static int rowsPerFile(long rate, double hourSeconds, int tenants, int filesPerTenantHour) {
+    static int rowsPerFile(long rate, double hourSeconds, int tenants, int filesPerTenantHour) {
         return (int) Math.round(rate * hourSeconds / ((double) tenants * filesPerTenantHour));
     }
 
     /** The launcher command line that reproduces the run. */
     public String command() {
         StringBuilder sb = new StringBuilder("./ourios-bench.sh soak");
-        sb.append(" --tenants ").append(tenants).append(" --rate ").append(rate).append(" --hours ").append(hours);
+        sb.append(" --tenants ").append(tenants);
+        if (classes.isEmpty()) {
+            sb.append(" --rate ").append(rate); // with classes, each class names its rate
+        }
+        sb.append(" --hours ").append(hours);
         sb.append(realTime ? " --real-time" : " --simulated --hour-seconds " + fmt(hourSeconds));
         sb.append(" --files-per-hour ").append(filesPerHour).append(" --late-files ").append(lateFiles);
         sb.append(" --writers ").append(writers).append(" --grace ").append(dur(grace));
         sb.append(" --gc-grace ").append(dur(gcGrace)).append(" --sweep-every ").append(dur(sweepEvery));
         sb.append(" --sample-every ").append(dur(sampleEvery)).append(" --max-tail-ratio ").append(fmt(maxTailRatio));
         sb.append(" --seed ").append(seed);
+        if (!classes.isEmpty()) {
+            sb.append(" --classes ").append(TenantClass.format(classes));
+        }
+        if (rollup) {
+            sb.append(" --rollup");
+        }
+        if (smallFileBytes != CompactionOptions.DEFAULT_SMALL_FILE_BYTES) {
+            sb.append(" --small-file-bytes ").append(smallFileBytes);
+        }
+        if (maxFileBytes != CompactionOptions.DEFAULT_MAX_FILE_BYTES) {
+            sb.append(" --max-file-bytes ").append(maxFileBytes);
+        }
         return sb.toString();
     }
 
@@ -107,6 +146,10 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         Path out = Path.of("docs", "soak");
         long seed = 9;
         double maxTailRatio = CompactionOptions.DEFAULT_MAX_TAIL_RATIO;
+        List<TenantClass> classes = List.of();
+        boolean rollup = false;
+        long smallFileBytes = CompactionOptions.DEFAULT_SMALL_FILE_BYTES;
+        long maxFileBytes = CompactionOptions.DEFAULT_MAX_FILE_BYTES;
         List<String> a = new ArrayList<>(argv);
         for (int i = 0; i < a.size(); i++) {
             String flag = a.get(i);
@@ -129,11 +172,23 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
                 case "--out" -> out = Path.of(value(a, ++i, flag));
                 case "--seed" -> seed = Long.parseLong(value(a, ++i, flag));
                 case "--max-tail-ratio" -> maxTailRatio = Double.parseDouble(value(a, ++i, flag));
+                case "--classes" -> classes = TenantClass.parse(value(a, ++i, flag));
+                case "--rollup" -> rollup = true;
+                case "--small-file-bytes" -> smallFileBytes = Long.parseLong(value(a, ++i, flag));
+                case "--max-file-bytes" -> maxFileBytes = Long.parseLong(value(a, ++i, flag));
                 default -> throw new IllegalArgumentException("unknown option " + flag + "\n" + USAGE);
             }
         }
+        if (!classes.isEmpty()) {
+            // Each class's tenants send its rate: the total is what the classes add up to.
+            if (rate != null) {
+                throw new IllegalArgumentException("--rate and --classes exclude each other (each class names its "
+                        + "rate)\n" + USAGE);
+            }
+            rate = (tenants == null ? 1 : tenants) * classes.stream().mapToLong(TenantClass::linesPerSecond).sum();
+        }
         if (tenants == null || rate == null || hours == null) {
-            throw new IllegalArgumentException("--tenants, --rate and --hours are required\n" + USAGE);
+            throw new IllegalArgumentException("--tenants, --rate (or --classes) and --hours are required\n" + USAGE);
         }
         if (realTime) {
             hourSeconds = 3600;
@@ -144,7 +199,8 @@ public record SoakOptions(int tenants, long rate, int hours, double hourSeconds,
         Duration sampleEvery = sample != null ? sample : realTime ? Duration.ofMinutes(1)
                 : Duration.ofMillis(Math.max(250, (long) (hourSeconds * 1000 / 4)));
         return new SoakOptions(tenants, rate, hours, hourSeconds, realTime, files, late, writers, grace, gcGrace,
-                sweepEvery, sampleEvery, drain, store, out, seed, maxTailRatio);
+                sweepEvery, sampleEvery, drain, store, out, seed, maxTailRatio, classes, rollup, smallFileBytes,
+                maxFileBytes);
     }
 
     private static String value(List<String> a, int i, String flag) {

@@ -51,7 +51,7 @@ public final class SoakReport {
         row(sb, "live files / bytes at the end", String.format(Locale.ROOT, "%d files, %.1f MiB (ingest files "
                 + "landed: %d)", fin.liveFiles(), fin.liveBytes() / 1048576.0, in.files()));
         row(sb, "template-exact query p50 / p95", String.format(Locale.ROOT, "%.1f / %.1f ms (template %s, "
-                + "tenant-00, all hours)", r.templateP50Ms(), r.templateP95Ms(), r.templateId()));
+                + "first tenant, all hours)", r.templateP50Ms(), r.templateP95Ms(), r.templateId()));
         row(sb, "one-service 30 s window p50 / p95", String.format(Locale.ROOT, "%.1f / %.1f ms (service %s, "
                 + "latest sealed hour)", r.serviceP50Ms(), r.serviceP95Ms(), r.service()));
         row(sb, "query errors", Long.toString(r.queryErrors()));
@@ -63,6 +63,19 @@ public final class SoakReport {
         for (Check k : r.checks()) {
             sb.append("* ").append(k.ok() ? "PASS" : "FAIL").append(" — ").append(k.name()).append(": ")
                     .append(k.observed()).append('\n');
+        }
+        if (!r.tenantFiles().isEmpty() && r.tenantFiles().stream().anyMatch(t -> t.days() > 0)) {
+            sb.append(String.format(Locale.ROOT, "%nFiles per tenant over its whole days (H4: files below %,d bytes):"
+                    + "%n%n", r.smallFileBytes()));
+            sb.append("| tenant | class | days | landed MiB a day | live MiB a day | files a day | share below | "
+                    + "rows rewritten per landed row (of it, the rollup) |\n|---|---|---|---|---|---|---|---|\n");
+            for (TenantFiles.Share t : r.tenantFiles()) {
+                double days = Math.max(1, t.days());
+                sb.append(String.format(Locale.ROOT, "| %s | %s | %d | %.2f | %.2f | %.2f | %.1f %% | %.2f (%.2f) |%n",
+                        t.tenant(), t.tenantClass(), t.days(), t.landedBytes() / 1048576.0 / days,
+                        t.liveBytesPerDay() / 1048576.0, t.filesPerDay(), 100 * t.shareBelow(),
+                        t.rewrittenPerLandedRow(), t.rolledUpPerLandedRow()));
+            }
         }
         sb.append("\nTimeline (every ").append(Math.max(1, r.samples().size() / TABLE_ROWS))
                 .append(". sample of ").append(r.samples().size()).append("; all in the JSON):\n\n");

@@ -31,16 +31,20 @@ import java.util.List;
  * @param audit          landed rows vs live rows
  * @param checks         the invariants
  * @param samples        the timeline
+ * @param smallFileBytes the compactor's small-file bound, the H4 line
+ * @param tenantFiles    per tenant, the files of its whole days and the rows rewritten (H4)
  */
 public record SoakResult(String command, Machine machine, String shape, int rowsPerFile, double ingestSeconds,
         double scheduledRate, double achievedRate, boolean sustained, IngestProgress ingest, double drainSeconds,
         CompactionTally compaction, long backlogMax, Survey finalStore, String templateId, String service,
         double templateP50Ms, double templateP95Ms, double serviceP50Ms, double serviceP95Ms, long queryErrors,
-        RowAudit.Result audit, List<Check> checks, List<Sample> samples) {
+        RowAudit.Result audit, List<Check> checks, List<Sample> samples, long smallFileBytes,
+        List<TenantFiles.Share> tenantFiles) {
 
     public SoakResult {
         checks = List.copyOf(checks);
         samples = List.copyOf(samples);
+        tenantFiles = List.copyOf(tenantFiles);
     }
 
     public boolean passed() {

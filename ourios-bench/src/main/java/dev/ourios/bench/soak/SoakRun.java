@@ -6,7 +6,6 @@ import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.RowGroupSizing;
 import dev.ourios.compaction.sweep.SweepRunner;
-import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;
@@ -23,9 +22,10 @@ import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.function.Consumer;
-import java.util.stream.IntStream;
 import java.util.stream.Stream;
 
 /**
@@ -47,14 +47,13 @@ public final class SoakRun {
 
     public SoakResult run() throws IOException, InterruptedException {
         Path root = prepare(o.store());
-        List<String> tenants = IntStream.range(0, o.tenants()).mapToObj(i -> String.format("tenant-%02d", i)).toList();
         Instant now = Instant.now();
         Instant firstHour = o.realTime() ? now.truncatedTo(ChronoUnit.HOURS) : SIMULATED_START;
         // Real time: the clock reads the wall clock. Simulated: it starts at hour 0 and runs speed() times faster.
         SoakClock clock = o.realTime() ? SoakClock.startingAt(now, 1) : SoakClock.startingAt(firstHour, o.speed());
-        GeneratorSpec spec = GeneratorSpec.of(tenants, firstHour, o.hours(), o.filesPerHour() + o.lateFiles(),
-                o.rowsPerFile(), o.seed());
-        LogGenerator generator = new LogGenerator(spec);
+        SoakTenants soakTenants = SoakTenants.of(o, firstHour);
+        List<String> tenants = soakTenants.names();
+        LogGenerator generator = soakTenants.generator(tenants.get(0));
 
         LocalObjectStore store = new LocalObjectStore(root.resolve("store"));
         TableLayout layout = new TableLayout(store);
@@ -62,12 +61,13 @@ public final class SoakRun {
         CompactionOptions defaults = CompactionOptions.defaults(root.resolve("scratch"));
         CompactionOptions copts = new CompactionOptions(o.grace(), defaults.minFiles(), defaults.smallFileBytes(),
                 defaults.sortBudgetBytes(), defaults.fanIn(), RowGroupSizing.parseEnv(System.getenv(RowGroupSizing.ENV)),
-                1, o.gcGrace(), defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio());
+                1, o.gcGrace(), defaults.scratchDir(), defaults.ioRates()).withMaxTailRatio(o.maxTailRatio())
+                .withSmallFileBytes(o.smallFileBytes()).withMaxFileBytes(o.maxFileBytes()).withRollup(o.rollup());
         // The plan clock is the soak clock; GC ages and commit timestamps use the real clock (they compare with
         // file modification times).
         SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, copts).withPlanClock(clock));
         SoakDaemon daemon = new SoakDaemon(runner, o.sweepEvery());
-        SoakWriter writer = new SoakWriter(new IngestWriter(store), generator, tables, clock, o.writers());
+        SoakWriter writer = new SoakWriter(new IngestWriter(store), soakTenants, tables, clock, o.writers());
         QueryProbe probe = new QueryProbe(new QueryEngine(store, layout, tables, MeterProvider.noop()), generator,
                 tenants.get(0), firstHour, firstHour.plus(Duration.ofHours(o.hours() - 1)), clock, o.grace());
         StoreSurvey survey = new StoreSurvey(layout, tables, runner, clock, o.grace());
@@ -75,13 +75,13 @@ public final class SoakRun {
 
         List<Landing> schedule = LandingSchedule.build(tenants, firstHour, o.hours(), o.filesPerHour(),
                 o.lateFiles(), o.grace()).stream().filter(l -> !l.at().isBefore(now) || !o.realTime()).toList();
-        long scheduledRows = (long) schedule.size() * o.rowsPerFile();
+        long scheduledRows = schedule.stream().mapToLong(l -> soakTenants.rowsPerFile(l.tenant())).sum();
         Instant origin = o.realTime() ? now : firstHour;
         double scheduleSeconds = (clock.wallNanosAt(schedule.get(schedule.size() - 1).at())
                 - clock.wallNanosAt(origin)) / 1e9;
-        log.accept(String.format("soak: %d tenants, %d hours, %d files/tenant-hour + %d late, %d rows/file, "
-                + "%d files scheduled, clock x%.0f", o.tenants(), o.hours(), o.filesPerHour(), o.lateFiles(),
-                o.rowsPerFile(), schedule.size(), clock.speed()));
+        log.accept(String.format("soak: %d tenants, %d hours, %d files/tenant-hour + %d late, %s rows/file, "
+                + "%d files scheduled, clock x%.0f", tenants.size(), o.hours(), o.filesPerHour(), o.lateFiles(),
+                rowsPerFile(soakTenants), schedule.size(), clock.speed()));
 
         daemon.start();
         sampler.start();
@@ -97,8 +97,14 @@ public final class SoakRun {
         Sample last = sampler.sample();
         RowAudit.Result audit = new RowAudit(store, layout, tables).check(writer.landed());
         log.accept("audit: landed " + audit.landed() + ", live " + audit.live());
-        return result(o, generator, probe, writer.progress(), scheduledRows / scheduleSeconds, ingestSeconds,
-                drainSeconds, daemon.tally(), sampler, last, audit);
+        Map<String, String> classes = new LinkedHashMap<>();
+        tenants.forEach(t -> classes.put(t, soakTenants.classOf(t)));
+        CompactionTally tally = daemon.tally();
+        List<TenantFiles.Share> shares = new TenantFiles(layout, tables, o.smallFileBytes()).measure(classes,
+                TenantFiles.rowsByTenant(writer.landed()), writer.bytesByTenant(), tally.byTenant());
+        return result(o, probe, writer.progress(), scheduledRows / scheduleSeconds, ingestSeconds,
+                drainSeconds, tally, sampler, last, audit, shares, rowsPerFile(soakTenants),
+                soakTenants.rowsPerFile(tenants.get(0)));
     }
 
     /**
@@ -118,17 +124,28 @@ public final class SoakRun {
         return -1;
     }
 
-    private SoakResult result(SoakOptions o, LogGenerator gen, QueryProbe probe, IngestProgress ingest,
-            double scheduledRate, double ingestSeconds, double drainSeconds, CompactionTally tally, Sampler sampler,
-            Sample last, RowAudit.Result audit) {
+    /** Rows per ingest file: one number, or each class's. */
+    private static String rowsPerFile(SoakTenants t) {
+        return String.join("/", t.names().stream().map(n -> t.classOf(n).equals("tenant")
+                ? Integer.toString(t.rowsPerFile(n)) : t.classOf(n) + " " + t.rowsPerFile(n)).distinct().toList());
+    }
+
+    private SoakResult result(SoakOptions o, QueryProbe probe, IngestProgress ingest, double scheduledRate,
+            double ingestSeconds, double drainSeconds, CompactionTally tally, Sampler sampler, Sample last,
+            RowAudit.Result audit, List<TenantFiles.Share> shares, String rowsPerFile,
+            int firstRowsPerFile) {
         List<Sample> samples = new ArrayList<>(sampler.samples());
         Survey fin = last.store();
         long backlogMax = samples.stream().mapToLong(s -> s.store().backlog()).max().orElse(0);
         double achieved = ingest.rows() / ingestSeconds;
         boolean sustained = achieved >= 0.98 * scheduledRate
                 && ingest.maxLagSeconds() * o.speed() < o.grace().toSeconds();
-        long expectedPartitions = (long) o.tenants() * o.hours();
-        List<Check> checks = List.of(
+        long expectedPartitions = (long) shares.size() * o.hours();
+        // A covered hour keeps no file of its own once the final sweep rolled its late files in; an hour left
+        // hourly holds its main file and at most one tail.
+        long hourly = fin.partitions() - fin.coveredHours();
+        long hourFiles = fin.liveFiles() - fin.dayFiles();
+        List<Check> checks = new ArrayList<>(List.of(
                 new Check("every landed row is live exactly once (digest)", audit.equal(),
                         "landed " + audit.landed() + ", live " + audit.live() + (audit.mismatches().isEmpty() ? ""
                                 : ", " + audit.mismatches().size() + " partitions differ: " + audit.mismatches().get(0))),
@@ -136,27 +153,56 @@ public final class SoakRun {
                         "final backlog " + fin.backlog() + (drainSeconds >= 0
                                 ? String.format(", reached %.1f s after the last file", drainSeconds)
                                 : ", not reached within " + o.drainTimeout())),
-                new Check("one file per partition, or its main file and one tail file, after the final sweep",
-                        fin.liveFiles() >= fin.partitions() && fin.liveFiles() <= 2 * fin.partitions()
-                        && fin.partitions() == expectedPartitions,
-                        fin.liveFiles() + " live files, " + fin.partitions() + " partitions (expected "
-                                + expectedPartitions + "), " + ingest.files() + " ingest files landed"),
+                new Check("one file per partition, or its main file and one tail file, after the final sweep"
+                        + (o.rollup() ? " (a covered hour: none, its rows in its day's files)" : ""),
+                        hourFiles >= hourly && hourFiles <= 2 * hourly && fin.partitions() == expectedPartitions,
+                        fin.liveFiles() + " live files (" + fin.dayFiles() + " of them in " + fin.days()
+                                + " day partitions), " + fin.partitions() + " partitions (expected "
+                                + expectedPartitions + ", " + fin.coveredHours() + " covered), " + ingest.files()
+                                + " ingest files landed"),
                 new Check("no compaction errors", tally.errors() == 0,
                         tally.errors() + " errors" + (tally.firstErrors().isEmpty() ? "" : ": " + tally.firstErrors())),
                 new Check("no query errors", sampler.queryErrors().isEmpty(),
                         sampler.queryErrors().size() + " errors" + (sampler.queryErrors().isEmpty() ? ""
-                                : ": " + sampler.queryErrors().get(0))));
+                                : ": " + sampler.queryErrors().get(0)))));
+        if (o.rollup()) {
+            checks.addAll(h4Checks(shares, o.smallFileBytes()));
+        }
         String shape = String.format("%d tenant(s) x %d hours of OpenTelemetry-demo-shaped rows (15 services); per "
                 + "tenant-hour %d on-time ingest files + %d late files (landed in the second half of the next hour), "
-                + "%d rows each; clock %s", o.tenants(), o.hours(), o.filesPerHour(), o.lateFiles(), o.rowsPerFile(),
+                + "%s rows each; clock %s", shares.size(), o.hours(), o.filesPerHour(), o.lateFiles(), rowsPerFile,
                 o.realTime() ? "real time" : String.format("simulated, x%.0f (one hour = %s s wall)", o.speed(),
                         fmt(o.hourSeconds())));
         List<Double> tms = samples.stream().map(s -> s.template().ms()).filter(v -> v >= 0).toList();
         List<Double> sms = samples.stream().map(s -> s.service().ms()).filter(v -> v >= 0).toList();
-        return new SoakResult(o.command(), Machine.current(), shape, o.rowsPerFile(), ingestSeconds, scheduledRate,
+        return new SoakResult(o.command(), Machine.current(), shape, firstRowsPerFile, ingestSeconds, scheduledRate,
                 achieved, sustained, ingest, drainSeconds, tally, backlogMax, fin,
                 Long.toUnsignedString(probe.templateId()), probe.service(), pct(tms, 50), pct(tms, 95), pct(sms, 50),
-                pct(sms, 95), sampler.queryErrors().size(), audit, checks, samples);
+                pct(sms, 95), sampler.queryErrors().size(), audit, checks, samples, o.smallFileBytes(), shares);
+    }
+
+    /**
+     * H4 with the rollup on (docs/spec/storage.md, "Rollup"): a tenant whose whole days hold at least
+     * {@code small_file_bytes} keeps fewer than 5 % of their files below it; a tenant with less keeps one file a day.
+     */
+    static List<Check> h4Checks(List<TenantFiles.Share> shares, long smallFileBytes) {
+        List<Check> out = new ArrayList<>();
+        for (TenantFiles.Share s : shares) {
+            if (s.days() == 0) {
+                out.add(new Check("H4 for " + s.tenant() + ": a whole day measured", false, "no whole day"));
+            } else if (s.liveBytesPerDay() >= smallFileBytes) {
+                out.add(new Check("H4 for " + s.tenant() + " (" + s.tenantClass() + ", at least the small-file "
+                        + "bound a day): fewer than 5 % of its files below it", s.shareBelow() < 0.05,
+                        String.format(java.util.Locale.ROOT, "%d of %d files below %,d bytes over %d days",
+                                s.belowSmall(), s.files(), smallFileBytes, s.days())));
+            } else {
+                out.add(new Check("H4 for " + s.tenant() + " (" + s.tenantClass() + ", less than the small-file "
+                        + "bound a day): one file a day", s.files() == s.days(), String.format(java.util.Locale.ROOT,
+                                "%d files over %d days (%,.0f bytes a day)", s.files(), s.days(),
+                                s.liveBytesPerDay())));
+            }
+        }
+        return out;
     }
 
     /** Nearest-rank percentile; -1 when there are no samples. */

@@ -2,6 +2,7 @@ package dev.ourios.bench.soak;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.gen.LogGenerator;
+import java.util.concurrent.atomic.LongAdder;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import java.io.IOException;
@@ -24,12 +25,13 @@ import java.util.concurrent.locks.LockSupport;
  */
 public final class SoakWriter {
     private final IngestWriter ingest;
-    private final LogGenerator generator;
+    private final SoakTenants tenants;
     private final TableReader tables;
     private final SoakClock clock;
     private final int threads;
 
     private final Map<PartitionKey, Digest> landed = new ConcurrentHashMap<>();
+    private final Map<String, LongAdder> bytesByTenant = new ConcurrentHashMap<>();
     private final AtomicLong files = new AtomicLong();
     private final AtomicLong rows = new AtomicLong();
     private final AtomicLong bytes = new AtomicLong();
@@ -37,9 +39,9 @@ public final class SoakWriter {
     private final AtomicLong lateIntoCompacted = new AtomicLong();
     private final AtomicLong maxLagNanos = new AtomicLong();
 
-    public SoakWriter(IngestWriter ingest, LogGenerator generator, TableReader tables, SoakClock clock, int threads) {
+    public SoakWriter(IngestWriter ingest, SoakTenants tenants, TableReader tables, SoakClock clock, int threads) {
         this.ingest = ingest;
-        this.generator = generator;
+        this.tenants = tenants;
         this.tables = tables;
         this.clock = clock;
         this.threads = threads;
@@ -81,8 +83,10 @@ public final class SoakWriter {
             LockSupport.parkNanos(Math.min(wait, TimeUnit.MILLISECONDS.toNanos(200)));
         }
         maxLagNanos.accumulateAndGet(System.nanoTime() - due, Math::max);
+        LogGenerator generator = tenants.generator(l.tenant());
         PartitionKey p = generator.partition(l.tenant(), l.hour());
-        boolean compacted = l.late() && tables.snapshot(p).generation() > 0;
+        // A covered hour counts as compacted: its rows are in a day partition's files.
+        boolean compacted = l.late() && compacted(tables.hourSnapshot(p));
         TappedRows batch = new TappedRows(() -> generator.stream(l.tenant(), l.hour(), l.file()),
                 generator.spec().rowsPerFile());
         IngestWriter.LandedFile f = ingest.writeFile(p, batch);
@@ -90,6 +94,7 @@ public final class SoakWriter {
         files.incrementAndGet();
         rows.addAndGet(f.rows());
         bytes.addAndGet(f.bytes());
+        bytesByTenant.computeIfAbsent(l.tenant(), t -> new LongAdder()).add(f.bytes());
         if (l.late()) {
             late.incrementAndGet();
             if (compacted) {
@@ -98,9 +103,20 @@ public final class SoakWriter {
         }
     }
 
+    private static boolean compacted(dev.ourios.table.PartitionSnapshot s) {
+        return s.generation() > 0 || s.isCovered();
+    }
+
     public IngestProgress progress() {
         return new IngestProgress(files.get(), rows.get(), bytes.get(), late.get(), lateIntoCompacted.get(),
                 maxLagNanos.get() / 1e9);
+    }
+
+    /** Ingest bytes landed per tenant (call once the writer has finished). */
+    public Map<String, Long> bytesByTenant() {
+        Map<String, Long> out = new TreeMap<>();
+        bytesByTenant.forEach((t, n) -> out.put(t, n.sum()));
+        return out;
     }
 
     /** The digest of every row landed, per partition (call once the writer has finished). */

@@ -18,7 +18,8 @@ import java.util.List;
 /**
  * Measures the store the way an operator would: the live sets through the table reader, and the backlog through
  * the compactor's own planner (a dry run: the same policy and plan clock as the daemon), so "backlog" means
- * exactly the partitions the next sweep would compact.
+ * exactly the partitions the next sweep would compact. Day partitions count with their files: a validly covered
+ * hour's live files are its late files, its rows being in its day's files.
  */
 public final class StoreSurvey {
     private final TableLayout layout;
@@ -48,17 +49,33 @@ public final class StoreSurvey {
         long liveBytes = 0;
         long storedFiles = 0;
         long storedBytes = 0;
-        for (PartitionKey p : layout.partitions(PartitionFilter.all())) {
-            PartitionSnapshot s = tables.snapshot(p);
-            partitions++;
-            if (!now.isBefore(p.hourStart().plus(Duration.ofHours(1)).plus(grace))) {
-                sealed++;
+        long days = 0;
+        long coveredHours = 0;
+        long dayFiles = 0;
+        for (LiveDays.Day d : new LiveDays(layout, tables).read()) {
+            List<PartitionSnapshot> all = new ArrayList<>(d.hours().values());
+            if (d.files().currentManifest().isPresent()) {
+                days++;
+                dayFiles += d.files().live().size();
+                all.add(d.files());
             }
-            liveFiles += s.live().size();
-            liveBytes += s.liveBytes();
-            storedFiles += s.listing().size();
-            storedBytes += s.listing().stream().mapToLong(ObjectInfo::size).sum();
+            for (PartitionKey p : d.hours().keySet()) {
+                partitions++;
+                if (!now.isBefore(p.hourStart().plus(Duration.ofHours(1)).plus(grace))) {
+                    sealed++;
+                }
+                if (d.hours().get(p).isCovered()) {
+                    coveredHours++;
+                }
+            }
+            for (PartitionSnapshot s : all) {
+                liveFiles += s.live().size();
+                liveBytes += s.liveBytes();
+                storedFiles += s.listing().size();
+                storedBytes += s.listing().stream().mapToLong(ObjectInfo::size).sum();
+            }
         }
-        return new Survey(partitions, sealed, backlog, liveFiles, liveBytes, storedFiles, storedBytes);
+        return new Survey(partitions, sealed, backlog, liveFiles, liveBytes, storedFiles, storedBytes, days,
+                dayFiles, coveredHours);
     }
 }

@@ -161,7 +161,10 @@ public final class SweepRunner {
                 if (retention.isExpired(p, now)) {
                     continue; // expired, never compacted: see expiries()
                 }
-                PartitionSnapshot s = reader.snapshot(p);
+                PartitionSnapshot s = reader.hourSnapshot(p);
+                if (s.isCovered()) {
+                    continue; // its rows are in its day partition: never planned by the hour policy, as in sweep()
+                }
                 decisions.add(policy.decide(p, s.generation(), s.live(), mainFiles(s), now));
             } catch (Throwable t) {
                 errors.add(p + ": " + Containment.describe(Containment.contain(t)));
@@ -187,9 +190,9 @@ public final class SweepRunner {
         }
         for (PartitionKey p : partitions) {
             try {
-                PartitionSnapshot s = reader.snapshot(p);
-                if (!s.live().isEmpty()) {
-                    out.add(s);
+                PartitionSnapshot s = reader.hourSnapshot(p);
+                if (!s.live().isEmpty() || s.isCovered()) {
+                    out.add(s); // a covered hour expires by its own commit, which voids its cover, as in sweep()
                 }
             } catch (Throwable t) {
                 errors.add(p + ": " + Containment.describe(Containment.contain(t)));
