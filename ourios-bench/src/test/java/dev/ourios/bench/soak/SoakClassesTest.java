@@ -18,8 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The soak with tenant classes and the rollup on: a simulated day (half a wall second an hour) of a small, a medium
  * and a large tenant, against a small-file bound scaled down so the three fall on its three sides. Every landed row
  * stays live exactly once through the rollup's day commits, and H4 holds per tenant: the small tenant keeps one file
- * for its day, the others fewer than 5 % of their files below the bound. Late files fold into their hour (a tail
- * ratio of 0): a tail beside a large hour's main file is a file below the bound by design.
+ * for its day, the others fewer than 5 % of their files below the bound: a large hour's tail of late files is
+ * folded into its main file once the day is over.
  */
 class SoakClassesTest {
     private static final long SMALL_FILE_BYTES = 256 << 10;
@@ -32,7 +32,7 @@ class SoakClassesTest {
         List<TenantClass> classes = TenantClass.parse("small=60,medium=1200,large=16000");
         SoakOptions o = new SoakOptions(1, 17_260, 24, 0.5, false, 3, 1, 1, Duration.ofMinutes(15),
                 Duration.ofMinutes(10), Duration.ofMillis(100), Duration.ofMillis(500), Duration.ofMinutes(3),
-                dir.resolve("run"), dir.resolve("out"), 11, 0, classes, true,
+                dir.resolve("run"), dir.resolve("out"), 11, CompactionOptions.DEFAULT_MAX_TAIL_RATIO, classes, true,
                 SMALL_FILE_BYTES, 64L << 20);
         SoakResult r = new SoakRun(o, line -> { }).run();
 

@@ -20,6 +20,10 @@ import java.util.Set;
  * file is left alone: a tail of two or more files is merged among itself into one file, a tail of one file is left
  * as it is. Once the tail outgrows the ratio, the whole partition is a candidate under the one-file rule. So after a
  * sweep a sealed partition holds one file, or its main file and one tail file no larger than the ratio allows.
+ * Once the hour's UTC day is over (its grace included), a tail holding a file below {@code small-file-bytes} beside
+ * one main file of at least that size is folded into it (the whole partition is rewritten once), so that an hour
+ * large enough to stay hourly does not keep a small file for ever (RFC 0009's H4, per tenant); a band keeps its tail,
+ * one file beside several.
  *
  * <p>The one-file rule (a partition without a compacted file, or whose tail outgrew the ratio): candidate if more
  * than {@code min-files} live files or any live file smaller than {@code small-file-bytes}; every live file is an
@@ -39,6 +43,12 @@ public final class CompactionPolicy {
     public boolean isSealed(PartitionKey partition, Instant now) {
         Instant sealedAt = partition.hourStart().plusSeconds(3600).plus(options.grace());
         return !now.isBefore(sealedAt);
+    }
+
+    /** The hour's UTC day is over: {@code now >= day start + 24 h + grace} (its rollup period, storage.md 4.15). */
+    boolean isDaySealed(PartitionKey partition, Instant now) {
+        Instant dayStart = partition.hourStart().minusSeconds(3600L * partition.hour());
+        return !now.isBefore(dayStart.plusSeconds(24 * 3600L).plus(options.grace()));
     }
 
     public PlanDecision decide(PartitionKey partition, long generation, List<ObjectInfo> liveFiles, Instant now) {
@@ -69,6 +79,11 @@ public final class CompactionPolicy {
                 String share = tail.size() + " late file(s) of " + tailBytes + " bytes beside the main "
                         + (main.size() == 1 ? "file's " : main.size() + " files' ") + mainBytes
                         + " (max-tail-ratio " + options.maxTailRatio() + ")";
+                if (main.size() == 1 && mainBytes >= options.smallFileBytes() && isDaySealed(partition, now)
+                        && tail.stream().anyMatch(f -> f.size() < options.smallFileBytes())) {
+                    return PlanDecision.compact(plan(partition, generation, liveFiles), share + "; the hour's day "
+                            + "is over and its tail holds a file below small-file-bytes: folded into the main file");
+                }
                 if (tail.size() < 2) {
                     return PlanDecision.none(partition, share);
                 }

@@ -38,7 +38,9 @@ import org.junit.jupiter.api.Timeout;
  * <li>sealed: {@code now >= hour start + 1 h + grace};
  * <li>tiered: with a compacted file among at least two live files, the largest compacted file (ties: the greatest
  * name) is the main file and the rest its tail; a tail of at most {@code max-tail-ratio} times the main file's bytes
- * is left alone when it is one file and merged on its own when it is more;
+ * is left alone when it is one file and merged on its own when it is more; once the hour's UTC day is over
+ * ({@code now >= day start + 24 h + grace}), a tail holding a file below {@code small-file-bytes} beside a main file
+ * of at least that size is folded into it (every live file an input);
  * <li>otherwise candidate: sealed, at least two live files, and more than {@code min-files} of them or any smaller
  * than {@code small-file-bytes};
  * <li>the plan: the partition, the generation the caller read, the inputs (every live file, or the tail) in
@@ -58,7 +60,7 @@ class CompactionPolicySimulationTest {
 
     /** Which rule decided a case, for the coverage check at the end. */
     private enum Outcome {
-        NOT_SEALED, FEWER_THAN_TWO, TAIL_LEFT, TAIL_MERGED, NEITHER_MANY_NOR_SMALL, MANY_FILES, SMALL_FILES
+        NOT_SEALED, FEWER_THAN_TWO, TAIL_LEFT, TAIL_MERGED, TAIL_FOLDED, NEITHER_MANY_NOR_SMALL, MANY_FILES, SMALL_FILES
     }
 
     /** One drawn case: every input {@code decide} and the policy's constructor take. */
@@ -143,7 +145,11 @@ class CompactionPolicySimulationTest {
             tailBytes += f.size();
         }
         boolean tiered = main != null && tailBytes <= o.maxTailRatio() * main.size();
-        List<ObjectInfo> sorted = new ArrayList<>(tiered ? tail : c.live());
+        Instant daySealedAt = Instant.ofEpochSecond(hourStartSecond(c.partition()) - c.partition().hour() * 3600L
+                + 86_400).plus(o.grace());
+        boolean folded = tiered && main.size() >= o.smallFileBytes() && c.now().compareTo(daySealedAt) >= 0
+                && tail.stream().anyMatch(f -> f.size() < o.smallFileBytes());
+        List<ObjectInfo> sorted = new ArrayList<>(tiered && !folded ? tail : c.live());
         sorted.sort((a, b) -> lastSegment(a.key()).compareTo(lastSegment(b.key())));
         long bytes = 0;
         boolean small = false;
@@ -158,6 +164,8 @@ class CompactionPolicySimulationTest {
             outcome = Outcome.NOT_SEALED;
         } else if (c.live().size() < 2) {
             outcome = Outcome.FEWER_THAN_TWO;
+        } else if (folded) {
+            outcome = Outcome.TAIL_FOLDED;
         } else if (tiered) {
             outcome = tail.size() < 2 ? Outcome.TAIL_LEFT : Outcome.TAIL_MERGED;
         } else if (c.live().size() > o.minFiles()) {
@@ -222,7 +230,7 @@ class CompactionPolicySimulationTest {
         assertEquals(c.partition(), d.partition(), "partition");
         assertFalse(d.reason().isBlank(), "every decision carries a reason");
         boolean candidate = e.outcome() == Outcome.MANY_FILES || e.outcome() == Outcome.SMALL_FILES
-                || e.outcome() == Outcome.TAIL_MERGED;
+                || e.outcome() == Outcome.TAIL_MERGED || e.outcome() == Outcome.TAIL_FOLDED;
         assertEquals(candidate, d.isCandidate(), "candidate (model: " + e.outcome() + ", reason: " + d.reason() + ")");
         switch (e.outcome()) {
             case NOT_SEALED -> assertTrue(d.reason().contains(e.sealedAt().toString()),
@@ -234,6 +242,8 @@ class CompactionPolicySimulationTest {
             case MANY_FILES -> assertTrue(d.reason().contains("min-files " + c.options().minFiles()),
                     "reason names min-files: " + d.reason());
             case SMALL_FILES -> assertTrue(d.reason().contains("small"), "reason names small files: " + d.reason());
+            case TAIL_FOLDED -> assertTrue(d.reason().contains("max-tail-ratio " + c.options().maxTailRatio())
+                    && d.reason().contains("folded into the main file"), "reason names the fold: " + d.reason());
             case TAIL_LEFT, TAIL_MERGED -> assertTrue(d.reason().contains("max-tail-ratio "
                     + c.options().maxTailRatio()), "reason names the tail ratio: " + d.reason());
             default -> fail("unknown outcome " + e.outcome());
@@ -268,7 +278,7 @@ class CompactionPolicySimulationTest {
         PartitionKey p = PartitionKey.ofHour(TENANTS[r.nextInt(TENANTS.length)], Instant.ofEpochSecond(hour * 3600));
         CompactionOptions options = drawOptions(r);
         Instant sealedAt = p.hourStart().plusSeconds(3600).plus(options.grace());
-        Instant now = switch (r.nextInt(8)) {
+        Instant drawn = switch (r.nextInt(8)) {
             case 0 -> sealedAt; // the sealing instant itself
             case 1 -> sealedAt.minusNanos(1);
             case 2 -> sealedAt.plusNanos(1);
@@ -277,6 +287,7 @@ class CompactionPolicySimulationTest {
             case 5 -> p.hourStart().minusSeconds(r.nextLong(86_400 * 30L)); // a clock behind the data
             default -> sealedAt.plusSeconds(r.nextLong(86_400 * 400L)).plusNanos(r.nextLong(1_000_000_000L));
         };
+        Instant now = drawn;
         String env = switch (r.nextInt(12)) {
             case 0 -> "";
             case 1 -> "   ";
@@ -317,10 +328,24 @@ class CompactionPolicySimulationTest {
         // Late files sized against the main file, so the tail lands below, on and above max-tail-ratio.
         long tailShare = live.isEmpty() || r.nextBoolean() ? -1
                 : (long) (live.get(0).size() * options.maxTailRatio()) / Math.max(1, ingest);
+        if (tailShare > 0 && r.nextBoolean()) {
+            tailShare = Math.min(tailShare, options.smallFileBytes() - 1); // late files below small-file-bytes
+        }
         for (int f = 0; f < Math.max(0, ingest); f++) {
             String name = uuids.at(landedMillis + r.nextLong(7_200_000L)) + FileNames.PARQUET;
             live.add(tailShare < 0 ? file(prefix, p, name, r, options, names)
                     : sized(prefix, p, name, tailShare + r.nextInt(3) - 1, r, names));
+        }
+        if (r.nextInt(12) == 0 && !live.isEmpty() && FileNames.isCompactedFile(lastSegment(live.get(0).key()))
+                && live.get(0).size() >= options.smallFileBytes()) {
+            // A large hour's day that is over, with a few small late files: the fold's case, kept frequent.
+            now = p.hourStart().plusSeconds(86_400L * (1 + r.nextInt(30))).plus(options.grace());
+            live.subList(1, live.size()).clear();
+            long each = Math.min(options.smallFileBytes(), (long) (live.get(0).size() * options.maxTailRatio()) / 3);
+            for (int f = 0; f < 1 + r.nextInt(3) && each > 0; f++) {
+                String name = uuids.at(landedMillis + r.nextLong(7_200_000L)) + FileNames.PARQUET;
+                live.add(sized(prefix, p, name, r.nextLong(each), r, names));
+            }
         }
         Collections.shuffle(live, new Random(r.nextLong())); // the listing order the caller happened to have
         return new Case(p, generation, List.copyOf(live), now, options, env);
