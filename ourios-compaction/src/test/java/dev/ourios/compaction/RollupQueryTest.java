@@ -108,6 +108,53 @@ class RollupQueryTest {
         assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(), duckCount(again));
     }
 
+    /**
+     * A count read by several scan threads at once lists each day partition once and reads its manifest once for
+     * the whole query (every thread decides its hours against that one snapshot), and answers as over the hours.
+     */
+    @Test
+    void aCountOverSeveralDaysListsEachDayPartitionOnce() throws Exception {
+        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
+        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
+        for (LocalObjectStore s : List.of(hourly, rolled)) {
+            TestStores.generate(s, TestStores.spec(List.of(TENANT), 40, 1, 30, 23)); // three days, 10:00 on
+        }
+        sweep(hourly, false);
+        sweep(rolled, true);
+        java.util.Map<String, Integer> listed = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.Map<String, Integer> read = new java.util.concurrent.ConcurrentHashMap<>();
+        dev.ourios.store.ObjectStore watched = new dev.ourios.store.ForwardingObjectStore(rolled) {
+            @Override
+            public List<dev.ourios.store.ObjectInfo> listObjects(String prefix) throws java.io.IOException {
+                listed.merge(prefix, 1, Integer::sum);
+                return super.listObjects(prefix);
+            }
+
+            @Override
+            public byte[] readAllBytes(String key) throws java.io.IOException {
+                read.merge(key, 1, Integer::sum);
+                return super.readAllBytes(key);
+            }
+        };
+        for (int threads : List.of(1, 2, 4)) {
+            listed.clear();
+            read.clear();
+            QueryEngine watchedEngine = new QueryEngine(watched, new TableLayout(watched),
+                    new TableReader(watched, new ManifestCodec(), 0), MeterProvider.noop(), threads);
+            assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(),
+                    watchedEngine.count(Query.tenant(TENANT)).rows(), threads + " threads");
+            java.util.Map<String, Integer> dayListings = new java.util.TreeMap<>();
+            listed.forEach((k, v) -> {
+                if (k.endsWith("/" + DayPartition.DIRECTORY + "/")) {
+                    dayListings.put(k, v);
+                }
+            });
+            assertEquals(3, dayListings.size(), dayListings.toString());
+            assertTrue(dayListings.values().stream().allMatch(v -> v == 1), threads + " threads: " + dayListings);
+            read.forEach((k, v) -> assertEquals(1, v, threads + " threads: " + k + " read " + v + " times"));
+        }
+    }
+
     private static void assertAnswersAlike(LocalObjectStore hourly, LocalObjectStore rolled) throws Exception {
         Instant h = TestStores.HOUR;
         List<Query> queries = List.of(Query.tenant(TENANT),

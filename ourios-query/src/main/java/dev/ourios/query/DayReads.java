@@ -41,11 +41,28 @@ final class DayReads {
     }
 
     private final ConcurrentHashMap<DayPartition, Claim> claims = new ConcurrentHashMap<>();
+    /** The day snapshots the query's scans decide hours against: one listing and manifest read per day. */
+    private final ConcurrentHashMap<DayPartition, PartitionSnapshot> days = new ConcurrentHashMap<>();
     private volatile Set<PartitionKey> planned = Set.of();
 
     /** The query's hours; set before any scan reads. */
     void plan(List<PartitionKey> hours) {
         planned = Set.copyOf(hours);
+    }
+
+    /** The query's snapshot of {@code day}: taken by the first scan that asks, the same for every later one. */
+    PartitionSnapshot daySnapshot(TableReader tables, DayPartition day) throws IOException {
+        try {
+            return days.computeIfAbsent(day, d -> {
+                try {
+                    return tables.daySnapshot(d);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /**
