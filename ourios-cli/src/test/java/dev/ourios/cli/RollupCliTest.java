@@ -68,4 +68,22 @@ class RollupCliTest {
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("\"committed\":0"), "a day at rest: " + again.out());
     }
+
+    @Test
+    void compact_json_names_a_rollup_by_its_day_and_an_hour_by_its_hour() throws Exception {
+        String store = Files.createDirectories(dir.resolve("store")).toString();
+        var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                "2026-11-01T10:00:00Z", "--hours", "2", "--files-per-hour", "2", "--rows-per-file", "50",
+                "--seed", "3");
+        assertEquals(0, g.exit(), g.err());
+        var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--rollup", "--json",
+                "--now", "2026-11-03T00:00:00Z");
+        assertEquals(0, compact.exit(), compact.err());
+        List<String> rollups = compact.outLines().stream().filter(l -> l.contains("\"action\":\"rollup\""))
+                .toList();
+        assertEquals(1, rollups.size(), compact.out());
+        assertTrue(rollups.get(0).contains("\"partition\":\"2026-11-01\","), rollups.get(0));
+        assertEquals(2, compact.outLines().stream().filter(l -> l.contains("\"action\":\"compact\"")
+                && l.matches(".*\"partition\":\"2026-11-01T1[01]\".*")).count(), compact.out());
+    }
 }
