@@ -24,8 +24,9 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), compacted two ways
  *   ({@code --layouts}): {@code ourios compact --once} (one file an hour) and {@code ourios compact --once
- *   --rollup} (the small hours rolled up into day files).</li>
- *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted.</li>
+ *   --rollup} (the small hours rolled up into day files), then {@code ourios gc --grace 0s}: the month at rest, its
+ *   compactions' inputs collected, as every sweep's GC leaves an hour once the grace has passed.</li>
+ *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted and collected alike.</li>
  *   <li>Timed, alternating: {@code ourios query --count} of one service over each month; the same over the one
  *   partition; DuckDB counting each month's rows of that service over exactly the files {@code ourios files}
  *   lists. The months' counts must all agree.</li>
@@ -52,7 +53,7 @@ public final class MonthQuerySuite implements Suite {
     static final String HOURLY = "hourly";
     static final String ROLLUP = "rollup";
     static final String ONE = "ours one partition";
-    private static final String DONE = "fixture.done";
+    private static final String DONE = "fixture-at-rest.done";
     private static final Duration PROCESS_TIMEOUT = Duration.ofMinutes(30);
     /** Warm mode: queries each server answers before any is timed (caches filled, code compiled). */
     static final int WARM_UP_QUERIES = 5;
@@ -104,7 +105,8 @@ public final class MonthQuerySuite implements Suite {
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(String.format(
                 "one tenant, %d services; the month: %d hours x %d ingest files x %d rows (%,d rows), compacted by "
                 + "`ourios compact --once` (hourly) and `ourios compact --once --rollup` (rollup): %s; one "
-                + "partition: %d ingest files x %d rows, compacted; `ourios generate --seed %d`", SERVICES, hours,
+                + "partition: %d ingest files x %d rows, compacted; each at rest (`ourios gc --grace 0s` after the "
+                + "compaction); `ourios generate --seed %d`", SERVICES, hours,
                 FILES_PER_HOUR, rowsPerFile, rows, String.join(", ", perDay), ONE_PARTITION_FILES, onePartitionRows,
                 SEED));
 
@@ -323,6 +325,9 @@ public final class MonthQuerySuite implements Suite {
         }
         procs.run("compact-" + root.getFileName(), cli.command(compact.toArray(String[]::new)), Map.of())
                 .stdoutOrThrow();
+        // At rest: the compactions' inputs collected, as a sweep's GC leaves every hour once the grace has passed.
+        procs.run("gc-" + root.getFileName(), cli.command("gc", "--store", root.toString(), "--grace", "0s"),
+                Map.of()).stdoutOrThrow();
         Files.writeString(root.resolve(DONE), root.getFileName() + "\n");
         return root;
     }
