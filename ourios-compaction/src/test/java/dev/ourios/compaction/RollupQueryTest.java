@@ -114,13 +114,9 @@ class RollupQueryTest {
      */
     @Test
     void aCountOverSeveralDaysListsEachDayPartitionOnce() throws Exception {
-        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
-        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
-        for (LocalObjectStore s : List.of(hourly, rolled)) {
-            TestStores.generate(s, TestStores.spec(List.of(TENANT), 40, 1, 30, 23)); // three days, 10:00 on
-        }
-        sweep(hourly, false);
-        sweep(rolled, true);
+        List<LocalObjectStore> stores = threeDaysHourlyAndRolled(23);
+        LocalObjectStore hourly = stores.get(0);
+        LocalObjectStore rolled = stores.get(1);
         java.util.Map<String, Integer> listed = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.Map<String, Integer> read = new java.util.concurrent.ConcurrentHashMap<>();
         dev.ourios.store.ObjectStore watched = new dev.ourios.store.ForwardingObjectStore(rolled) {
@@ -163,13 +159,9 @@ class RollupQueryTest {
     @Test
     @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES)
     void onARemoteStoreDaysArePlannedSideBySide() throws Exception {
-        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
-        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
-        for (LocalObjectStore s : List.of(hourly, rolled)) {
-            TestStores.generate(s, TestStores.spec(List.of(TENANT), 40, 1, 30, 29)); // three days, 10:00 on
-        }
-        sweep(hourly, false);
-        sweep(rolled, true);
+        List<LocalObjectStore> stores = threeDaysHourlyAndRolled(29);
+        LocalObjectStore hourly = stores.get(0);
+        LocalObjectStore rolled = stores.get(1);
         java.util.Map<String, Integer> listed = new java.util.concurrent.ConcurrentHashMap<>();
         java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> together =
                 new java.util.concurrent.atomic.AtomicReference<>();
@@ -227,6 +219,18 @@ class RollupQueryTest {
         together.set(new java.util.concurrent.CountDownLatch(1));
         java.io.IOException e = assertThrows(java.io.IOException.class, () -> remoteEngine.count(all));
         assertTrue(e.getMessage().contains(failing.get()), e.getMessage());
+    }
+
+    /** Forty hours from 10:00 (three days) of one tenant, landed alike in two stores: left hourly, rolled up. */
+    private List<LocalObjectStore> threeDaysHourlyAndRolled(long seed) throws Exception {
+        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
+        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
+        for (LocalObjectStore s : List.of(hourly, rolled)) {
+            TestStores.generate(s, TestStores.spec(List.of(TENANT), 40, 1, 30, seed));
+        }
+        sweep(hourly, false);
+        sweep(rolled, true);
+        return List.of(hourly, rolled);
     }
 
     private static List<String> everyRowOf(QueryEngine engine, Query q) throws Exception {
