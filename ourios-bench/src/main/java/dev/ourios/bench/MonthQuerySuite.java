@@ -24,14 +24,17 @@ import java.util.stream.Stream;
  * <ol>
  *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), compacted two ways
  *   ({@code --layouts}): {@code ourios compact --once} (one file an hour) and {@code ourios compact --once
- *   --rollup} (the small hours rolled up into day files).</li>
- *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted.</li>
+ *   --rollup} (the small hours rolled up into day files), then {@code ourios gc --grace 0s}: the month at rest, its
+ *   compactions' inputs collected, as every sweep's GC leaves an hour once the grace has passed.</li>
+ *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted and collected alike.</li>
  *   <li>Timed, alternating: {@code ourios query --count} of one service over each month; the same over the one
  *   partition; DuckDB counting each month's rows of that service over exactly the files {@code ourios files}
  *   lists. The months' counts must all agree.</li>
  *   <li>Untimed, once each: the store requests of both queries ({@code --stats --json}), and the live files per
  *   day.</li>
  * </ol>
+ * {@code --warm} adds the same counts against a warm {@code ourios serve} of each local store (queries only: no
+ * receiver, no compaction), timed from the request to the answer.
  * {@code --backends=local,s3} adds the same queries against copies of the stores on s3proxy (loopback), with
  * measured request counts; DuckDB is not run there (its S3 support is an extension it downloads).
  */
@@ -50,8 +53,12 @@ public final class MonthQuerySuite implements Suite {
     static final String HOURLY = "hourly";
     static final String ROLLUP = "rollup";
     static final String ONE = "ours one partition";
-    private static final String DONE = "fixture.done";
+    private static final String DONE = "fixture-at-rest.done";
     private static final Duration PROCESS_TIMEOUT = Duration.ofMinutes(30);
+    /** Warm mode: queries each server answers before any is timed (caches filled, code compiled). */
+    static final int WARM_UP_QUERIES = 5;
+    /** Warm mode: timed queries per server per {@code --runs}. */
+    static final int WARM_QUERIES_PER_RUN = 5;
     private static final ObjectMapper JSON = new ObjectMapper();
 
     @Override
@@ -98,7 +105,8 @@ public final class MonthQuerySuite implements Suite {
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(String.format(
                 "one tenant, %d services; the month: %d hours x %d ingest files x %d rows (%,d rows), compacted by "
                 + "`ourios compact --once` (hourly) and `ourios compact --once --rollup` (rollup): %s; one "
-                + "partition: %d ingest files x %d rows, compacted; `ourios generate --seed %d`", SERVICES, hours,
+                + "partition: %d ingest files x %d rows, compacted; each at rest (`ourios gc --grace 0s` after the "
+                + "compaction); `ourios generate --seed %d`", SERVICES, hours,
                 FILES_PER_HOUR, rowsPerFile, rows, String.join(", ", perDay), ONE_PARTITION_FILES, onePartitionRows,
                 SEED));
 
@@ -146,6 +154,9 @@ public final class MonthQuerySuite implements Suite {
                 addRows(report, "s3proxy", s3Timed, counts, stats(procs, cli, remote, window, env, endpoint));
             }
         }
+        if (warm(o)) {
+            warmRows(ctx, cli, base, local, end, report);
+        }
         double oneSecs = seconds(timed.get(ONE)).median();
         for (String layout : layouts) {
             double monthSecs = seconds(timed.get(monthName(layout))).median();
@@ -163,6 +174,85 @@ public final class MonthQuerySuite implements Suite {
         report.note(String.format("first touch of a fresh 4 KiB page on this machine: %.2f µs",
                 PageFaults.firstTouchMicrosPerPage(256)));
         return report.build();
+    }
+
+    /** Queries against a warm server: the count of each store through {@code ourios serve}, caches filled. */
+    private static void warmRows(BenchContext ctx, CliLauncher cli, Path base, Map<String, String> stores, Instant end,
+            SuiteReport.Builder report) throws IOException, InterruptedException {
+        BenchOptions o = ctx.options();
+        String body = JSON.writeValueAsString(Map.of("from", START.toString(), "to", end.toString(), "service",
+                SERVICE, "count", true));
+        Map<String, WarmServer> servers = new LinkedHashMap<>();
+        Map<String, List<Double>> times = new LinkedHashMap<>();
+        Map<String, JsonNode> last = new LinkedHashMap<>();
+        try {
+            int i = 0;
+            for (Map.Entry<String, String> e : stores.entrySet()) {
+                servers.put(e.getKey(), WarmServer.start(cli, e.getValue(), List.of(), Map.of(),
+                        base.resolve("logs").resolve("serve-" + i++ + ".log")));
+                times.put(e.getKey(), new ArrayList<>());
+            }
+            ctx.log().accept("month-query: warm, " + servers.size() + " servers up");
+            for (int round = -WARM_UP_QUERIES; round < o.runs() * WARM_QUERIES_PER_RUN; round++) {
+                for (Map.Entry<String, WarmServer> e : servers.entrySet()) {
+                    long start = System.nanoTime();
+                    JsonNode answer = JSON.readTree(e.getValue().query(TENANT, body));
+                    double secs = (System.nanoTime() - start) / 1e9;
+                    last.put(e.getKey(), answer);
+                    if (round >= 0) {
+                        times.get(e.getKey()).add(secs);
+                    }
+                }
+                long month = -1;
+                for (Map.Entry<String, JsonNode> a : last.entrySet()) {
+                    if (!a.getKey().equals(ONE)) {
+                        long c = a.getValue().get("count").asLong();
+                        if (month >= 0 && c != month) {
+                            throw new IllegalStateException("warm counts disagree: " + last);
+                        }
+                        month = c;
+                    }
+                }
+            }
+        } finally {
+            for (WarmServer s : servers.values()) {
+                s.close();
+            }
+        }
+        for (Map.Entry<String, List<Double>> e : times.entrySet()) {
+            Samples samples = new Samples(e.getValue());
+            JsonNode answer = last.get(e.getKey());
+            JsonNode st = answer.path("stats");
+            Map<String, Object> row = new LinkedHashMap<>();
+            row.put("backend", "local, warm (serve)");
+            row.put("contender", e.getKey());
+            row.put("count", answer.get("count").asLong());
+            row.put("median s", samples.median());
+            row.put("min s", samples.min());
+            row.put("max s", samples.max());
+            row.put("partitions", st.has("partitions") ? st.get("partitions").asLong() : null);
+            row.put("files", st.has("files") ? st.get("files").asLong() : null);
+            row.put("bytes read", st.has("bytes_read") ? st.get("bytes_read").asLong() : null);
+            row.put("list", null);
+            row.put("head", null);
+            row.put("get", null);
+            report.row(row);
+        }
+        double one = new Samples(times.get(ONE)).median();
+        for (String name : times.keySet()) {
+            if (!name.equals(ONE)) {
+                double month = new Samples(times.get(name)).median();
+                report.note(String.format("warm (serve), %s: the month / one partition = %.2f (target <= 1.2: %s); "
+                        + "%d queries each after %d to warm up, the servers' turns alternating, timed from the "
+                        + "request to the answer", name, month / one, month / one <= 1.2 ? "met" : "not met",
+                        times.get(name).size(), WARM_UP_QUERIES));
+            }
+        }
+    }
+
+    /** {@code --warm}: adds the month's count against a warm server. */
+    static boolean warm(BenchOptions o) {
+        return o.args().contains("--warm");
     }
 
     static String monthName(String layout) {
@@ -235,6 +325,9 @@ public final class MonthQuerySuite implements Suite {
         }
         procs.run("compact-" + root.getFileName(), cli.command(compact.toArray(String[]::new)), Map.of())
                 .stdoutOrThrow();
+        // At rest: the compactions' inputs collected, as a sweep's GC leaves every hour once the grace has passed.
+        procs.run("gc-" + root.getFileName(), cli.command("gc", "--store", root.toString(), "--grace", "0s"),
+                Map.of()).stdoutOrThrow();
         Files.writeString(root.resolve(DONE), root.getFileName() + "\n");
         return root;
     }

@@ -39,11 +39,12 @@ class MonthQuerySuiteTest {
     void countsTheMonthAsDuckDbDoesAndReportsItsRequests() throws Exception {
         BuiltCli.assume();
 
-        SuiteReport r = run(List.of("--days=2", "--backends=local,s3"));
+        SuiteReport r = run(List.of("--days=2", "--backends=local,s3", "--warm"));
 
         assertEquals(List.of("ours month (hourly)", "ours month (rollup)", "ours one partition",
                 "duckdb-2t month (hourly)", "duckdb-2t month (rollup)", "ours month (hourly) (s3proxy)",
-                "ours month (rollup) (s3proxy)", "ours one partition (s3proxy)"),
+                "ours month (rollup) (s3proxy)", "ours one partition (s3proxy)", "ours month (hourly)",
+                "ours month (rollup)", "ours one partition"),
                 r.rows().stream().map(row -> row.get("contender")).toList());
         Map<String, Object> hourly = r.rows().get(0);
         Map<String, Object> rollup = r.rows().get(1);
@@ -61,6 +62,15 @@ class MonthQuerySuiteTest {
             assertTrue(((Number) row.get("get")).longValue() >= ((Number) row.get("files")).longValue(),
                     row.toString());
         }
+        for (int i : new int[] {8, 9}) {
+            Map<String, Object> warm = r.rows().get(i);
+            assertEquals("local, warm (serve)", warm.get("backend"), warm.toString());
+            assertEquals(count, ((Number) warm.get("count")).longValue(), "a warm server agrees: " + warm);
+            assertTrue(((Number) warm.get("median s")).doubleValue() > 0, warm.toString());
+        }
+        assertEquals(2L, ((Number) r.rows().get(9).get("files")).longValue(), "warm, one file a day: " + r.rows());
+        assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("warm (serve), ours month (rollup): the month / one "
+                + "partition = ")), r.notes().toString());
         assertTrue(String.join(" ", r.shapes()).contains("rollup: 2 live files (1.0 a day)"), r.shapes().toString());
         assertTrue(r.notes().stream().anyMatch(n -> n.startsWith("local, rollup: the month / one partition = ")),
                 r.notes().toString());

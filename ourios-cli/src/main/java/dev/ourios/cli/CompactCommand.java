@@ -197,10 +197,9 @@ public final class CompactCommand implements Callable<Integer> {
         }
     }
 
-    /** The hour, or for a rollup its day partition ({@code YYYY-MM-DD day}, as wide as an hour's label). */
+    /** The hour, or for a day partition's outcome its day ({@code YYYY-MM-DD day}, as wide as an hour's label). */
     private static String where(PartitionResult r) {
-        String hour = r.partition().hourLabel();
-        return r.action() == CommitKind.ROLLUP ? hour.substring(0, hour.indexOf('T')) + " day" : hour;
+        return r.day() ? PartitionJson.label(r) + " day" : r.partition().hourLabel();
     }
 
     /** {@code committed}, {@code noop}, or {@code expired} for a committed expiry. */

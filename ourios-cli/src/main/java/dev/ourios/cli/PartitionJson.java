@@ -12,7 +12,7 @@ final class PartitionJson {
     static Map<String, Object> of(PartitionResult r) {
         var o = Output.obj();
         o.put("tenant", r.partition().tenantId());
-        o.put("partition", r.partition().hourLabel());
+        o.put("partition", label(r));
         o.put("result", r.result().label());
         o.put("action", r.action().label());
         o.put("files_in", r.filesIn());
@@ -31,6 +31,12 @@ final class PartitionJson {
         r.requests().ifPresent(q -> o.put("requests", requests(q)));
         o.put("seconds", Math.round(r.seconds() * 1000) / 1000.0);
         return o;
+    }
+
+    /** The hour {@code YYYY-MM-DDTHH}, or for a day partition's outcome the day {@code YYYY-MM-DD}. */
+    static String label(PartitionResult r) {
+        String hour = r.partition().hourLabel();
+        return r.day() ? hour.substring(0, hour.indexOf('T')) : hour;
     }
 
     /** {@code {"list","head","get","get_bytes","put","delete"}}: the store requests of one compaction or sweep. */

@@ -19,10 +19,13 @@ import java.util.Optional;
  * @param requests   the store requests this compaction made (rewrite, commit, audit), when they were counted
  * @param outputs    every file written, in sort-key order (several for a band, docs/spec/storage.md "The size
  *                   band"); empty when none was
+ * @param day        the outcome is of the day partition of {@code partition}'s day (a rollup, a day's expiry), not
+ *                   of the hour
  */
 public record PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
         long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
-        double seconds, Optional<StoreRequests> requests, CommitKind action, List<RewriteResult.Output> outputs) {
+        double seconds, Optional<StoreRequests> requests, CommitKind action, List<RewriteResult.Output> outputs,
+        boolean day) {
 
     public enum Result {
         COMMITTED, NOOP, ERROR;
@@ -39,6 +42,20 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
         requests = requests == null ? Optional.empty() : requests;
         action = action == null ? CommitKind.COMPACT : action;
         outputs = outputs == null ? List.of() : List.copyOf(outputs);
+    }
+
+    /** An hour's outcome. */
+    public PartitionResult(PartitionKey partition, Result result, int filesIn, long rows, long bytesIn,
+            long bytesOut, long generation, String output, List<String> inputs, String error, String reason,
+            double seconds, Optional<StoreRequests> requests, CommitKind action, List<RewriteResult.Output> outputs) {
+        this(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs, error, reason, seconds,
+                requests, action, outputs, false);
+    }
+
+    /** This outcome as the day partition's of {@code partition}'s day (see {@link #day}). */
+    public PartitionResult onDay() {
+        return new PartitionResult(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs,
+                error, reason, seconds, requests, action, outputs, true);
     }
 
     /** An outcome of at most one output, {@code output} of {@code bytesOut} bytes. */
@@ -73,7 +90,7 @@ public record PartitionResult(PartitionKey partition, Result result, int filesIn
 
     public PartitionResult withRequests(StoreRequests r) {
         return new PartitionResult(partition, result, filesIn, rows, bytesIn, bytesOut, generation, output, inputs,
-                error, reason, seconds, Optional.of(r), action, outputs);
+                error, reason, seconds, Optional.of(r), action, outputs, day);
     }
 
     public static PartitionResult noop(PartitionKey p, long generation, String reason) {

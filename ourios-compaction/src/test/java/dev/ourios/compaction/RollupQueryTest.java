@@ -108,6 +108,137 @@ class RollupQueryTest {
         assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(), duckCount(again));
     }
 
+    /**
+     * A count read by several scan threads at once lists each day partition once and reads its manifest once for
+     * the whole query (every thread decides its hours against that one snapshot), and answers as over the hours.
+     */
+    @Test
+    void aCountOverSeveralDaysListsEachDayPartitionOnce() throws Exception {
+        List<LocalObjectStore> stores = threeDaysHourlyAndRolled(23);
+        LocalObjectStore hourly = stores.get(0);
+        LocalObjectStore rolled = stores.get(1);
+        java.util.Map<String, Integer> listed = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.Map<String, Integer> read = new java.util.concurrent.ConcurrentHashMap<>();
+        dev.ourios.store.ObjectStore watched = new dev.ourios.store.ForwardingObjectStore(rolled) {
+            @Override
+            public List<dev.ourios.store.ObjectInfo> listObjects(String prefix) throws java.io.IOException {
+                listed.merge(prefix, 1, Integer::sum);
+                return super.listObjects(prefix);
+            }
+
+            @Override
+            public byte[] readAllBytes(String key) throws java.io.IOException {
+                read.merge(key, 1, Integer::sum);
+                return super.readAllBytes(key);
+            }
+        };
+        for (int threads : List.of(1, 2, 4)) {
+            listed.clear();
+            read.clear();
+            QueryEngine watchedEngine = new QueryEngine(watched, new TableLayout(watched),
+                    new TableReader(watched, new ManifestCodec(), 0), MeterProvider.noop(), threads);
+            assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(),
+                    watchedEngine.count(Query.tenant(TENANT)).rows(), threads + " threads");
+            java.util.Map<String, Integer> dayListings = new java.util.TreeMap<>();
+            listed.forEach((k, v) -> {
+                if (k.endsWith("/" + DayPartition.DIRECTORY + "/")) {
+                    dayListings.put(k, v);
+                }
+            });
+            assertEquals(3, dayListings.size(), dayListings.toString());
+            assertTrue(dayListings.values().stream().allMatch(v -> v == 1), threads + " threads: " + dayListings);
+            read.forEach((k, v) -> assertEquals(1, v, threads + " threads: " + k + " read " + v + " times"));
+        }
+    }
+
+    /**
+     * On a remote store a count and an aggregate plan their days side by side (each day's listing, manifest and
+     * hours' listing at once with the others'), answer as over the hours, still list each day partition once, and
+     * fail with a day's failure rather than hang.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 2, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void onARemoteStoreDaysArePlannedSideBySide() throws Exception {
+        List<LocalObjectStore> stores = threeDaysHourlyAndRolled(29);
+        LocalObjectStore hourly = stores.get(0);
+        LocalObjectStore rolled = stores.get(1);
+        java.util.Map<String, Integer> listed = new java.util.concurrent.ConcurrentHashMap<>();
+        java.util.concurrent.atomic.AtomicReference<java.util.concurrent.CountDownLatch> together =
+                new java.util.concurrent.atomic.AtomicReference<>();
+        java.util.concurrent.atomic.AtomicBoolean overlapped = new java.util.concurrent.atomic.AtomicBoolean();
+        java.util.concurrent.atomic.AtomicInteger inFlight = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<String> failing = new java.util.concurrent.atomic.AtomicReference<>();
+        dev.ourios.store.ObjectStore remote = new dev.ourios.store.ForwardingObjectStore(rolled) {
+            @Override
+            public boolean isRemote() {
+                return true;
+            }
+
+            @Override
+            public List<dev.ourios.store.ObjectInfo> listObjects(String prefix) throws java.io.IOException {
+                if (prefix.endsWith("/" + DayPartition.DIRECTORY + "/")) {
+                    listed.merge(prefix, 1, Integer::sum);
+                    if (prefix.equals(failing.get())) {
+                        throw new java.io.IOException("listing " + prefix + " failed");
+                    }
+                    java.util.concurrent.CountDownLatch l = together.get();
+                    // Two days' listings in flight at once, or the planning ran one day after the other.
+                    if (inFlight.incrementAndGet() >= 2) {
+                        overlapped.set(true);
+                    }
+                    try {
+                        l.countDown();
+                        l.await(5, java.util.concurrent.TimeUnit.SECONDS);
+                    } catch (InterruptedException e) {
+                        Thread.currentThread().interrupt();
+                        throw new java.io.InterruptedIOException();
+                    } finally {
+                        inFlight.decrementAndGet();
+                    }
+                }
+                return super.listObjects(prefix);
+            }
+        };
+        // One scan thread: only the planning of days can overlap.
+        QueryEngine remoteEngine = new QueryEngine(remote, new TableLayout(remote),
+                new TableReader(remote, new ManifestCodec()), MeterProvider.noop(), 1);
+        Query all = Query.tenant(TENANT);
+        together.set(new java.util.concurrent.CountDownLatch(2));
+        assertEquals(engine(hourly).count(all).rows(), remoteEngine.count(all).rows());
+        assertTrue(overlapped.get(), "two days were planned at once");
+        assertEquals(3, listed.size(), listed.toString());
+        assertTrue(listed.values().stream().allMatch(v -> v == 1), listed.toString());
+
+        listed.clear();
+        overlapped.set(false);
+        together.set(new java.util.concurrent.CountDownLatch(2));
+        assertEquals(run(hourly, all).stream().sorted().toList(), everyRowOf(remoteEngine, all));
+        assertTrue(overlapped.get(), "two days were planned at once for an aggregate over every row");
+
+        failing.set(DayPartition.of(PartitionKey.ofHour(TENANT, TestStores.HOUR.plusSeconds(24 * 3600))).prefix());
+        together.set(new java.util.concurrent.CountDownLatch(1));
+        java.io.IOException e = assertThrows(java.io.IOException.class, () -> remoteEngine.count(all));
+        assertTrue(e.getMessage().contains(failing.get()), e.getMessage());
+    }
+
+    /** Forty hours from 10:00 (three days) of one tenant, landed alike in two stores: left hourly, rolled up. */
+    private List<LocalObjectStore> threeDaysHourlyAndRolled(long seed) throws Exception {
+        LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));
+        LocalObjectStore rolled = new LocalObjectStore(dir.resolve("rolled"));
+        for (LocalObjectStore s : List.of(hourly, rolled)) {
+            TestStores.generate(s, TestStores.spec(List.of(TENANT), 40, 1, 30, seed));
+        }
+        sweep(hourly, false);
+        sweep(rolled, true);
+        return List.of(hourly, rolled);
+    }
+
+    private static List<String> everyRowOf(QueryEngine engine, Query q) throws Exception {
+        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
+        engine.visitEveryRow(q, Optional.empty(), () -> r -> seen.add(TestStores.identity(r)), v -> { });
+        return seen.stream().sorted().toList();
+    }
+
     private static void assertAnswersAlike(LocalObjectStore hourly, LocalObjectStore rolled) throws Exception {
         Instant h = TestStores.HOUR;
         List<Query> queries = List.of(Query.tenant(TENANT),
@@ -137,9 +268,7 @@ class RollupQueryTest {
 
     /** The rows an aggregate over every row sees (any order; a day file read once for its hours). */
     private static List<String> everyRow(LocalObjectStore store, Query q) throws Exception {
-        List<String> seen = java.util.Collections.synchronizedList(new ArrayList<>());
-        engine(store).visitEveryRow(q, Optional.empty(), () -> r -> seen.add(TestStores.identity(r)), v -> { });
-        return seen.stream().sorted().toList();
+        return everyRowOf(engine(store), q);
     }
 
     /** Commits the hour's next generation naming the same files (no row moves), which voids the day's cover of it. */

@@ -41,11 +41,87 @@ final class DayReads {
     }
 
     private final ConcurrentHashMap<DayPartition, Claim> claims = new ConcurrentHashMap<>();
+    /** The day snapshots the query's scans decide hours against: one listing and manifest read per day. */
+    private final ConcurrentHashMap<DayPartition, PartitionSnapshot> days = new ConcurrentHashMap<>();
     private volatile Set<PartitionKey> planned = Set.of();
 
     /** The query's hours; set before any scan reads. */
     void plan(List<PartitionKey> hours) {
         planned = Set.copyOf(hours);
+    }
+
+    /**
+     * Takes every planned day's snapshot and claim ahead of the reads, up to {@code threads} days at once: on a
+     * remote store each day's planning is a few round trips (its listing, its manifest, its hours' listing) that
+     * wait on the network, so days planned side by side cost about one day's wait. Each claim is the one a scan
+     * would have made (its reader the day's first planned hour), decided against the same one snapshot of the day.
+     *
+     * @throws IOException the first failure of any day, once every day's planning has ended; an interrupt ends the
+     *                     planning still running and is reported as a cancelled query
+     */
+    void prefetch(TableReader tables, int threads) throws IOException {
+        java.util.SortedMap<DayPartition, PartitionKey> firstHours = new java.util.TreeMap<>(
+                Comparator.comparing(DayPartition::tenantId).thenComparing(DayPartition::date));
+        for (PartitionKey p : planned) {
+            firstHours.merge(DayPartition.of(p), p, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+        }
+        if (firstHours.size() < 2 || threads < 2) {
+            return; // nothing to overlap: the scans plan the day as they reach it
+        }
+        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                Math.min(threads, firstHours.size()), r -> {
+                    Thread t = new Thread(r, "ourios-query-day-" + made.incrementAndGet());
+                    t.setDaemon(true);
+                    return t;
+                });
+        try {
+            List<java.util.concurrent.Future<?>> planning = new ArrayList<>();
+            for (Map.Entry<DayPartition, PartitionKey> e : firstHours.entrySet()) {
+                planning.add(pool.submit(() -> {
+                    PartitionSnapshot day = daySnapshot(tables, e.getKey());
+                    if (day.manifest().isPresent()) {
+                        claim(tables, e.getValue(), day);
+                    }
+                    return null;
+                }));
+            }
+            Throwable failure = null;
+            for (java.util.concurrent.Future<?> f : planning) {
+                try {
+                    f.get();
+                } catch (java.util.concurrent.ExecutionException e) {
+                    if (failure == null) {
+                        failure = e.getCause();
+                    } else {
+                        failure.addSuppressed(e.getCause());
+                    }
+                }
+            }
+            if (failure != null) {
+                dev.ourios.core.Failures.rethrow(failure);
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new java.io.InterruptedIOException("the query was cancelled");
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    /** The query's snapshot of {@code day}: taken by the first scan that asks, the same for every later one. */
+    PartitionSnapshot daySnapshot(TableReader tables, DayPartition day) throws IOException {
+        try {
+            return days.computeIfAbsent(day, d -> {
+                try {
+                    return tables.daySnapshot(d);
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        } catch (UncheckedIOException e) {
+            throw e.getCause();
+        }
     }
 
     /**

@@ -186,13 +186,17 @@ final class PartitionScan {
     }
 
     /**
-     * The day partition's snapshot for {@code hour}: taken once per day by this scan (one listing per day a query
-     * visits, not per hour), again when {@code fresh} (a re-resolution). Every hour of the day is then decided against
+     * The day partition's snapshot for {@code hour}: taken once per day by the query (its {@link DayReads}, shared by
+     * its scans) or by this scan (one listing per day a query visits, not per hour), again when {@code fresh} (a
+     * re-resolution). Every hour of the day is then decided against
      * that one generation; its files stay readable for the GC grace after a later day commit retires them, as an
      * hour's own planned files do (storage.md §3.4).
      */
     private PartitionSnapshot day(PartitionKey hour, boolean fresh) throws IOException {
         DayPartition day = DayPartition.of(hour);
+        if (dayReads != null && !fresh) {
+            return dayReads.daySnapshot(tables, day); // one per query, shared by its scans
+        }
         PartitionSnapshot known = fresh ? null : days.get(day);
         if (known == null) {
             known = tables.daySnapshot(day);

@@ -51,6 +51,12 @@ public final class QueryEngine {
     /** Parsed footers of the files queries opened: data files are immutable, so a footer is read once. */
     private final FooterCache footers;
 
+    /**
+     * Days planned at once on a remote store: planning waits on round trips, not the CPU, so more days than the
+     * machine has cores overlap their waits.
+     */
+    static final int REMOTE_PLANNING_THREADS = 8;
+
     /** A query reads with at most this many threads unless told otherwise. */
     public static final int MAX_DEFAULT_SCAN_THREADS = 4;
 
@@ -114,6 +120,7 @@ public final class QueryEngine {
         return measured(q, days, (scan, counters) -> {
             List<PartitionKey> partitions = plan(q);
             days.plan(partitions);
+            prefetchOnRemote(days);
             if (!readsPartitionsAtOnce(partitions)) {
                 for (PartitionKey p : partitions) {
                     counters.rows += scan.count(p);
@@ -169,6 +176,7 @@ public final class QueryEngine {
             List<PartitionKey> partitions = plan(q);
             if (days != null) {
                 days.plan(partitions);
+                prefetchOnRemote(days);
             }
             if (!anyOrder || !readsPartitionsAtOnce(partitions)) {
                 for (PartitionKey p : partitions) {
@@ -202,6 +210,16 @@ public final class QueryEngine {
      */
     private boolean readsPartitionsAtOnce(List<PartitionKey> partitions) {
         return scanThreads.threads() > 1 && partitions.size() >= scanThreads.threads();
+    }
+
+    /**
+     * On a remote store, plans the query's days ahead, {@link #REMOTE_PLANNING_THREADS} at once
+     * ({@link DayReads#prefetch}); on a local one each scan plans a day when it reaches it.
+     */
+    private void prefetchOnRemote(DayReads days) throws IOException {
+        if (store.isRemote()) {
+            days.prefetch(tables, REMOTE_PLANNING_THREADS);
+        }
     }
 
     /**

@@ -70,6 +70,11 @@ public final class CountingObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean isRemote() {
+        return store.isRemote();
+    }
+
+    @Override
     public Optional<ObjectInfo> stat(String key) throws IOException {
         return call(new StoreRequests(0, 1, 0, 0, 0, 0), () -> store.stat(key));
     }

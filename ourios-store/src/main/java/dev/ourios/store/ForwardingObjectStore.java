@@ -32,6 +32,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean isRemote() {
+        return delegate.isRemote();
+    }
+
+    @Override
     public Optional<ObjectInfo> stat(String key) throws IOException {
         return delegate.stat(key);
     }

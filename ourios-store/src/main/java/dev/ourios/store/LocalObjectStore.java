@@ -106,6 +106,46 @@ public final class LocalObjectStore implements ObjectStore {
         return out;
     }
 
+    /**
+     * One walk of the directory tree: each directory read once and each entry stat'ed once (the default composes a
+     * listing of objects and one of directories per level, reading every directory twice). Symbolic links are
+     * neither followed nor listed, as in {@link #listObjects} and {@link #listDirectories}; an entry deleted during
+     * the walk is not part of the listing.
+     */
+    @Override
+    public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        Path dir = resolve(requireDir(dirPrefix));
+        List<ObjectInfo> out = new ArrayList<>();
+        if (!Files.isDirectory(dir, LinkOption.NOFOLLOW_LINKS)) {
+            return out;
+        }
+        Files.walkFileTree(dir, java.util.EnumSet.noneOf(java.nio.file.FileVisitOption.class), Integer.MAX_VALUE,
+                new java.nio.file.SimpleFileVisitor<>() {
+                    @Override
+                    public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes a) {
+                        if (a.isRegularFile()) {
+                            StringBuilder key = new StringBuilder(dirPrefix);
+                            Path relative = dir.relativize(file);
+                            for (int i = 0; i < relative.getNameCount(); i++) {
+                                key.append(i == 0 ? "" : "/").append(relative.getName(i));
+                            }
+                            out.add(new ObjectInfo(key.toString(), a.size(), a.lastModifiedTime().toInstant()));
+                        }
+                        return java.nio.file.FileVisitResult.CONTINUE;
+                    }
+
+                    @Override
+                    public java.nio.file.FileVisitResult visitFileFailed(Path file, IOException e) throws IOException {
+                        if (e instanceof NoSuchFileException) {
+                            return java.nio.file.FileVisitResult.CONTINUE; // deleted between the read and the stat
+                        }
+                        throw e;
+                    }
+                });
+        out.sort((x, y) -> x.key().compareTo(y.key()));
+        return out;
+    }
+
     @Override
     public Optional<ObjectInfo> stat(String key) throws IOException {
         try {

@@ -36,6 +36,15 @@ public interface ObjectStore extends AutoCloseable {
         return out;
     }
 
+    /**
+     * Whether each request waits on a network round trip (an S3 store), so that a reader gains by issuing
+     * independent requests at once rather than one after the other; false for a local directory, where requests
+     * cost CPU rather than waiting.
+     */
+    default boolean isRemote() {
+        return false;
+    }
+
     /** Size and modification time of one object, or empty if it does not exist. */
     Optional<ObjectInfo> stat(String key) throws IOException;
 

@@ -445,7 +445,7 @@ public final class SweepRunner {
             if (stopping.get()) {
                 return; // SIGTERM: start nothing new
             }
-            PartitionResult r = contained(day.label(), -1, () -> work.apply(day));
+            PartitionResult r = contained(day.label(), -1, () -> work.apply(day)).onDay();
             if (r.result() == PartitionResult.Result.NOOP && PartitionCompactor.NOTHING_TO_ROLL_UP.equals(r.reason())) {
                 continue; // a day at rest is not news, as an hour that is no candidate is not
             }

@@ -131,6 +131,12 @@ public final class S3ObjectStore implements ObjectStore, ThreadRequestCounts {
         return out;
     }
 
+    /** Every request is a round trip to the S3 server. */
+    @Override
+    public boolean isRemote() {
+        return true;
+    }
+
     /** The subtree in one listing without a delimiter: one LIST request per page of keys. */
     @Override
     public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
