@@ -21,6 +21,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
@@ -103,6 +104,15 @@ public final class LogFileReader implements Closeable {
      * indexes are read (the whole schema's would be, otherwise). Null without a probe.
      */
     private final MessageType indexSchema;
+    /**
+     * The leaf columns of {@link #requested}, {@link #probeSchema} and {@link #indexSchema} (null without a probe),
+     * listed once: parquet-java lists a schema's columns again on every change of the requested schema.
+     */
+    private final List<ColumnDescriptor> requestedColumns;
+    private final List<ColumnDescriptor> probeColumns;
+    private final List<ColumnDescriptor> indexColumns;
+    /** The columns parquet-java's reader reads now (see {@link #request}). */
+    private List<ColumnDescriptor> requestedNow;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
     /** Late materialization: the column tests' verdicts on a run of candidates ({@link ColumnarRows#decideRun}). */
@@ -172,13 +182,14 @@ public final class LogFileReader implements Closeable {
         try {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.requested = SchemaCheck.requested(fileSchema, file);
-            reader.setRequestedSchema(requested);
+            this.requestedColumns = requested.getColumns();
+            request(requestedColumns);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
-            boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
+            boolean decodable = allowColumnar && ColumnarRows.supports(requested, requestedColumns, keptBlocks);
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
@@ -188,6 +199,8 @@ public final class LogFileReader implements Closeable {
             this.materializer = columnar != null ? null : new LogRecordMaterializer(requested);
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
+            this.probeColumns = probeSchema != null ? probeSchema.getColumns() : null;
+            this.indexColumns = indexSchema != null ? indexSchema.getColumns() : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards(), prefilter.columnTestsDecide()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
@@ -536,29 +549,18 @@ public final class LogFileReader implements Closeable {
             }
             RowRanges candidates;
             PageReadStore probePages;
-            // The schema is set back to the requested one once, after both reads (each change of it lists its
-            // columns again).
-            boolean schemaChanged = false;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
-                if (countOnly || prefilter.keepsNone()) {
-                    reader.setRequestedSchema(indexSchema);
-                    schemaChanged = true;
-                }
+                request(countOnly || prefilter.keepsNone() ? indexColumns : requestedColumns);
                 candidates = reader.getRowRanges(groupIndex);
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
-                reader.setRequestedSchema(probeSchema);
-                schemaChanged = true;
+                request(probeColumns);
                 probePages = readRows(groupIndex, candidates);
             } catch (IOException | RuntimeException e) {
                 throw groupFailure(e);
-            } finally {
-                if (schemaChanged) {
-                    reader.setRequestedSchema(requested);
-                }
             }
             try (PageReadStore pages = probePages) {
                 try {
@@ -594,6 +596,7 @@ public final class LogFileReader implements Closeable {
                 return true; // the caller counts the kept rows; their other columns are not needed
             }
             try {
+                request(requestedColumns);
                 boolean span = keptCount < block.getRowCount() && prefetchColumns(block);
                 try {
                     keptPages = readRows(groupIndex, keptRanges());
@@ -649,6 +652,17 @@ public final class LogFileReader implements Closeable {
         }
         inputFile.prefetch(start, (int) (end - start));
         return true;
+    }
+
+    /**
+     * Makes parquet-java's reader read {@code columns} (one of the lists above) from now on: set only when it reads
+     * another list, since each change builds its column map again.
+     */
+    private void request(List<ColumnDescriptor> columns) {
+        if (columns != requestedNow) {
+            reader.setRequestedSchema(columns);
+            requestedNow = columns;
+        }
     }
 
     /** The pages of {@code group} that hold {@code rows}: all of them when the file has no offset index. */
