@@ -477,6 +477,33 @@ final class ColumnarRows {
         return null;
     }
 
+    /**
+     * The top-level columns {@link #decideRun} reads in the current row group: those of the tests and guards its
+     * statistics do not prove, and a zero fallback's (all of them when it decides no row: every row is then decoded).
+     * Any other column's cursor is made only by {@link #readRow}.
+     */
+    Set<String> decidingColumns() {
+        java.util.BitSet used = new java.util.BitSet(leaves.length);
+        if (groupTests.tests.length == 0 && !groupTestsDecide) {
+            used.set(0, leaves.length); // every row is decoded: all of them
+        }
+        for (TestPlan plan : new TestPlan[] {groupTests, groupGuards}) {
+            for (int i = 0; i < plan.tests.length; i++) {
+                used.set(plan.cursors[i]);
+                if (plan.fallbacks[i] != null) {
+                    used.set(plan.fallbacks[i].leaf());
+                }
+            }
+        }
+        Set<String> names = new java.util.HashSet<>();
+        for (Field f : fields) {
+            if (used.get(f.leaf)) {
+                names.add(f.name);
+            }
+        }
+        return names;
+    }
+
     /** The next row of the current row group (the caller counts rows). */
     LogRecord read() {
         return read(-1);
