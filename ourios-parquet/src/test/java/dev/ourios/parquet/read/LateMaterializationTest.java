@@ -100,8 +100,7 @@ class LateMaterializationTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aRowFailingAGuardIsTestedWhateverItsColumnTestsSay(boolean testsDecide) throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("LateMaterializationTest guards seed " + seed);
+        long seed = printedSeed("guards seed");
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         for (int iteration = 0; iteration < 8; iteration++) {
@@ -170,8 +169,7 @@ class LateMaterializationTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aZeroTimeGuardFallsBackToTheObservedTimeAsTheExactPathDoes(boolean testsDecide) throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("LateMaterializationTest zero-time fallback seed " + seed);
+        long seed = printedSeed("zero-time fallback seed");
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         long hour = TestFiles.HOUR;
@@ -350,6 +348,13 @@ class LateMaterializationTest {
 
     private static WriterOptions compacted() {
         return WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType());
+    }
+
+    /** A fresh seed, printed with what it seeds so a failure can be replayed. */
+    private static long printedSeed(String what) {
+        long seed = System.nanoTime();
+        System.out.println("LateMaterializationTest " + what + " " + seed);
+        return seed;
     }
 
     /** Writes {@code records} with pages of at most {@code pageRows} rows, our page encoder or parquet-java's. */
