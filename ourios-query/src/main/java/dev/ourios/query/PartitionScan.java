@@ -630,8 +630,9 @@ final class PartitionScan {
 
         /**
          * Conditions under which {@link #test} does not throw: the partition's tenant's bytes, and a time_unix_nano inside
-         * the partition's hour (then it is the row's effective time; 0 leaves the observed time to decide, and passes
-         * only with {@code zeroTimePasses}, for a group whose observed times are proven inside the hour). Empty when
+         * the partition's hour (then it is the row's effective time). A 0 leaves the observed time to decide: it passes
+         * with {@code zeroTimePasses}, for a group whose observed times are proven inside the hour, and otherwise when
+         * the row's observed time lies inside the hour (read for such rows alone). Empty when
          * a tenant id would not survive a round trip through UTF-8 (no byte comparison could then stand for the
          * string one): the column tests are off.
          */
@@ -640,9 +641,11 @@ final class PartitionScan {
             if (!new String(utf8, StandardCharsets.UTF_8).equals(rows.tenantId())) {
                 return List.of();
             }
-            return List.of(new ColumnTest.BytesEqual(Columns.TENANT_ID, utf8, false),
-                    new ColumnTest.LongRange(Columns.TIME, Math.max(1, rows.fromNanos()), rows.toNanos() - 1, false,
-                            zeroTimePasses));
+            long from = Math.max(1, rows.fromNanos());
+            long to = rows.toNanos() - 1;
+            return List.of(new ColumnTest.BytesEqual(Columns.TENANT_ID, utf8, false), zeroTimePasses
+                    ? new ColumnTest.LongRange(Columns.TIME, from, to, false, true)
+                    : new ColumnTest.LongRange(Columns.TIME, from, to, false, false, Columns.OBSERVED_TIME));
         }
 
         @Override

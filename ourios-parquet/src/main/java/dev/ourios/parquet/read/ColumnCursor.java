@@ -287,6 +287,39 @@ final class ColumnCursor {
         return k;
     }
 
+    /** The value {@link #peekLong} read last. */
+    private long peekedLong;
+
+    /**
+     * Seeks to {@code row} and reads its value where it lies, consuming nothing (as {@link #peekPassesRun}): true when
+     * the row holds one, then {@link #peekedLong}. INT64 and INT32 columns only (an INT32 read as a signed int).
+     */
+    boolean peekLong(long row) {
+        seekRow(row);
+        if (windowEnd == entry && windowEnd < entries) {
+            refill(1);
+        }
+        int e = entry - entryBase;
+        if (maxDef > 0 && defs[e] != maxDef) {
+            return false;
+        }
+        int v = value + 1 - valueBase;
+        if (dictionaryEncoded) {
+            long x = dictLongs[ids[v]];
+            peekedLong = type == PrimitiveTypeName.INT32 ? (int) x : x;
+        } else {
+            int at = valueBase + v;
+            peekedLong = type == PrimitiveTypeName.INT32 ? (int) I32.get(data, dataStart + 4 * at)
+                    : (long) I64.get(data, dataStart + 8 * at);
+        }
+        return true;
+    }
+
+    /** The value of the row {@link #peekLong} read last. */
+    long peekedLong() {
+        return peekedLong;
+    }
+
     private static boolean nullPasses(ColumnTest test) {
         return test instanceof ColumnTest.BytesEqual b ? b.nullPasses() : ((ColumnTest.LongRange) test).nullPasses();
     }

@@ -53,18 +53,34 @@ public sealed interface ColumnTest {
 
     /**
      * The value lies in {@code [min, max]} (both inclusive), or is 0 when {@code zeroPasses}; a null passes when
-     * {@code nullPasses}.
+     * {@code nullPasses}. With a {@code zeroFallback} column, a 0 stands for that column's value in the same row (as a
+     * time_unix_nano of 0 stands for the observed time): the row passes when that value is not null and lies in
+     * {@code [min, max]}. A reader reads the fallback column only for the rows holding 0, and applies such a test
+     * only where it can read that column too.
      */
-    record LongRange(String column, long min, long max, boolean nullPasses, boolean zeroPasses) implements ColumnTest {
+    record LongRange(String column, long min, long max, boolean nullPasses, boolean zeroPasses, String zeroFallback)
+            implements ColumnTest {
         public LongRange {
             Objects.requireNonNull(column, "column");
+            if (zeroPasses && zeroFallback != null) {
+                throw new IllegalArgumentException("a 0 either passes or stands for " + zeroFallback + ", not both");
+            }
+        }
+
+        /** The value lies in {@code [min, max]}, or is 0 when {@code zeroPasses}. */
+        public LongRange(String column, long min, long max, boolean nullPasses, boolean zeroPasses) {
+            this(column, min, max, nullPasses, zeroPasses, null);
         }
 
         /** The value lies in {@code [min, max]}; 0 passes only if it lies there. */
         public LongRange(String column, long min, long max, boolean nullPasses) {
-            this(column, min, max, nullPasses, false);
+            this(column, min, max, nullPasses, false, null);
         }
 
+        /**
+         * Whether {@code v} passes on this column alone: a 0 that stands for the fallback column's value (and does not
+         * lie in the range itself) does not.
+         */
         boolean matches(long v) {
             return (v >= min && v <= max) || (zeroPasses && v == 0);
         }

@@ -19,6 +19,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.column.page.PageReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.schema.GroupType;
 import org.apache.parquet.schema.MessageType;
 import org.apache.parquet.schema.PrimitiveType;
@@ -135,32 +136,64 @@ final class ColumnarRows {
                 .sorted((a, b) -> a.name.compareTo(b.name)).toArray(Field[]::new);
         this.observedUnlessTimeIsZero = partial && byKind[Kind.TIME.ordinal()] != null
                 ? byKind[Kind.OBSERVED_TIME.ordinal()] : null;
-        TestPlan testPlan = plan(tests);
-        TestPlan guardPlan = plan(guards);
+        TestPlan testPlan = plan(tests, false);
+        TestPlan guardPlan = plan(guards, true);
         boolean guarded = guardPlan.tests.length == guards.size();
-        this.tests = guarded ? testPlan : new TestPlan(new ColumnTest[0], new int[0]);
-        this.guards = guarded ? guardPlan : new TestPlan(new ColumnTest[0], new int[0]);
+        this.tests = guarded ? testPlan : TestPlan.NONE;
+        this.guards = guarded ? guardPlan : TestPlan.NONE;
         this.testsDecide = testsDecide && guarded && testPlan.tests.length == tests.size();
         this.groupTests = this.tests;
         this.groupGuards = this.guards;
         this.groupTestsDecide = this.testsDecide;
     }
 
-    /** The tests of {@code wanted} this schema can read, and each one's cursor. */
-    private TestPlan plan(List<ColumnTest> wanted) {
+    /**
+     * The tests of {@code wanted} this schema can read, each one's cursor, and for a range whose 0 stands for another
+     * column's value ({@link ColumnTest.LongRange#zeroFallback}) how that value is read. Such a range is read only
+     * among {@code guards}, one of them, and only as the time column's with the observed time as its fallback, the
+     * one column a partial row reads for the rows holding 0 alone ({@link #passRunFallingBack}). Elsewhere a guard
+     * takes a 0 as failing (the row is then decoded and tested), and a test is left out.
+     */
+    private TestPlan plan(List<ColumnTest> wanted, boolean guards) {
         List<ColumnTest> applied = new ArrayList<>();
         List<Integer> cursorsOf = new ArrayList<>();
+        List<ZeroFallback> fallbacks = new ArrayList<>();
         for (ColumnTest t : wanted) {
-            for (Field f : fields) {
-                if (f.name.equals(t.column()) && f.kind != Kind.PARAMS && f.kind != Kind.SEPARATORS
-                        && ColumnCursor.canTest(leaves[f.leaf], t)) {
-                    applied.add(t);
-                    cursorsOf.add(f.leaf);
+            int leaf = testableLeaf(t.column(), t);
+            ZeroFallback fallback = null;
+            if (leaf >= 0 && t instanceof ColumnTest.LongRange r && r.zeroFallback() != null) {
+                ColumnTest.LongRange other = new ColumnTest.LongRange(r.zeroFallback(), r.min(), r.max(), false);
+                int otherLeaf = testableLeaf(r.zeroFallback(), other);
+                // Read as a partial row's observed time is (see passRunFallingBack): the fallback of the time column.
+                boolean readable = guards && fallbacks.stream().allMatch(java.util.Objects::isNull)
+                        && observedUnlessTimeIsZero != null && otherLeaf == observedUnlessTimeIsZero.leaf
+                        && leaf == byKind[Kind.TIME.ordinal()].leaf;
+                fallback = readable ? new ZeroFallback(otherLeaf, other,
+                        new ColumnTest.LongRange(r.column(), r.min(), r.max(), r.nullPasses(), true),
+                        new ColumnTest.LongRange(r.column(), 0, 0, false)) : null;
+                if (fallback == null && !guards) {
+                    leaf = -1; // a test rejects on its value: a 0 it cannot follow to the fallback decides nothing
                 }
+            }
+            if (leaf >= 0) {
+                applied.add(t);
+                cursorsOf.add(leaf);
+                fallbacks.add(fallback);
             }
         }
         return new TestPlan(applied.toArray(new ColumnTest[0]), cursorsOf.stream().mapToInt(Integer::intValue)
-                .toArray());
+                .toArray(), fallbacks.toArray(new ZeroFallback[0]));
+    }
+
+    /** The leaf of top-level column {@code name} when {@code test} can be read on it, else -1. */
+    private int testableLeaf(String name, ColumnTest test) {
+        for (Field f : fields) {
+            if (f.name.equals(name) && f.kind != Kind.PARAMS && f.kind != Kind.SEPARATORS
+                    && ColumnCursor.canTest(leaves[f.leaf], test)) {
+                return f.leaf;
+            }
+        }
+        return -1;
     }
 
     /** A row's verdict from {@link #decideRun}: decode it and let the prefilter test it. */
@@ -182,6 +215,7 @@ final class ColumnarRows {
      * may then read any row of the run.
      */
     int decideRun(long row, int n, byte[] verdicts) {
+        fellBack.clear();
         if (groupTests.tests.length == 0 && !groupTestsDecide) {
             Arrays.fill(verdicts, 0, n, TEST);
             return n;
@@ -207,8 +241,12 @@ final class ColumnarRows {
         return k;
     }
 
-    /** Scratch for {@link #decideRun}: a run's verdicts of the tests, of the values present, of the guards. */
-    private final boolean[][] runScratch = {new boolean[0], new boolean[0], new boolean[0]};
+    /**
+     * Scratch for {@link #decideRun}: a run's verdicts of the tests, of the values present, of the guards; of a range
+     * with a zero fallback, its verdicts with a 0 passing and which rows hold 0.
+     */
+    private final boolean[][] runScratch = {new boolean[0], new boolean[0], new boolean[0], new boolean[0],
+        new boolean[0]};
 
     private boolean[] scratch(int which, int n) {
         if (runScratch[which].length < n) {
@@ -229,13 +267,87 @@ final class ColumnarRows {
             Arrays.fill(valued, 0, n, true);
         }
         int k = n;
+        int fallingBack = -1;
         for (int i = 0; i < plan.tests.length; i++) {
+            if (plan.fallbacks[i] != null) {
+                fallingBack = i; // last: the run is as short as it gets before a fallback value is read
+                continue;
+            }
             k = cursorOf(plan.cursors[i]).peekPassesRun(row, k, plan.tests[i], passes, valued);
             if (noneOf(passes, k)) {
-                break;
+                return k;
             }
         }
+        if (fallingBack >= 0) {
+            k = passRunFallingBack(plan.cursors[fallingBack], plan.fallbacks[fallingBack], row, k, passes, valued);
+        }
         return k;
+    }
+
+    /**
+     * A range whose 0 stands for another column's value ({@link ColumnTest.LongRange#zeroFallback}) on the rows
+     * {@code [row, row + n)}, as {@link ColumnCursor#peekPassesRun} reads one test: a row holding 0 passes when its
+     * value in the fallback column does. That value is read where it lies, for the rows holding 0 alone, and kept
+     * for the run ({@link #fellBack}): the fallback column is the observed time of a partial row, which
+     * {@link #readRow} reads only for a row whose time is 0, from what is kept when the run read it (its cursor may
+     * have moved past that row to a later one holding 0).
+     */
+    private int passRunFallingBack(int leaf, ZeroFallback fallback, long row, int n, boolean[] passes,
+            boolean[] valued) {
+        ColumnCursor c = cursorOf(leaf);
+        boolean[] own = scratch(3, n);
+        Arrays.fill(own, 0, n, true);
+        int k = c.peekPassesRun(row, n, fallback.orZero(), own, valued);
+        boolean[] zero = scratch(4, k);
+        Arrays.fill(zero, 0, k, true);
+        k = c.peekPassesRun(row, k, fallback.zero(), zero, null);
+        ColumnTest.LongRange other = fallback.other();
+        boolean zeroInRange = other.min() <= 0 && 0 <= other.max();
+        ColumnCursor fallbackCursor = null;
+        for (int i = 0; i < k; i++) {
+            if (own[i] && zero[i] && !zeroInRange) {
+                fallbackCursor = fallbackCursor == null ? cursorOf(fallback.leaf()) : fallbackCursor;
+                boolean present = fallbackCursor.peekLong(row + i);
+                long v = fallbackCursor.peekedLong();
+                fellBack.add(row + i, present, v);
+                own[i] = present && v >= other.min() && v <= other.max();
+            }
+            passes[i] &= own[i];
+        }
+        return k;
+    }
+
+    /** The fallback values {@link #passRunFallingBack} read in the current run, by row. */
+    private final FallbackValues fellBack = new FallbackValues();
+
+    /** Fallback values read by row, in increasing row order (a run's rows holding 0: a few). */
+    private static final class FallbackValues {
+        private long[] rows = new long[8];
+        private long[] values = new long[8];
+        private boolean[] present = new boolean[8];
+        private int size;
+
+        void clear() {
+            size = 0;
+        }
+
+        void add(long row, boolean isPresent, long value) {
+            if (size == rows.length) {
+                rows = Arrays.copyOf(rows, size * 2);
+                values = Arrays.copyOf(values, size * 2);
+                present = Arrays.copyOf(present, size * 2);
+            }
+            rows[size] = row;
+            values[size] = value;
+            present[size] = isPresent;
+            size++;
+        }
+
+        /** The index of {@code row}'s value, or -1 when it was not read. */
+        int find(long row) {
+            int at = Arrays.binarySearch(rows, 0, size, row);
+            return at >= 0 ? at : -1;
+        }
     }
 
     /** The cursor of leaf {@code leaf} in the current row group, made on first use. */
@@ -259,10 +371,12 @@ final class ColumnarRows {
 
 
     /**
-     * True when every column chunk of {@code blocks} that the requested schema reads uses only encodings
-     * {@link ColumnCursor} decodes, and every top-level primitive is non-repeated.
+     * True when every column chunk of {@code blocks} that the requested schema reads (its leaf columns
+     * {@code requestedColumns}) uses only encodings {@link ColumnCursor} decodes, and every top-level primitive is
+     * non-repeated.
      */
-    static boolean supports(MessageType requested, List<BlockMetaData> blocks) {
+    static boolean supports(MessageType requested, List<ColumnDescriptor> requestedColumns,
+            List<BlockMetaData> blocks) {
         for (Type field : requested.getFields()) {
             if (field.isPrimitive() && field.getRepetition() == Repetition.REPEATED) {
                 return false;
@@ -272,10 +386,13 @@ final class ColumnarRows {
                 return false;
             }
         }
+        Set<ColumnPath> paths = new java.util.HashSet<>();
+        for (ColumnDescriptor c : requestedColumns) {
+            paths.add(ColumnPath.get(c.getPath()));
+        }
         for (BlockMetaData block : blocks) {
             for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (requested.containsPath(chunk.getPath().toArray())
-                        && !ColumnCursor.SUPPORTED.containsAll(chunk.getEncodings())) {
+                if (!ColumnCursor.SUPPORTED.containsAll(chunk.getEncodings()) && paths.contains(chunk.getPath())) {
                     return false;
                 }
             }
@@ -317,7 +434,7 @@ final class ColumnarRows {
             List<ColumnTest> groupOwnGuards) {
         startGroup(pages);
         groupTests = unproven(tests, block);
-        TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards);
+        TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards, true);
         groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
         groupTestsDecide = testsDecide && provenOnValues(tests, groupTests, block);
     }
@@ -338,15 +455,17 @@ final class ColumnarRows {
     private TestPlan unproven(TestPlan plan, BlockMetaData block) {
         List<ColumnTest> left = new ArrayList<>(plan.tests.length);
         List<Integer> cursorsOf = new ArrayList<>(plan.tests.length);
+        List<ZeroFallback> fallbacks = new ArrayList<>(plan.tests.length);
         for (int i = 0; i < plan.tests.length; i++) {
             ColumnChunkMetaData chunk = chunk(block, leaves[plan.cursors[i]]);
             if (chunk == null || !StatisticsProof.everyRowPasses(plan.tests[i], chunk.getStatistics())) {
                 left.add(plan.tests[i]);
                 cursorsOf.add(plan.cursors[i]);
+                fallbacks.add(plan.fallbacks[i]);
             }
         }
         return left.size() == plan.tests.length ? plan : new TestPlan(left.toArray(new ColumnTest[0]),
-                cursorsOf.stream().mapToInt(Integer::intValue).toArray());
+                cursorsOf.stream().mapToInt(Integer::intValue).toArray(), fallbacks.toArray(new ZeroFallback[0]));
     }
 
     private static ColumnChunkMetaData chunk(BlockMetaData block, ColumnDescriptor leaf) {
@@ -356,6 +475,33 @@ final class ColumnarRows {
             }
         }
         return null;
+    }
+
+    /**
+     * The top-level columns {@link #decideRun} reads in the current row group: those of the tests and guards its
+     * statistics do not prove, and a zero fallback's (all of them when it decides no row: every row is then decoded).
+     * Any other column's cursor is made only by {@link #readRow}.
+     */
+    Set<String> decidingColumns() {
+        java.util.BitSet used = new java.util.BitSet(leaves.length);
+        if (groupTests.tests.length == 0 && !groupTestsDecide) {
+            used.set(0, leaves.length); // every row is decoded: all of them
+        }
+        for (TestPlan plan : new TestPlan[] {groupTests, groupGuards}) {
+            for (int i = 0; i < plan.tests.length; i++) {
+                used.set(plan.cursors[i]);
+                if (plan.fallbacks[i] != null) {
+                    used.set(plan.fallbacks[i].leaf());
+                }
+            }
+        }
+        Set<String> names = new java.util.HashSet<>();
+        for (Field f : fields) {
+            if (used.get(f.leaf)) {
+                names.add(f.name);
+            }
+        }
+        return names;
     }
 
     /** The next row of the current row group (the caller counts rows). */
@@ -410,12 +556,17 @@ final class ColumnarRows {
             }
         }
         if (observed != null && r.timeUnixNano == 0) {
-            ColumnCursor c = cursorOf(observed.leaf);
-            if (index >= 0) {
-                c.seekRow(index);
-            }
-            if (c.next()) {
-                set(observed, c, r);
+            int kept = index >= 0 ? fellBack.find(index) : -1;
+            if (kept >= 0) { // read by decideRun, whose cursor may have moved on to a later row holding 0
+                r.observedTimeUnixNano = fellBack.present[kept] ? fellBack.values[kept] : null;
+            } else {
+                ColumnCursor c = cursorOf(observed.leaf);
+                if (index >= 0) {
+                    c.seekRow(index);
+                }
+                if (c.next()) {
+                    set(observed, c, r);
+                }
             }
         }
         if (partial) {
@@ -780,7 +931,17 @@ final class ColumnarRows {
     }
 
     /** Column tests, and for each the index of its column's cursor. */
-    private record TestPlan(ColumnTest[] tests, int[] cursors) {
+    /** Tests, each one's cursor, and each one's zero fallback (null: none). */
+    private record TestPlan(ColumnTest[] tests, int[] cursors, ZeroFallback[] fallbacks) {
+        static final TestPlan NONE = new TestPlan(new ColumnTest[0], new int[0], new ZeroFallback[0]);
+    }
+
+    /**
+     * How a range whose 0 stands for another column's value is read: that column's leaf and the range on it (a null
+     * fails), the range with a 0 passing, and the test that finds the rows holding 0.
+     */
+    private record ZeroFallback(int leaf, ColumnTest.LongRange other, ColumnTest.LongRange orZero,
+            ColumnTest.LongRange zero) {
     }
 
     /**

@@ -19,8 +19,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.NoSuchElementException;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.UnaryOperator;
 import org.apache.parquet.ParquetReadOptions;
+import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
@@ -103,6 +105,15 @@ public final class LogFileReader implements Closeable {
      * indexes are read (the whole schema's would be, otherwise). Null without a probe.
      */
     private final MessageType indexSchema;
+    /**
+     * The leaf columns of {@link #requested}, {@link #probeSchema} and {@link #indexSchema} (null without a probe),
+     * listed once: parquet-java lists a schema's columns again on every change of the requested schema.
+     */
+    private final List<ColumnDescriptor> requestedColumns;
+    private final List<ColumnDescriptor> probeColumns;
+    private final List<ColumnDescriptor> indexColumns;
+    /** The columns parquet-java's reader reads now (see {@link #request}). */
+    private List<ColumnDescriptor> requestedNow;
     /** Late materialization: the open row group's kept rows (indexes in the group), and the next to return. */
     private long[] kept = new long[64];
     /** Late materialization: the column tests' verdicts on a run of candidates ({@link ColumnarRows#decideRun}). */
@@ -172,13 +183,14 @@ public final class LogFileReader implements Closeable {
         try {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.requested = SchemaCheck.requested(fileSchema, file);
-            reader.setRequestedSchema(requested);
+            this.requestedColumns = requested.getColumns();
+            request(requestedColumns);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
-            boolean decodable = allowColumnar && ColumnarRows.supports(requested, keptBlocks);
+            boolean decodable = allowColumnar && ColumnarRows.supports(requested, requestedColumns, keptBlocks);
             this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
                     ? new ColumnarRows(requested) : null;
             // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
@@ -188,6 +200,8 @@ public final class LogFileReader implements Closeable {
             this.materializer = columnar != null ? null : new LogRecordMaterializer(requested);
             this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
+            this.probeColumns = probeSchema != null ? probeSchema.getColumns() : null;
+            this.indexColumns = indexSchema != null ? indexSchema.getColumns() : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards(), prefilter.columnTestsDecide()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
@@ -535,37 +549,22 @@ public final class LogFileReader implements Closeable {
                 continue; // accounted for on its statistics: none of its rows is read
             }
             RowRanges candidates;
-            PageReadStore probePages;
-            // The schema is set back to the requested one once, after both reads (each change of it lists its
-            // columns again).
-            boolean schemaChanged = false;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
-                if (countOnly || prefilter.keepsNone()) {
-                    reader.setRequestedSchema(indexSchema);
-                    schemaChanged = true;
-                }
+                request(countOnly || prefilter.keepsNone() ? indexColumns : requestedColumns);
                 candidates = reader.getRowRanges(groupIndex);
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
-                reader.setRequestedSchema(probeSchema);
-                schemaChanged = true;
-                probePages = readRows(groupIndex, candidates);
+                // Cursors are made on a column's first use, so the pages can be fetched once the plan is known.
+                probe.startGroup(probePages::pageReader, block, prefilter.columnGuards(statistics));
+                probePages.fetchDeciding(candidates);
             } catch (IOException | RuntimeException e) {
+                probePages.close();
                 throw groupFailure(e);
-            } finally {
-                if (schemaChanged) {
-                    reader.setRequestedSchema(requested);
-                }
             }
-            try (PageReadStore pages = probePages) {
-                try {
-                    probe.startGroup(pages::getPageReader, block, prefilter.columnGuards(statistics));
-                } catch (RuntimeException e) {
-                    throw groupFailure(e);
-                }
+            try {
                 for (RowRanges.Range range : candidates.getRanges()) {
                     for (long row = range.from; row <= range.to; ) {
                         int run;
@@ -586,6 +585,8 @@ public final class LogFileReader implements Closeable {
                         row += run;
                     }
                 }
+            } finally {
+                probePages.close();
             }
             if (keptCount == 0) {
                 continue;
@@ -594,6 +595,7 @@ public final class LogFileReader implements Closeable {
                 return true; // the caller counts the kept rows; their other columns are not needed
             }
             try {
+                request(requestedColumns);
                 boolean span = keptCount < block.getRowCount() && prefetchColumns(block);
                 try {
                     keptPages = readRows(groupIndex, keptRanges());
@@ -614,6 +616,11 @@ public final class LogFileReader implements Closeable {
     /** A candidate row no column test rejected: decoded on the prefilter's columns, kept if the prefilter keeps it. */
     private void probeRow(BlockMetaData block, long row) throws IOException {
         long rowIndex = block.getRowIndexOffset() + row;
+        try {
+            probePages.fetchRest();
+        } catch (IOException | RuntimeException e) {
+            throw groupFailure(e);
+        }
         LogRecord partial;
         try {
             partial = probe.readRow(row);
@@ -649,6 +656,102 @@ public final class LogFileReader implements Closeable {
         }
         inputFile.prefetch(start, (int) (end - start));
         return true;
+    }
+
+    /** The probe's pages of the row group being decided. */
+    private final ProbePages probePages = new ProbePages();
+
+    /**
+     * The pages of the probe's columns for a row group's candidate rows, in two reads: first the columns the column
+     * tests and guards read ({@link ColumnarRows#decidingColumns}), then, only when a row is decoded on the probe's
+     * columns ({@link #probeRow}), the others. A count whose tests decide every row, or a lookup that rejects every
+     * candidate on its tests, then fetches no page of the other columns (the effective time whose test the group's
+     * statistics prove, the tenant they prove). On a store whose reads are costly requests the probe's columns are
+     * read at once, as one request.
+     */
+    private final class ProbePages {
+        private RowRanges candidates;
+        private Set<String> deciding;
+        private List<ColumnDescriptor> rest;
+        private PageReadStore first;
+        private PageReadStore second;
+        /** The last split of the probe's columns, by the deciding columns' names (groups mostly share one). */
+        private Set<String> splitFor;
+        private List<ColumnDescriptor> splitDeciding;
+        private List<ColumnDescriptor> splitRest;
+
+        /** Fetches the deciding columns' pages (all of the probe's on a costly store) of {@code rows}. */
+        void fetchDeciding(RowRanges rows) throws IOException {
+            close();
+            candidates = rows;
+            Set<String> names = inputFile.requestsAreCostly() ? null : probe.decidingColumns();
+            if (names == null || names.size() == probeSchema.getFieldCount()) {
+                deciding = null;
+                rest = null;
+                request(probeColumns);
+                first = readRows(groupIndex, rows);
+                return;
+            }
+            if (!names.equals(splitFor)) {
+                List<ColumnDescriptor> in = new ArrayList<>();
+                List<ColumnDescriptor> out = new ArrayList<>();
+                for (ColumnDescriptor c : probeColumns) {
+                    (names.contains(c.getPath()[0]) ? in : out).add(c);
+                }
+                splitFor = Set.copyOf(names);
+                splitDeciding = List.copyOf(in);
+                splitRest = List.copyOf(out);
+            }
+            deciding = splitFor;
+            rest = splitRest;
+            if (!splitDeciding.isEmpty()) {
+                request(splitDeciding);
+                first = readRows(groupIndex, rows);
+            }
+        }
+
+        /** Fetches the other columns' pages, if they were left out and are not fetched yet. */
+        void fetchRest() throws IOException {
+            if (rest != null && second == null && !rest.isEmpty()) {
+                request(rest);
+                second = readRows(groupIndex, candidates);
+            }
+        }
+
+        /** A column's pages, from the read that fetched it. */
+        org.apache.parquet.column.page.PageReader pageReader(ColumnDescriptor column) {
+            PageReadStore from = deciding == null || deciding.contains(column.getPath()[0]) ? first : second;
+            if (from == null) {
+                throw new IllegalStateException("BUG: the pages of " + String.join(".", column.getPath())
+                        + " were not fetched");
+            }
+            return from.getPageReader(column);
+        }
+
+        void close() {
+            try {
+                if (first != null) {
+                    first.close();
+                }
+                if (second != null) {
+                    second.close();
+                }
+            } finally {
+                first = null;
+                second = null;
+            }
+        }
+    }
+
+    /**
+     * Makes parquet-java's reader read {@code columns} (one of the lists above) from now on: set only when it reads
+     * another list, since each change builds its column map again.
+     */
+    private void request(List<ColumnDescriptor> columns) {
+        if (columns != requestedNow) {
+            reader.setRequestedSchema(columns);
+            requestedNow = columns;
+        }
     }
 
     /** The pages of {@code group} that hold {@code rows}: all of them when the file has no offset index. */

@@ -100,8 +100,7 @@ class LateMaterializationTest {
     @ParameterizedTest
     @ValueSource(booleans = {false, true})
     void aRowFailingAGuardIsTestedWhateverItsColumnTestsSay(boolean testsDecide) throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("LateMaterializationTest guards seed " + seed);
+        long seed = printedSeed("guards seed");
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         for (int iteration = 0; iteration < 8; iteration++) {
@@ -158,6 +157,108 @@ class LateMaterializationTest {
             }
             assertEquals(expectedTested, tested, what + ": the rows tested are those above " + ceiling
                     + (testsDecide ? "" : " and those of the template"));
+        }
+    }
+
+    /**
+     * A time guard whose 0 stands for the observed time ({@link ColumnTest.LongRange#zeroFallback}): the rows tested
+     * are exactly those whose effective time (time_unix_nano, or the observed time when it is 0) fails the guard,
+     * and those of the template when the tests do not decide; every partial row tested carries the row's observed
+     * time, and the rows returned and counted are those of the exact path.
+     */
+    @ParameterizedTest
+    @ValueSource(booleans = {false, true})
+    void aZeroTimeGuardFallsBackToTheObservedTimeAsTheExactPathDoes(boolean testsDecide) throws IOException {
+        long seed = printedSeed("zero-time fallback seed");
+        Random rnd = new Random(seed);
+        ObjectStore store = new LocalObjectStore(dir);
+        long hour = TestFiles.HOUR;
+        long span = 3_600_000_000_000L;
+        for (int iteration = 0; iteration < 12; iteration++) {
+            String what = "seed " + seed + " iteration " + iteration;
+            int zeroEvery = 1 + rnd.nextInt(40);
+            long[] templates = {1 + rnd.nextInt(3), 1 + rnd.nextInt(3)};
+            List<LogRecord> records = new ArrayList<>();
+            int n = 1 + rnd.nextInt(3000);
+            for (int i = 0; i < n; i++) {
+                records.add(TestFiles.random(rnd, "svc" + rnd.nextInt(3), b -> {
+                    b.templateId(templates[rnd.nextInt(2)]);
+                    if (rnd.nextInt(zeroEvery) == 0) {
+                        b.timeUnixNano(0);
+                        int kind = rnd.nextInt(5);
+                        b.observedTimeUnixNano(kind == 0 ? null : kind == 1 ? 0L : kind == 2
+                                ? hour + span + rnd.nextInt(1000) : hour + rnd.nextLong(span));
+                    }
+                }));
+            }
+            if (rnd.nextBoolean()) { // sorted as a compaction sorts: the zero-time rows among the others
+                records.sort(Comparator.comparingLong(LogRecord::effectiveTime));
+            }
+            boolean compacted = rnd.nextBoolean();
+            WriterOptions opts = (compacted ? WriterOptions.compacted(64 << 10) : WriterOptions.ingest())
+                    .withRowGroupRows(100 + rnd.nextInt(2000));
+            String key = "z" + iteration + ".parquet";
+            write(store, key, opts, 10 + rnd.nextInt(500), compacted, records);
+            List<LogRecord> all = readAll(LogFileReader.openWithRecordReader(store, key, ReadOptions.all()));
+            long template = templates[0];
+            long lo = hour + (rnd.nextBoolean() ? 0 : rnd.nextLong(span / 2));
+            long hi = hour + span - 1 - (rnd.nextBoolean() ? 0 : rnd.nextLong(span / 2));
+            List<Long> tested = new ArrayList<>();
+            List<String> wrongPartials = new ArrayList<>();
+            RowPrefilter guarded = new RowPrefilter() {
+                @Override
+                public Set<String> columns() {
+                    return Set.of(Columns.TEMPLATE_ID, Columns.TIME, Columns.OBSERVED_TIME);
+                }
+
+                @Override
+                public boolean test(LogRecord partial, long rowIndex) {
+                    tested.add(rowIndex);
+                    LogRecord row = all.get((int) rowIndex);
+                    if (partial.effectiveTime() != row.effectiveTime()) {
+                        wrongPartials.add(rowIndex + ": " + partial.effectiveTime() + " != " + row.effectiveTime());
+                    }
+                    return partial.templateId() == template;
+                }
+
+                @Override
+                public List<ColumnTest> columnTests() {
+                    return List.of(new ColumnTest.LongRange(Columns.TEMPLATE_ID, template, template, false));
+                }
+
+                @Override
+                public List<ColumnTest> columnGuards() {
+                    return List.of(new ColumnTest.LongRange(Columns.TIME, lo, hi, false, false,
+                            Columns.OBSERVED_TIME));
+                }
+
+                @Override
+                public boolean columnTestsDecide() {
+                    return testsDecide;
+                }
+            };
+            List<LogRecord> expected = all.stream().filter(x -> x.templateId() == template).toList();
+            try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all().withPrefilter(guarded))) {
+                assertTrue(r.materializesLate(), what);
+                assertEquals(expected, readAll(r), what);
+            }
+            List<Long> expectedTested = new ArrayList<>();
+            for (int i = 0; i < all.size(); i++) {
+                long t = all.get(i).effectiveTime();
+                if ((!testsDecide && all.get(i).templateId() == template) || t < lo || t > hi) {
+                    expectedTested.add((long) i);
+                }
+            }
+            assertEquals(expectedTested, tested, what + ": the rows tested are those outside [" + lo + ", " + hi
+                    + "]" + (testsDecide ? "" : " and those of the template"));
+            assertEquals(List.of(), wrongPartials, what + ": partial rows with another effective time");
+
+            tested.clear();
+            try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all().withPrefilter(guarded))) {
+                assertEquals(expected.size(), r.countRest(), what + ": count");
+            }
+            assertEquals(expectedTested, tested, what + ": the rows a count tests");
+            assertEquals(List.of(), wrongPartials, what + ": partial rows a count tested");
         }
     }
 
@@ -247,6 +348,13 @@ class LateMaterializationTest {
 
     private static WriterOptions compacted() {
         return WriterOptions.compacted(64 << 10).withExtras(TestFiles.extrasOfEveryType());
+    }
+
+    /** A fresh seed, printed with what it seeds so a failure can be replayed. */
+    private static long printedSeed(String what) {
+        long seed = System.nanoTime();
+        System.out.println("LateMaterializationTest " + what + " " + seed);
+        return seed;
     }
 
     /** Writes {@code records} with pages of at most {@code pageRows} rows, our page encoder or parquet-java's. */
