@@ -11,6 +11,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.iceberg.BaseTable;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
@@ -87,6 +88,39 @@ public final class IcebergView {
                 for (DataFile f : r) {
                     if (wanted.isEmpty() || wanted.get().contains(f.specId(), f.partition())) {
                         out.put(location.key(f.location()), f.copyWithoutStats());
+                    }
+                }
+            } catch (IOException e) {
+                throw new UncheckedIOException("could not read Iceberg manifest " + m.path() + ": " + e.getMessage(), e);
+            }
+        }
+        return out;
+    }
+
+    /**
+     * The current snapshot's delete files (the position deletes hiding the dead rows of day files, storage.md
+     * section 10) of the partitions in {@code scope}, by the store key of the data file each one refers to.
+     */
+    public static SortedMap<String, DeleteFile> currentDeletes(Table table, StoreLocation location, ViewLayout layout,
+            SyncScope scope) {
+        SortedMap<String, DeleteFile> out = new TreeMap<>();
+        Snapshot current = table.currentSnapshot();
+        if (current == null) {
+            return out;
+        }
+        Optional<PartitionSet> wanted = scope.partitions()
+                .map(ps -> ViewPartitions.set(table.specs(), table.spec(), ps));
+        for (ManifestFile m : current.deleteManifests(table.io())) {
+            if (wanted.isPresent() && !ManifestFileUtil.canContainAny(m, wanted.get(), table.specs())) {
+                continue;
+            }
+            try (ManifestReader<DeleteFile> r = ManifestFiles.readDeleteManifest(m, table.io(), table.specs())) {
+                for (DeleteFile f : r) {
+                    if (wanted.isEmpty() || wanted.get().contains(f.specId(), f.partition())) {
+                        String data = DeadRowDeletes.dataKey(layout, location, f)
+                                .orElseThrow(() -> new IllegalStateException("the Iceberg view holds a delete file "
+                                        + f.location() + " that no sync wrote; engines must not write to the view"));
+                        out.put(data, f.copyWithoutStats());
                     }
                 }
             } catch (IOException e) {
