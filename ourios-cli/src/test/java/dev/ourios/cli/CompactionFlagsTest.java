@@ -78,12 +78,11 @@ class CompactionFlagsTest {
     }
 
     @Test
-    void the_rollup_with_the_iceberg_view_is_refused_naming_both() {
+    void the_rollup_with_the_iceberg_view_is_accepted_the_view_lists_day_files() {
         Map<String, String> view = Map.of("OURIOS_COMPACTION_ROLLUP", "true", "OURIOS_ICEBERG_ENABLED", "true");
-        ConfigException v = assertThrows(ConfigException.class, () -> IcebergConfig.from(new ConfigLoader(
-                ConfigKeys.standard(), view).load(Optional.empty(), Map.of())));
-        assertTrue(v.getMessage().contains("iceberg.enabled") && v.getMessage().contains("compaction.rollup"),
-                v.getMessage());
+        ResolvedConfig resolved = new ConfigLoader(ConfigKeys.standard(), view).load(Optional.empty(), Map.of());
+        assertTrue(IcebergConfig.from(resolved).enabled());
+        assertTrue(OuriosConfig.from(resolved, ConfigKeys.standard()).compaction().options().rollup());
     }
 
     @Test
