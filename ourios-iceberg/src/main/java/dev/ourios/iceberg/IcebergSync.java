@@ -120,18 +120,19 @@ public final class IcebergSync {
         StoreTableOperations ops = view.operations().pin();
         TableMetadata base = ops.current();
         int baseVersion = ops.version();
-        // A day is resolved whole (its day partition and every hour), so a partial scope names whole days.
-        SyncScope scope = base == null ? SyncScope.all() : requested.wholeDays();
+        SyncScope asked = base == null ? SyncScope.all() : requested;
         Optional<Table> existing = base == null ? Optional.empty()
                 : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
-        // Both sides of the comparison cover the same partitions: the scope's, or all of them.
+        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), form, view.tableUri()));
+        StoreLiveSet.Resolved resolved = liveSet.resolve(asked);
+        SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
+        // Both sides of the comparison cover the same partitions: those resolved (a day with a day partition is
+        // resolved whole), or all of them.
+        SyncScope scope = resolved.scope();
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location(), scope))
                 .orElseGet(TreeMap::new);
         SortedMap<String, DeleteFile> deletes = existing
                 .map(t -> IcebergView.currentDeletes(t, view.location(), view.layout(), scope)).orElseGet(TreeMap::new);
-        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), form, view.tableUri()));
-        StoreLiveSet.Resolved resolved = liveSet.resolve(scope);
-        SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
         SyncPlan plan = SyncPlan.of(live, current, deletes);
         if (plan.isEmpty() && base != null) {
             Snapshot snapshot = base.currentSnapshot();

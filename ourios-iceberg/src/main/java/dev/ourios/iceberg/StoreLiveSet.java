@@ -67,9 +67,10 @@ public final class StoreLiveSet {
      * @param partitions the partitions resolved (hours and day partitions; one listing and at most one manifest
      *                   read each)
      */
-    public record Resolved(SortedMap<String, LiveFile> files, int partitions) {
+    public record Resolved(SortedMap<String, LiveFile> files, int partitions, SyncScope scope) {
         public Resolved {
             files = Collections.unmodifiableSortedMap(new TreeMap<>(files));
+            Objects.requireNonNull(scope, "scope is null");
         }
     }
 
@@ -90,8 +91,11 @@ public final class StoreLiveSet {
 
     /**
      * The live files of the partitions in {@code scope}, keyed by store key: every partition the layout walk finds
-     * for a full scope, else every hour and the day partition of each day the scope names an hour of (one listing
-     * of the day partition, one manifest read, one listing of the day's directory) and nothing else.
+     * for a full scope. A partial scope lists the day partition of each day it names an hour of: a day without one
+     * resolves the named hours alone (one listing and one manifest read each); a day with one resolves whole (its
+     * manifest read, one listing of the day's directory, the manifests of its hours not validly covered), because
+     * its day files and their dead rows depend on every hour of the day. The result names the scope resolved: the
+     * one the view's side of a comparison must cover.
      *
      * @throws dev.ourios.table.ManifestException if a partition's manifest is invalid: the view is not synced
      *     past data it cannot read correctly
@@ -117,18 +121,30 @@ public final class StoreLiveSet {
             for (DayState day : days.values()) {
                 day.finish(out);
             }
-        } else {
-            for (DayPartition d : SyncScope.days(scope.partitions().get())) {
-                DayState day = DayState.read(reader, d);
-                partitions[0] += 1 + HOURS_PER_DAY;
-                for (PartitionSnapshot s : reader.hourSnapshots(hoursOf(d), day.covers).values()) {
-                    day.listed(s.partition().hour(), s.isCovered());
-                    s.live().forEach(o -> out.put(o.key(), new LiveFile(s.partition(), o)));
-                }
-                day.finish(out);
-            }
+            return new Resolved(out, partitions[0], scope);
         }
-        return new Resolved(out, partitions[0]);
+        List<PartitionKey> resolved = new ArrayList<>();
+        for (DayPartition d : SyncScope.days(scope.partitions().get())) {
+            DayState day = DayState.read(reader, d);
+            if (day.covers.manifest().isEmpty()) {
+                for (PartitionKey p : scope.partitions().get()) {
+                    if (DayPartition.of(p).equals(d)) {
+                        partitions[0]++;
+                        resolved.add(p);
+                        reader.hourSnapshot(p, day.covers).live().forEach(o -> out.put(o.key(), new LiveFile(p, o)));
+                    }
+                }
+                continue;
+            }
+            partitions[0] += 1 + HOURS_PER_DAY;
+            resolved.addAll(hoursOf(d));
+            for (PartitionSnapshot s : reader.hourSnapshots(hoursOf(d), day.covers).values()) {
+                day.listed(s.partition().hour(), s.isCovered());
+                s.live().forEach(o -> out.put(o.key(), new LiveFile(s.partition(), o)));
+            }
+            day.finish(out);
+        }
+        return new Resolved(out, partitions[0], SyncScope.of(resolved));
     }
 
     /** One day partition as one generation of it stands, and the hours of the day found validly covered. */

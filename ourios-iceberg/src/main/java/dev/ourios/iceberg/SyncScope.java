@@ -50,16 +50,6 @@ public record SyncScope(Optional<SortedSet<PartitionKey>> partitions) {
         return List.copyOf(days.values());
     }
 
-    /** This scope widened to whole days: every hour of each day it names an hour of (a full scope stays full). */
-    public SyncScope wholeDays() {
-        if (partitions.isEmpty()) {
-            return this;
-        }
-        List<PartitionKey> hours = new ArrayList<>();
-        days(partitions.get()).forEach(d -> hours.addAll(StoreLiveSet.hoursOf(d)));
-        return of(hours);
-    }
-
     public boolean isFull() {
         return partitions.isEmpty();
     }
