@@ -186,7 +186,8 @@ class IcebergRollupViewTest {
     }
 
     private static List<DeleteFile> deletes(ViewStore vs) {
-        return List.copyOf(IcebergView.currentDeletes(vs.table(), vs.location, vs.view.layout(), SyncScope.all()).values());
+        return List.copyOf(IcebergView.currentDeletes(vs.table(), vs.location, vs.view.layout(), SyncScope.all())
+                .values());
     }
 
     /**
