@@ -15,9 +15,6 @@ import dev.ourios.gen.GeneratorSpec;
 import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.Query;
 import dev.ourios.table.DayPartition;
-import dev.ourios.table.Manifest;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.ManifestKeys;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -25,7 +22,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Random;
-import java.util.TreeMap;
 import java.util.function.Predicate;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DeleteFile;
@@ -60,18 +56,9 @@ class IcebergRollupViewTest {
         System.out.println("IcebergRollupViewTest seed=" + seed + " form=" + form);
         Random rnd = new Random(seed);
         LogGenerator gen = new LogGenerator(GeneratorSpec.of(TENANTS, START, HOURS, 2, 150, seed));
-        Map<String, List<LogRecord>> rows = new TreeMap<>();
         try (ViewStore vs = new ViewStore(dir.resolve("store"))) {
             vs.form = form;
-            for (String t : TENANTS) {
-                for (int h = 0; h < HOURS; h++) {
-                    for (int f = 0; f < 2; f++) {
-                        List<LogRecord> file = gen.file(t, h, f);
-                        vs.ingest(gen.partition(t, h), file);
-                        rows.computeIfAbsent(t, k -> new ArrayList<>()).addAll(file);
-                    }
-                }
-            }
+            Map<String, List<LogRecord>> rows = vs.ingestAll(gen, TENANTS, HOURS, 2);
             vs.sync();
             check(vs, rows, rnd, "hourly");
 
@@ -96,11 +83,7 @@ class IcebergRollupViewTest {
             // An hour commit on top of its cover (a racing compactor) voids it: the hour's own files hold its rows,
             // and its rows in the day file are hidden by a position delete.
             PartitionKey acme12 = gen.partition("acme", 2);
-            long g = vs.tables.hourSnapshot(acme12).generation();
-            Manifest current = vs.tables.readManifest(acme12, g);
-            String key = ManifestKeys.key(acme12, g + 1);
-            assertTrue(vs.store.putIfAbsent(key, new ManifestCodec().encode(key,
-                    new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null))));
+            vs.voidCover(acme12);
             assertFalse(vs.tables.hourSnapshot(acme12).isCovered());
             vs.sync(SyncScope.of(List.of(acme12)));
             assertEquals(1, deletes(vs).size(), "the day file's dead rows hidden");

@@ -94,6 +94,39 @@ final class ViewStore implements AutoCloseable {
         return new IngestWriter(store).writeFile(p, rows).key();
     }
 
+    /**
+     * Lands every file of {@code gen} for {@code tenants}: {@code hours} hours of {@code filesPerHour} files each.
+     * Returns the rows landed, by tenant.
+     */
+    java.util.Map<String, List<LogRecord>> ingestAll(dev.ourios.gen.LogGenerator gen, List<String> tenants, int hours,
+            int filesPerHour) throws IOException {
+        java.util.Map<String, List<LogRecord>> rows = new java.util.TreeMap<>();
+        for (String t : tenants) {
+            for (int h = 0; h < hours; h++) {
+                for (int f = 0; f < filesPerHour; f++) {
+                    List<LogRecord> file = gen.file(t, h, f);
+                    ingest(gen.partition(t, h), file);
+                    rows.computeIfAbsent(t, k -> new ArrayList<>()).addAll(file);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Commits the next generation of a covered hour on top of its cover, as a racing compactor that planned before
+     * the cover would (storage.md section 4.15): the cover is void and the hour's own files hold its rows again.
+     */
+    void voidCover(PartitionKey hour) throws IOException {
+        long g = tables.hourSnapshot(hour).generation();
+        dev.ourios.table.Manifest current = tables.readManifest(hour, g);
+        String key = dev.ourios.table.ManifestKeys.key(hour, g + 1);
+        if (!store.putIfAbsent(key, new ManifestCodec().encode(key, new dev.ourios.table.Manifest(
+                dev.ourios.table.Manifest.FORMAT, g + 1, current.files(), current.retired(), null)))) {
+            throw new IllegalStateException("generation " + (g + 1) + " of " + hour + " already exists");
+        }
+    }
+
     SyncResult sync() throws IOException {
         return sync(SyncScope.all());
     }
