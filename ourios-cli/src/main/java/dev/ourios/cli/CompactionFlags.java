@@ -40,10 +40,14 @@ public final class CompactionFlags {
             + "${DEFAULT-VALUE})")
     String maxFileBytes;
 
+    /**
+     * Null when neither form is given: then the setting's default applies. picocli sets a negatable flag to the
+     * opposite of its default, so the flag has none of its own (FlagDefaults leaves it out): {@code --rollup} is
+     * always on and {@code --no-rollup} always off.
+     */
     @Option(names = "--rollup", negatable = true, description = "Roll a tenant's small sealed hours up into one "
-            + "file per UTC day, in the day partition (storage.md 4.15); --no-rollup leaves them hourly (default "
-            + "${DEFAULT-VALUE})")
-    boolean rollup;
+            + "file per UTC day, in the day partition (storage.md 4.15); --no-rollup leaves them hourly (default on)")
+    Boolean rollup;
 
     @Option(names = "--sort-budget", description = "Decoded-row budget of the sort before spilling (default ${DEFAULT-VALUE})")
     String sortBudget;
@@ -161,7 +165,8 @@ public final class CompactionFlags {
                     new IoRates(Units.parseSize("--max-read-rate", maxReadRate),
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
                     Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio,
-                    Units.parseSize("--max-file-bytes", maxFileBytes)).withRollup(rollup);
+                    Units.parseSize("--max-file-bytes", maxFileBytes)).withRollup(rollup != null ? rollup
+                    : Boolean.parseBoolean(ConfigKeys.standard().get(ConfigKeys.ROLLUP).defaultValue().orElseThrow()));
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

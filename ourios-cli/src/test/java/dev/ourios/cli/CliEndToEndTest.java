@@ -36,8 +36,8 @@ class CliEndToEndTest {
         assertEquals(12, files(dir.resolve("s"), ".parquet").size());
 
         // throttled far above what this store moves: the flags are accepted and change nothing in the result
-        var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json", "--max-read-rate",
-                "64MiB", "--max-write-rate", "32MiB");
+        var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json",
+                "--max-read-rate", "64MiB", "--max-write-rate", "32MiB");
         assertEquals(0, compact.exit(), compact.err());
         List<String> lines = compact.outLines();
         assertEquals(3, lines.size(), compact.out());
@@ -53,7 +53,7 @@ class CliEndToEndTest {
         }
         assertEquals(2, JSON.readTree(lines.get(2)).get("summary").get("committed").asInt());
 
-        var again = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        var again = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json");
         assertEquals(0, again.exit(), again.err());
         assertEquals(0, JSON.readTree(again.outLines().get(0)).get("summary").get("committed").asInt());
 
@@ -150,7 +150,7 @@ class CliEndToEndTest {
         Files.copy(moved, h10.resolve("01a22900-0000-7000-8000-000000000001.parquet"));
         List<Path> before = files(dir.resolve("s"), ".parquet");
 
-        var r = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        var r = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json");
         assertEquals(1, r.exit(), r.out() + r.err());
         JsonNode first = JSON.readTree(r.outLines().get(0));
         assertEquals("error", first.get("result").asText());

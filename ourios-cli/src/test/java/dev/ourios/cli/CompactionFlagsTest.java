@@ -58,10 +58,10 @@ class CompactionFlagsTest {
     }
 
     @Test
-    void the_rollup_is_off_by_default_and_its_flags_and_setting_reach_the_options() {
+    void the_rollup_is_on_by_default_and_its_flags_and_setting_reach_the_options() {
         CompactCommand plain = new CompactCommand();
         new CommandLine(plain).parseArgs();
-        assertEquals(false, plain.flags.toOptions().rollup());
+        assertEquals(true, plain.flags.toOptions().rollup());
         CompactCommand on = new CompactCommand();
         new CommandLine(on).parseArgs("--rollup");
         assertEquals(true, on.flags.toOptions().rollup());
@@ -74,16 +74,29 @@ class CompactionFlagsTest {
         assertEquals(true, fromEnv.rollup());
         CompactionOptions defaults = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(), Map.of())
                 .load(Optional.empty(), Map.of()), ConfigKeys.standard()).compaction().options();
-        assertEquals(false, defaults.rollup());
+        assertEquals(true, defaults.rollup());
+        CompactionOptions offFromEnv = OuriosConfig.from(new ConfigLoader(ConfigKeys.standard(),
+                Map.of("OURIOS_COMPACTION_ROLLUP", "false")).load(Optional.empty(), Map.of()), ConfigKeys.standard())
+                .compaction().options();
+        assertEquals(false, offFromEnv.rollup());
     }
 
     @Test
-    void the_rollup_with_the_iceberg_view_is_refused_naming_both() {
+    void serve_passes_either_form_of_the_rollup_flag_as_given_whatever_the_default() {
+        picocli.CommandLine.ParseResult off = new CommandLine(new dev.ourios.cli.serve.ServeCommand())
+                .parseArgs("--no-rollup");
+        assertEquals(Boolean.FALSE, off.matchedOptionValue("--rollup", null));
+        picocli.CommandLine.ParseResult on = new CommandLine(new dev.ourios.cli.serve.ServeCommand())
+                .parseArgs("--rollup");
+        assertEquals(Boolean.TRUE, on.matchedOptionValue("--rollup", null));
+    }
+
+    @Test
+    void the_rollup_with_the_iceberg_view_is_accepted_the_view_lists_day_files() {
         Map<String, String> view = Map.of("OURIOS_COMPACTION_ROLLUP", "true", "OURIOS_ICEBERG_ENABLED", "true");
-        ConfigException v = assertThrows(ConfigException.class, () -> IcebergConfig.from(new ConfigLoader(
-                ConfigKeys.standard(), view).load(Optional.empty(), Map.of())));
-        assertTrue(v.getMessage().contains("iceberg.enabled") && v.getMessage().contains("compaction.rollup"),
-                v.getMessage());
+        ResolvedConfig resolved = new ConfigLoader(ConfigKeys.standard(), view).load(Optional.empty(), Map.of());
+        assertTrue(IcebergConfig.from(resolved).enabled());
+        assertTrue(OuriosConfig.from(resolved, ConfigKeys.standard()).compaction().options().rollup());
     }
 
     @Test

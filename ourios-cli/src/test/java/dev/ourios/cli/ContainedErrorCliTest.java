@@ -33,7 +33,7 @@ class ContainedErrorCliTest {
         Path hour = dir.resolve("s/data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
         Files.write(hour.resolve("01a22900-0000-7000-8000-00000000000c.parquet"), ForeignParquet.deeplyNested(100_000));
 
-        var r = CliProcess.run(dir, "compact", "--store", store, "--once");
+        var r = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup");
 
         assertEquals(1, r.exit(), r.out() + r.err());
         List<String> stderr = r.errLines().stream().filter(l -> l.startsWith("ourios: ")).toList();
@@ -43,7 +43,7 @@ class ContainedErrorCliTest {
         assertTrue(r.out().contains("sweep: 1 committed, 0 noop, 1 error"), r.out());
 
         // The next sweep (a daemon's next) meets the same file: the same error, as a JSON result.
-        var j = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        var j = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json");
 
         assertEquals(1, j.exit(), j.out() + j.err());
         List<JsonNode> lines = new ArrayList<>();

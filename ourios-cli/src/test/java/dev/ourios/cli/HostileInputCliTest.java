@@ -37,7 +37,7 @@ class HostileInputCliTest {
         }
         var g = CliProcess.run(dir, gen.toArray(String[]::new));
         assertEquals(0, g.exit(), g.err());
-        var c = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        var c = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json");
         assertEquals(0, c.exit(), c.err());
         assertEquals(TENANTS.size(), JSON.readTree(c.outLines().get(c.outLines().size() - 1)).get("summary")
                 .get("committed").asInt(), c.out());
@@ -74,7 +74,7 @@ class HostileInputCliTest {
                 "{\"format\":1,\"generation\":1,\"files\":[\"../../x.parquet\"]}");
         Map<String, Long> before = files(dir.resolve("s"));
 
-        var r = CliProcess.run(dir, "compact", "--store", store, "--once");
+        var r = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup");
         assertEquals(1, r.exit(), r.out() + r.err());
         List<String> errors = r.errLines().stream().filter(l -> l.startsWith("ourios: ")).toList();
         assertEquals(3, errors.size(), r.err());

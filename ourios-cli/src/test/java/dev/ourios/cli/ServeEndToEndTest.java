@@ -54,7 +54,8 @@ class ServeEndToEndTest {
         try (DaemonProcess serve = DaemonProcess.start(dir, Map.of("OURIOS_HTTP_MAX_ROWS", "100000"),
                 // The read throttle stretches the sweep to seconds per partition, so SIGTERM lands mid-sweep however
                 // fast the machine is.
-                "serve", "--store", store, "--http", "127.0.0.1:0", "--interval", "1h", "--max-read-rate", "64KiB")) {
+                "serve", "--store", store, "--http", "127.0.0.1:0", "--interval", "1h", "--no-rollup",
+                "--max-read-rate", "64KiB")) {
             serve.port();
             serve.awaitEvent("ourios.compaction.sweep.start", Duration.ofSeconds(60));
             // Query every hour, over and over, while the sweep rewrites and commits them: each answer must be exactly
@@ -119,7 +120,7 @@ class ServeEndToEndTest {
         }
 
         // The next sweep compacts the rest; GC with no grace then leaves exactly the live set: no debris.
-        var next = CliProcess.run(dir, "compact", "--store", store, "--once", "--json");
+        var next = CliProcess.run(dir, "compact", "--store", store, "--once", "--no-rollup", "--json");
         assertEquals(0, next.exit(), next.err());
         assertEquals(0, CliProcess.run(dir, "gc", "--store", store, "--grace", "0s").exit());
         var verify = CliProcess.run(dir, "verify", "--store", store);

@@ -42,7 +42,8 @@ class ServeS3EndToEndTest {
                     "OURIOS_HTTP", "127.0.0.1:0", "OURIOS_COMPACTION_INTERVAL", "1h",
                     "OURIOS_INGEST_WAL_DIR", dir.resolve("wal").toString()), "serve")) {
                 JsonNode committed = serve.awaitEvent("ourios.compaction.sweep.end", java.time.Duration.ofMinutes(2));
-                assertEquals(1, committed.get("Attributes").get("ourios.compaction.committed").asInt(),
+                // The hour's compaction, then the rollup of its sealed day (compaction.rollup is on by default).
+                assertEquals(2, committed.get("Attributes").get("ourios.compaction.committed").asInt(),
                         committed.toString());
                 assertEquals(200, serve.get("/readyz", null).statusCode());
                 HttpResponse<String> q = serve.post("/v1/query", "acme", "{\"limit\":1000}");

@@ -11,8 +11,9 @@ import java.util.Optional;
  *
  * @param generation the generation the commit must follow: the snapshot's, or the one a plan made from it names
  * @param directory empty for a data partition (its data prefix; the commit is told to the live-set listeners); a
- *                  directory that keeps files and manifests as a partition does (an audit day), whose snapshot's
- *                  partition is then only a label
+ *                  directory that keeps files and manifests as a partition does (a day partition, whose commit is
+ *                  told to the listeners as its day's first hour; an audit day), whose snapshot's partition is then
+ *                  only a label
  */
 public record PlannedRewrite(PartitionSnapshot snapshot, long generation, Optional<String> directory) {
     public PlannedRewrite {

@@ -1,6 +1,5 @@
 package dev.ourios.iceberg;
 
-import dev.ourios.core.PartitionKey;
 import dev.ourios.parquet.LogSchema;
 import dev.ourios.store.NoSuchObjectException;
 import dev.ourios.store.ObjectStore;
@@ -24,6 +23,8 @@ import java.util.concurrent.Future;
 import org.apache.iceberg.AppendFiles;
 import org.apache.iceberg.DataFile;
 import org.apache.iceberg.DataFiles;
+import org.apache.iceberg.DeleteFile;
+import org.apache.iceberg.RowDelta;
 import org.apache.iceberg.FileFormat;
 import org.apache.iceberg.OverwriteFiles;
 import org.apache.iceberg.PartitionData;
@@ -119,16 +120,20 @@ public final class IcebergSync {
         StoreTableOperations ops = view.operations().pin();
         TableMetadata base = ops.current();
         int baseVersion = ops.version();
-        SyncScope scope = base == null ? SyncScope.all() : requested;
+        SyncScope asked = base == null ? SyncScope.all() : requested;
         Optional<Table> existing = base == null ? Optional.empty()
                 : Optional.of(new org.apache.iceberg.BaseTable(ops, IcebergView.NAME));
-        // Both sides of the comparison cover the same partitions: the scope's, or all of them.
+        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), form, view.tableUri()));
+        StoreLiveSet.Resolved resolved = liveSet.resolve(asked);
+        SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
+        // Both sides of the comparison cover the same partitions: those resolved (a day with a day partition is
+        // resolved whole), or all of them.
+        SyncScope scope = resolved.scope();
         SortedMap<String, DataFile> current = existing.map(t -> IcebergView.currentFiles(t, view.location(), scope))
                 .orElseGet(TreeMap::new);
-        existing.ifPresent(t -> ViewSchema.checkForm(t.schema(), form, view.tableUri()));
-        StoreLiveSet.Resolved resolved = liveSet.resolve(scope);
-        SortedMap<String, StoreLiveSet.LiveFile> live = resolved.files();
-        SyncPlan plan = SyncPlan.of(live, current);
+        SortedMap<String, DeleteFile> deletes = existing
+                .map(t -> IcebergView.currentDeletes(t, view.location(), view.layout(), scope)).orElseGet(TreeMap::new);
+        SyncPlan plan = SyncPlan.of(live, current, deletes);
         if (plan.isEmpty() && base != null) {
             Snapshot snapshot = base.currentSnapshot();
             return new SyncResult(false, baseVersion, snapshot == null ? 0 : snapshot.snapshotId(), scope.isFull(),
@@ -142,9 +147,16 @@ public final class IcebergSync {
                 ? Transactions.createTableTransaction(IcebergView.NAME, ops, newTableMetadata())
                 : Transactions.newTransaction(IcebergView.NAME, ops);
         List<String> added = evolveSchema(txn, footers);
+        boolean daySpecAdded = false;
+        if (ViewSchema.daySpec(txn.table().specs()).isEmpty()
+                && plan.add().stream().anyMatch(StoreLiveSet.LiveFile::isDayFile)) {
+            ViewSchema.addDaySpec(txn, form);
+            daySpecAdded = true;
+        }
         Schema schema = txn.table().schema();
         PartitionSpec spec = txn.table().spec();
-        if (!added.isEmpty() || base == null) {
+        Optional<PartitionSpec> daySpec = ViewSchema.daySpec(txn.table().specs());
+        if (!added.isEmpty() || daySpecAdded || base == null) {
             txn.updateProperties().set(TableProperties.DEFAULT_NAME_MAPPING,
                     NameMappingParser.toJson(MappingUtil.create(schema))).commit();
         }
@@ -152,23 +164,45 @@ public final class IcebergSync {
             // A view made before manifests were kept small takes the setting with its next commit.
             txn.updateProperties().set(TableProperties.MANIFEST_TARGET_SIZE_BYTES, MANIFEST_TARGET_BYTES).commit();
         }
-        Map<String, PartitionKey> partitions = new HashMap<>();
-        plan.add().forEach(f -> partitions.put(f.object().key(), f.partition()));
+        Map<String, StoreLiveSet.LiveFile> partitions = new HashMap<>();
+        plan.add().forEach(f -> partitions.put(f.object().key(), f));
+        DeadRowDeletes deadRows = new DeadRowDeletes(store, view, ops.io(), form);
+        List<DeleteFile> written = new ArrayList<>();
+        for (StoreLiveSet.LiveFile f : plan.writeDeletes()) {
+            deadRows.write(f, daySpec.orElseThrow()).ifPresent(written::add);
+        }
         SnapshotUpdate<?> update;
-        if (plan.remove().isEmpty()) {
+        if (plan.changesDeletes()) {
+            RowDelta delta = txn.newRowDelta();
+            if (base != null && base.currentSnapshot() != null) {
+                // Planned on this snapshot: only a DV added after it would be concurrent (none can be: a lost
+                // race fails the create-only commit and is planned again).
+                delta.validateFromSnapshot(base.currentSnapshot().snapshotId());
+            }
+            plan.remove().forEach(delta::removeRows);
+            plan.removeDeletes().forEach(delta::removeDeletes);
+            footers.forEach(f -> delta.addRows(dataFile(f, partitions.get(f.key()), schema, spec, daySpec)));
+            written.forEach(delta::addDeletes);
+            update = delta;
+        } else if (plan.remove().isEmpty()) {
             AppendFiles append = txn.newAppend();
-            footers.forEach(f -> append.appendFile(dataFile(f, partitions.get(f.key()), schema, spec)));
+            footers.forEach(f -> append.appendFile(dataFile(f, partitions.get(f.key()), schema, spec, daySpec)));
             update = append;
         } else {
             OverwriteFiles overwrite = txn.newOverwrite();
             plan.remove().forEach(overwrite::deleteFile);
-            footers.forEach(f -> overwrite.addFile(dataFile(f, partitions.get(f.key()), schema, spec)));
+            footers.forEach(f -> overwrite.addFile(dataFile(f, partitions.get(f.key()), schema, spec, daySpec)));
             update = overwrite;
         }
         update.set("ourios.partitions-changed", Integer.toString(plan.changedPartitions().size()));
         update.set("ourios.sync", scope.isFull() ? "full" : "partial");
-        update.commit();
-        txn.commitTransaction();
+        try {
+            update.commit();
+            txn.commitTransaction();
+        } catch (RuntimeException e) {
+            deadRows.discard(written);
+            throw e;
+        }
 
         // Ours, whatever another syncer commits next: the version after the one planned on, and the snapshot made.
         Snapshot made = txn.table().currentSnapshot();
@@ -260,8 +294,12 @@ public final class IcebergSync {
         }
     }
 
-    private DataFile dataFile(FileFooterFacts f, PartitionKey partition, Schema schema, PartitionSpec spec) {
-        PartitionData values = ViewPartitions.value(spec, partition);
+    /** A data file's entry: an hour partition's under the hour spec, a day partition's under the day spec. */
+    private DataFile dataFile(FileFooterFacts f, StoreLiveSet.LiveFile live, Schema schema, PartitionSpec hourSpec,
+            Optional<PartitionSpec> daySpec) {
+        PartitionSpec spec = live.isDayFile() ? daySpec.orElseThrow() : hourSpec;
+        PartitionData values = live.isDayFile() ? ViewPartitions.dayValue(spec, live.day().get())
+                : ViewPartitions.value(spec, live.partition());
         return DataFiles.builder(spec)
                 .withPath(view.location().uri(f.key()))
                 .withFormat(FileFormat.PARQUET)

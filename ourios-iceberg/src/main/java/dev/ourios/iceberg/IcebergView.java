@@ -10,7 +10,15 @@ import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import org.apache.iceberg.BaseTable;
+import java.util.List;
+import java.util.Map;
+import java.util.function.BiFunction;
+import java.util.function.Consumer;
+import org.apache.iceberg.ContentFile;
 import org.apache.iceberg.DataFile;
+import org.apache.iceberg.PartitionSpec;
+import org.apache.iceberg.io.FileIO;
+import org.apache.iceberg.DeleteFile;
 import org.apache.iceberg.ManifestFile;
 import org.apache.iceberg.ManifestFiles;
 import org.apache.iceberg.ManifestReader;
@@ -73,27 +81,61 @@ public final class IcebergView {
      */
     public static SortedMap<String, DataFile> currentFiles(Table table, StoreLocation location, SyncScope scope) {
         SortedMap<String, DataFile> out = new TreeMap<>();
+        forEachCurrent(table, scope, Snapshot::dataManifests, (m, specs) -> ManifestFiles.read(m, table.io(), specs),
+                f -> out.put(location.key(f.location()), f.copyWithoutStats()));
+        return out;
+    }
+
+    /**
+     * The current snapshot's delete files (the position deletes hiding the dead rows of day files, storage.md
+     * section 10) of the partitions in {@code scope}, by the store key of the data file each one refers to.
+     */
+    public static SortedMap<String, DeleteFile> currentDeletes(Table table, StoreLocation location, ViewLayout layout,
+            SyncScope scope) {
+        SortedMap<String, DeleteFile> out = new TreeMap<>();
+        forEachCurrent(table, scope, Snapshot::deleteManifests,
+                (m, specs) -> ManifestFiles.readDeleteManifest(m, table.io(), specs), f -> {
+                    String data = DeadRowDeletes.dataKey(layout, location, f)
+                            .orElseThrow(() -> new IllegalStateException("the Iceberg view holds a delete file "
+                                    + f.location() + " that no sync wrote; engines must not write to the view"));
+                    out.put(data, f.copyWithoutStats());
+                });
+        return out;
+    }
+
+    /** Opens one manifest of a snapshot for its entries. */
+    @FunctionalInterface
+    private interface ManifestOpener<F extends ContentFile<F>> {
+        ManifestReader<F> open(ManifestFile manifest, Map<Integer, PartitionSpec> specs);
+    }
+
+    /**
+     * Gives {@code each} every entry of the current snapshot's manifests ({@code manifests}: its data or its delete
+     * manifests) in the partitions of {@code scope}; a partial scope reads only the manifests whose partition
+     * ranges (the manifest list's summaries) can hold one of its partitions.
+     */
+    private static <F extends ContentFile<F>> void forEachCurrent(Table table, SyncScope scope,
+            BiFunction<Snapshot, FileIO, List<ManifestFile>> manifests, ManifestOpener<F> opener, Consumer<F> each) {
         Snapshot current = table.currentSnapshot();
         if (current == null) {
-            return out;
+            return;
         }
         Optional<PartitionSet> wanted = scope.partitions()
                 .map(ps -> ViewPartitions.set(table.specs(), table.spec(), ps));
-        for (ManifestFile m : current.dataManifests(table.io())) {
+        for (ManifestFile m : manifests.apply(current, table.io())) {
             if (wanted.isPresent() && !ManifestFileUtil.canContainAny(m, wanted.get(), table.specs())) {
                 continue;
             }
-            try (ManifestReader<DataFile> r = ManifestFiles.read(m, table.io(), table.specs())) {
-                for (DataFile f : r) {
+            try (ManifestReader<F> r = opener.open(m, table.specs())) {
+                for (F f : r) {
                     if (wanted.isEmpty() || wanted.get().contains(f.specId(), f.partition())) {
-                        out.put(location.key(f.location()), f.copyWithoutStats());
+                        each.accept(f);
                     }
                 }
             } catch (IOException e) {
                 throw new UncheckedIOException("could not read Iceberg manifest " + m.path() + ": " + e.getMessage(), e);
             }
         }
-        return out;
     }
 
     /** Store keys of every data file any snapshot of the table references. */

@@ -1,7 +1,12 @@
 package dev.ourios.iceberg;
 
 import dev.ourios.core.PartitionKey;
+import dev.ourios.table.DayPartition;
+import java.util.ArrayList;
 import java.util.Collection;
+import java.util.List;
+import java.util.SortedMap;
+import java.util.TreeMap;
 import java.util.Collections;
 import java.util.Optional;
 import java.util.SortedSet;
@@ -30,6 +35,19 @@ public record SyncScope(Optional<SortedSet<PartitionKey>> partitions) {
     /** Only these partitions (none: the sync reads no partition and commits nothing). */
     public static SyncScope of(Collection<PartitionKey> partitions) {
         return new SyncScope(Optional.of(new TreeSet<>(partitions)));
+    }
+
+    /**
+     * The days of {@code partitions}, in tenant then date order. A sync resolves a day whole (its day partition and
+     * its 24 hours, storage.md section 10), so any hour of a day stands for the day.
+     */
+    public static List<DayPartition> days(Collection<PartitionKey> partitions) {
+        SortedMap<String, DayPartition> days = new TreeMap<>();
+        partitions.forEach(p -> {
+            DayPartition d = DayPartition.of(p);
+            days.putIfAbsent(d.dayPrefix(), d);
+        });
+        return List.copyOf(days.values());
     }
 
     public boolean isFull() {

@@ -34,6 +34,11 @@ import org.apache.parquet.schema.PrimitiveType;
 public final class ViewSchema {
     /** The column holding the hour of a row's partition (the directory's hour), its partition field's source. */
     public static final String HOUR_PARTITION = "effective_hour";
+    /**
+     * The partition field of the day partitions' spec (storage.md section 10): the day of the effective time
+     * ({@code timestamp_ns} form), or the column of that name, filled from the partition value ({@code long} form).
+     */
+    public static final String DAY_PARTITION = "effective_day";
 
     private ViewSchema() {
     }
@@ -110,6 +115,33 @@ public final class ViewSchema {
         PartitionSpec.Builder b = PartitionSpec.builderFor(schema).identity(Columns.TENANT_ID);
         return (form == ViewForm.LONG ? b.identity(HOUR_PARTITION) : b.hour(Columns.EFFECTIVE_TIME, HOUR_PARTITION))
                 .build();
+    }
+
+    /** The spec of the day partitions' files, when the table has it. */
+    public static Optional<PartitionSpec> daySpec(java.util.Map<Integer, PartitionSpec> specs) {
+        return specs.values().stream()
+                .filter(s -> s.fields().stream().anyMatch(f -> f.name().equals(DAY_PARTITION))).findFirst();
+    }
+
+    /**
+     * Adds the day partitions' spec to a table that lacks it, never as the default: {@code identity(tenant_id)}
+     * and {@code day(effective_time_unix_nano)}, or in the {@code long} form {@code identity(effective_day)} on a
+     * {@code timestamptz} column that the data files do not hold. Returns whether the schema gained that column.
+     */
+    public static boolean addDaySpec(org.apache.iceberg.Transaction txn, ViewForm form) {
+        boolean column = form == ViewForm.LONG && txn.table().schema().findField(DAY_PARTITION) == null;
+        if (column) {
+            txn.updateSchema().addColumn(null, DAY_PARTITION, Types.TimestampType.withZone()).commit();
+        }
+        org.apache.iceberg.UpdatePartitionSpec update = txn.updateSpec().addNonDefaultSpec()
+                .removeField(HOUR_PARTITION);
+        if (form == ViewForm.LONG) {
+            update.addField(DAY_PARTITION);
+        } else {
+            update.addField(DAY_PARTITION, org.apache.iceberg.expressions.Expressions.day(Columns.EFFECTIVE_TIME));
+        }
+        update.commit();
+        return column;
     }
 
     /**

@@ -43,6 +43,7 @@ import org.apache.iceberg.Table;
 import org.apache.iceberg.FileScanTask;
 import org.apache.iceberg.Schema;
 import org.apache.iceberg.TableProperties;
+import org.apache.iceberg.data.GenericDeleteFilter;
 import org.apache.iceberg.data.InternalRecordWrapper;
 import org.apache.iceberg.data.parquet.GenericParquetReaders;
 import org.apache.iceberg.expressions.Evaluator;
@@ -93,6 +94,39 @@ final class ViewStore implements AutoCloseable {
         return new IngestWriter(store).writeFile(p, rows).key();
     }
 
+    /**
+     * Lands every file of {@code gen} for {@code tenants}: {@code hours} hours of {@code filesPerHour} files each.
+     * Returns the rows landed, by tenant.
+     */
+    java.util.Map<String, List<LogRecord>> ingestAll(dev.ourios.gen.LogGenerator gen, List<String> tenants, int hours,
+            int filesPerHour) throws IOException {
+        java.util.Map<String, List<LogRecord>> rows = new java.util.TreeMap<>();
+        for (String t : tenants) {
+            for (int h = 0; h < hours; h++) {
+                for (int f = 0; f < filesPerHour; f++) {
+                    List<LogRecord> file = gen.file(t, h, f);
+                    ingest(gen.partition(t, h), file);
+                    rows.computeIfAbsent(t, k -> new ArrayList<>()).addAll(file);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /**
+     * Commits the next generation of a covered hour on top of its cover, as a racing compactor that planned before
+     * the cover would (storage.md section 4.15): the cover is void and the hour's own files hold its rows again.
+     */
+    void voidCover(PartitionKey hour) throws IOException {
+        long g = tables.hourSnapshot(hour).generation();
+        dev.ourios.table.Manifest current = tables.readManifest(hour, g);
+        String key = dev.ourios.table.ManifestKeys.key(hour, g + 1);
+        if (!store.putIfAbsent(key, new ManifestCodec().encode(key, new dev.ourios.table.Manifest(
+                dev.ourios.table.Manifest.FORMAT, g + 1, current.files(), current.retired(), null)))) {
+            throw new IllegalStateException("generation " + (g + 1) + " of " + hour + " already exists");
+        }
+    }
+
     SyncResult sync() throws IOException {
         return sync(SyncScope.all());
     }
@@ -126,9 +160,14 @@ final class ViewStore implements AutoCloseable {
      * grace of ten years).
      */
     SweepReport compact(Path scratch) {
+        return compact(scratch, o -> o);
+    }
+
+    /** As {@link #compact(Path)}, with the options {@code adjust} makes of those (a rollup, a retention). */
+    SweepReport compact(Path scratch, java.util.function.UnaryOperator<CompactionOptions> adjust) {
         // Max tail ratio 0: late files fold into their hour, so a sweep after late data commits every such hour.
-        CompactionOptions opts = CompactionOptions.defaults(scratch).withGcGrace(Duration.ofDays(3650))
-                .withMaxTailRatio(0);
+        CompactionOptions opts = adjust.apply(CompactionOptions.defaults(scratch).withGcGrace(Duration.ofDays(3650))
+                .withMaxTailRatio(0));
         SweepReport r = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(LATER))
                 .sweep(PartitionFilter.all(), x -> { });
         if (r.hasErrors()) {
@@ -151,21 +190,34 @@ final class ViewStore implements AutoCloseable {
     /**
      * The rows Iceberg's generic Parquet reader returns for {@code filter}: files planned by Iceberg's scan (partition
      * and metrics pruning), each read with the table's name mapping as engines do, the residual applied exactly.
-     * Identity partition values are not substituted, so {@code tenant_id} comes from the files themselves.
+     * Identity partition values are not substituted, so {@code tenant_id} comes from the files themselves. The
+     * task's delete files (the deletes hiding a day file's dead rows) are applied by Iceberg's generic delete filter.
      */
     List<Record> icebergRows(Expression filter) throws IOException {
+        return icebergRows(filter, true);
+    }
+
+    /**
+     * As {@link #icebergRows(Expression)}; with {@code residual} false, the files and row groups are planned on the
+     * filter but every row of them is returned (Iceberg's Java reader cannot evaluate a residual on the {@code long}
+     * form's time columns, which it reads as timestamps; the caller filters).
+     */
+    List<Record> icebergRows(Expression filter, boolean applyResidual) throws IOException {
         Table t = table();
         Schema schema = t.schema();
         NameMapping mapping = NameMappingParser.fromJson(t.properties().get(TableProperties.DEFAULT_NAME_MAPPING));
         List<Record> out = new ArrayList<>();
         try (CloseableIterable<FileScanTask> tasks = t.newScan().filter(filter).planFiles()) {
             for (FileScanTask task : tasks) {
-                Evaluator residual = new Evaluator(schema.asStruct(), task.residual(), true);
-                InternalRecordWrapper wrapper = new InternalRecordWrapper(schema.asStruct());
+                Expression rowFilter = applyResidual ? task.residual() : Expressions.alwaysTrue();
+                Evaluator residual = new Evaluator(schema.asStruct(), rowFilter, true);
+                GenericDeleteFilter deletes = new GenericDeleteFilter(t.io(), task, schema, schema);
+                Schema read = deletes.requiredSchema();
+                InternalRecordWrapper wrapper = new InternalRecordWrapper(read.asStruct());
                 try (CloseableIterable<Record> it = Parquet.read(t.io().newInputFile(task.file().location()))
-                        .project(schema).withNameMapping(mapping).filter(task.residual())
-                        .createReaderFunc(fs -> GenericParquetReaders.buildReader(schema, fs, Map.of())).build()) {
-                    for (Record r : it) {
+                        .project(read).withNameMapping(mapping).filter(rowFilter)
+                        .createReaderFunc(fs -> GenericParquetReaders.buildReader(read, fs, Map.of())).build()) {
+                    for (Record r : deletes.filter(it)) {
                         if (residual.eval(wrapper.wrap(r))) {
                             out.add(r.copy());
                         }

@@ -82,7 +82,7 @@ public final class ManifestCommitter {
      */
     public CommitResult commit(PartitionKey partition, long expectedCurrentGeneration, Manifest next)
             throws IOException {
-        CommitResult r = commit(partition, partition.dataPrefix(), expectedCurrentGeneration, next);
+        CommitResult r = commitAt(partition, partition.dataPrefix(), expectedCurrentGeneration, next);
         if (r.status() == CommitResult.Status.COMMITTED || r.status() == CommitResult.Status.UNKNOWN) {
             // An unknown outcome may be a commit: a mirror that reads the partition again loses nothing.
             changes.changed(partition);
@@ -91,12 +91,23 @@ public final class ManifestCommitter {
     }
 
     /**
-     * As above for the directory {@code prefix} that keeps files and manifests as a partition does (an audit day);
-     * {@code partition} names it in the result and in messages. An audit day holds no log rows, so its commits are
-     * not told to the {@link LiveSetChanges}.
+     * As above for the directory {@code prefix} that keeps files and manifests as a partition does (a day partition,
+     * an audit day); {@code partition} names it in the result and in messages. A day partition's commits are told to
+     * the {@link LiveSetChanges} as {@code partition} (its day's first hour: a mirror resolves the day whole); an
+     * audit day holds no log rows, so its commits are not.
      */
     public CommitResult commit(PartitionKey partition, String prefix, long expectedCurrentGeneration, Manifest next)
             throws IOException {
+        CommitResult r = commitAt(partition, prefix, expectedCurrentGeneration, next);
+        if (prefix.equals(DayPartition.of(partition).prefix())
+                && (r.status() == CommitResult.Status.COMMITTED || r.status() == CommitResult.Status.UNKNOWN)) {
+            changes.changed(partition);
+        }
+        return r;
+    }
+
+    private CommitResult commitAt(PartitionKey partition, String prefix, long expectedCurrentGeneration,
+            Manifest next) throws IOException {
         long gen = expectedCurrentGeneration + 1;
         if (next.generation() != gen) {
             throw new IllegalArgumentException("next manifest has generation " + next.generation() + ", expected "

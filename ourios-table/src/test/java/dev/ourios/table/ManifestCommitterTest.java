@@ -210,4 +210,21 @@ class ManifestCommitterTest {
         assertThrows(IllegalArgumentException.class,
                 () -> NextManifest.from(s, new CommitRecord(at, List.of(in1), oldOut, 1, 1, 1, "c")));
     }
+
+    @Test
+    void aDayPartitionsCommitIsToldAsItsDayAndAnotherDirectorysIsNot() throws Exception {
+        List<dev.ourios.core.PartitionKey> told = new ArrayList<>();
+        ManifestCommitter telling = new ManifestCommitter(t.store, t.codec, Clock.fixed(NOW, ZoneOffset.UTC),
+                GcOptions.DEFAULT_GRACE, told::add);
+        DayPartition day = DayPartition.of(P);
+        String a = t.compactedName();
+        t.store.put(day.prefix() + a, new byte[] {1});
+        assertTrue(telling.commit(day.label(), day.prefix(), 0, nextFor(a, 1)).committed());
+        assertEquals(List.of(day.label()), told, "a day commit reaches a mirror as its day's first hour");
+        String other = "audit/day=x/";
+        String b = t.compactedName();
+        t.store.put(other + b, new byte[] {1});
+        assertTrue(telling.commit(day.label(), other, 0, nextFor(b, 1)).committed());
+        assertEquals(List.of(day.label()), told, "a directory that holds no rows is not told");
+    }
 }

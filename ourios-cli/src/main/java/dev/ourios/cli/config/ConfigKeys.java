@@ -225,7 +225,7 @@ public final class ConfigKeys {
                 Units.formatSize(CompactionOptions.DEFAULT_MAX_FILE_BYTES), Kind.SIZE, false,
                 "Largest compacted file; a larger partition is written as several")
                 .withRange(Range.atLeast(CompactionOptions.MIN_MAX_FILE_BYTES), "bytes"));
-        k.add(key(ROLLUP, "OURIOS_COMPACTION_ROLLUP", "--rollup", "false", Kind.BOOLEAN, false,
+        k.add(key(ROLLUP, "OURIOS_COMPACTION_ROLLUP", "--rollup", "true", Kind.BOOLEAN, false,
                 "Roll a tenant's small sealed hours up into one file per UTC day"));
         k.add(key(SORT_BUDGET, "OURIOS_COMPACTION_SORT_BUDGET", "--sort-budget",
                 Units.formatSize(CompactionOptions.DEFAULT_SORT_BUDGET_BYTES), Kind.SIZE, false,

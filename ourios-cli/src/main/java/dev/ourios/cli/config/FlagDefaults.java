@@ -40,7 +40,9 @@ public class FlagDefaults implements IDefaultValueProvider {
         private static Map<String, String> compactionFlags(ConfigKeys keys) {
             Map<String, String> m = new LinkedHashMap<>();
             for (ConfigKey k : keys.all()) {
-                if (k.section().equals("compaction") && k.flag().isPresent()) {
+                // A negatable flag with a default of true would turn its positive form off (picocli sets it to the
+                // opposite of its default): --rollup applies the setting's default itself when neither form is given.
+                if (k.section().equals("compaction") && k.flag().isPresent() && !k.name().equals(ConfigKeys.ROLLUP)) {
                     m.put(k.flag().get(), k.name());
                 }
             }

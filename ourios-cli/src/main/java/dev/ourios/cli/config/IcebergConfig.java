@@ -31,11 +31,6 @@ public record IcebergConfig(boolean enabled, Duration syncInterval, Duration rec
             throw new ConfigException(v.label(ConfigKeys.ICEBERG_ENABLED)
                     + ": needs compaction.enabled (the sweeps' GC keeps what the view references)");
         }
-        if (enabled && v.bool(ConfigKeys.ROLLUP)) {
-            throw new ConfigException(v.label(ConfigKeys.ICEBERG_ENABLED) + ": cannot be combined with "
-                    + ConfigKeys.ROLLUP + ": the view of this build lists hour partitions only, and refuses hours "
-                    + "rolled up into day files (docs/spec/storage.md 4.15)");
-        }
         Duration reconcile = v.duration(ConfigKeys.ICEBERG_RECONCILE_INTERVAL);
         if (reconcile.isZero()) {
             throw new ConfigException(v.label(ConfigKeys.ICEBERG_RECONCILE_INTERVAL) + ": must be positive");

@@ -110,7 +110,7 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
         }
     }
 
-    /** Without the rollup (docs/spec/storage.md, "Rollup: small hours into day files"; off by default). */
+    /** Without the rollup (docs/spec/storage.md 4.15; the application's setting turns it on by default). */
     public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
             OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
             Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes) {
