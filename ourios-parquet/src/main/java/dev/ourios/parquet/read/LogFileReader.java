@@ -108,6 +108,11 @@ public final class LogFileReader implements Closeable {
     /** Late materialization: the column tests' verdicts on a run of candidates ({@link ColumnarRows#decideRun}). */
     private final byte[] verdicts = new byte[1024];
     private int keptCount;
+    /** The columns and schema {@link #groupProbeSchema} made last. */
+    private java.util.Set<String> lastGroupColumns;
+    private MessageType lastGroupSchema;
+    /** The file is a compaction output of this store ({@link GroupStatistics#compactionOutput}). */
+    private final boolean compactionOutput;
     private int keptNext;
     private PageReadStore keptPages;
     /** Counting (see {@link #countRest}): kept rows are counted, their pages never fetched. */
@@ -171,6 +176,8 @@ public final class LogFileReader implements Closeable {
         }
         try {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            this.compactionOutput = reader.getFooter().getFileMetaData().getKeyValueMetaData()
+                    .containsKey(TokenIndexRegion.KEY);
             this.requested = SchemaCheck.requested(fileSchema, file);
             reader.setRequestedSchema(requested);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
@@ -530,10 +537,12 @@ public final class LogFileReader implements Closeable {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;
-            GroupStatistics statistics = new GroupStatistics(block);
+            GroupStatistics statistics = new GroupStatistics(block, compactionOutput);
             if (prefilter.takesWholeGroup(statistics)) {
                 continue; // accounted for on its statistics: none of its rows is read
             }
+            RowPrefilter rows = prefilter.forGroup(statistics);
+            MessageType groupProbe = rows == prefilter ? probeSchema : groupProbeSchema(rows.columns());
             RowRanges candidates;
             PageReadStore probePages;
             // The schema is set back to the requested one once, after both reads (each change of it lists its
@@ -550,7 +559,7 @@ public final class LogFileReader implements Closeable {
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
-                reader.setRequestedSchema(probeSchema);
+                reader.setRequestedSchema(groupProbe);
                 schemaChanged = true;
                 probePages = readRows(groupIndex, candidates);
             } catch (IOException | RuntimeException e) {
@@ -562,7 +571,8 @@ public final class LogFileReader implements Closeable {
             }
             try (PageReadStore pages = probePages) {
                 try {
-                    probe.startGroup(pages::getPageReader, block, prefilter.columnGuards(statistics));
+                    probe.startGroup(pages::getPageReader, block, rows.columnGuards(statistics),
+                            rows == prefilter ? null : rows.columns());
                 } catch (RuntimeException e) {
                     throw groupFailure(e);
                 }
@@ -578,7 +588,7 @@ public final class LogFileReader implements Closeable {
                         for (int i = 0; i < run; i++) {
                             // a row decided on its columns' values is neither decoded nor tested
                             if (verdicts[i] == ColumnarRows.TEST) {
-                                probeRow(block, row + i);
+                                probeRow(block, row + i, rows);
                             } else if (verdicts[i] == ColumnarRows.KEEP) {
                                 keep(row + i);
                             }
@@ -612,7 +622,7 @@ public final class LogFileReader implements Closeable {
     }
 
     /** A candidate row no column test rejected: decoded on the prefilter's columns, kept if the prefilter keeps it. */
-    private void probeRow(BlockMetaData block, long row) throws IOException {
+    private void probeRow(BlockMetaData block, long row, RowPrefilter rows) throws IOException {
         long rowIndex = block.getRowIndexOffset() + row;
         LogRecord partial;
         try {
@@ -620,9 +630,30 @@ public final class LogFileReader implements Closeable {
         } catch (RuntimeException e) {
             throw rowFailure(rowIndex, e);
         }
-        if (prefilter.test(partial, rowIndex)) {
+        if (rows.test(partial, rowIndex)) {
             keep(row);
         }
+    }
+
+    /**
+     * The probe's fields among {@code columns} (a group's prefilter's, {@link RowPrefilter#forGroup}); the last one
+     * made is kept, since every group of a file usually asks for the same.
+     */
+    private MessageType groupProbeSchema(java.util.Set<String> columns) {
+        if (!columns.equals(lastGroupColumns)) {
+            List<Type> fields = new ArrayList<>();
+            for (Type field : probeSchema.getFields()) {
+                if (columns.contains(field.getName())) {
+                    fields.add(field);
+                }
+            }
+            if (fields.isEmpty()) {
+                fields.add(probeSchema.getType(0));
+            }
+            lastGroupColumns = columns;
+            lastGroupSchema = new MessageType(probeSchema.getName(), fields);
+        }
+        return lastGroupSchema;
     }
 
     /**
