@@ -689,10 +689,7 @@ final class PartitionScan {
 
             @Override
             public boolean test(LogRecord partial, long rowIndex) throws IOException {
-                if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
-                    sinceCancelCheck = 0;
-                    cancel.check();
-                }
+                pollCancel();
                 if (!rule.counts(RowTime.of(partial))) {
                     return false; // a day file's row of an hour not read here
                 }
@@ -783,12 +780,17 @@ final class PartitionScan {
             return observedInHour ? zeroTimeGuards : columnGuards;
         }
 
-        @Override
-        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+        /** Checks for cancellation every {@link #CANCEL_CHECK_ROWS} rows tested. */
+        private void pollCancel() throws InterruptedIOException {
             if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
                 sinceCancelCheck = 0;
                 cancel.check();
             }
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            pollCancel();
             if (!rows.holds(partial.tenantId(), partial.effectiveTime())) { // one comparison of each on the happy path
                 if (!partial.tenantId().equals(tenant)) {
                     throw new TenantMismatchException(file, tenant, partial.tenantId());
