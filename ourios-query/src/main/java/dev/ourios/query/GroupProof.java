@@ -12,7 +12,8 @@ import java.util.Optional;
  * query decided on columns (no body substring, no row condition), and if so the bounds of the rows' effective times.
  * Every check a row would get is proven for the whole group or nothing is: the tenant column holds the partition's
  * tenant throughout; time_unix_nano lies inside the partition's hour and is never 0 (so it is each row's effective
- * time for the partition check); the effective time (the stored column, or time_unix_nano in a file without it)
+ * time for the partition check), or, in a compaction output of this store, the stored effective time does (it is
+ * each row's, storage.md 2.5); the effective time (the stored column, or time_unix_nano in a file without it)
  * lies inside the query's window; the severity is at least the floor; the promoted service column holds the
  * query's service throughout. A query for a trace id or a template id is never proven this way.
  */
@@ -30,12 +31,16 @@ final class GroupProof {
             return Optional.empty();
         }
         Optional<GroupStatistics.LongBounds> time = g.longBounds(Columns.TIME);
-        if (time.isEmpty() || time.get().min() < Math.max(1, partition.fromNanos())
-                || time.get().max() >= partition.toNanos()) {
-            return Optional.empty();
-        }
         Optional<GroupStatistics.LongBounds> effective = g.hasColumn(Columns.EFFECTIVE_TIME)
                 ? g.longBounds(Columns.EFFECTIVE_TIME) : time;
+        boolean timesInside = time.isPresent() && time.get().min() >= Math.max(1, partition.fromNanos())
+                && time.get().max() < partition.toNanos();
+        // A compaction output's stored effective times are its rows' own (storage.md 2.5): they decide the check.
+        boolean effectiveInside = g.compactionOutput() && g.hasColumn(Columns.EFFECTIVE_TIME) && effective.isPresent()
+                && effective.get().min() >= partition.fromNanos() && effective.get().max() < partition.toNanos();
+        if (!timesInside && !effectiveInside) {
+            return Optional.empty();
+        }
         if (effective.isEmpty() || effective.get().min() < q.fromNanos() || effective.get().max() >= q.toNanos()) {
             return Optional.empty();
         }

@@ -503,15 +503,27 @@ final class PartitionScan {
      */
     private static final class VisitingPrefilter implements RowPrefilter {
         private final CheckedPrefilter checked;
+        /** The checks and conditions rows are tested with: {@link #checked}, or its view of a proven group. */
+        private final RowPrefilter rows;
         private final Set<String> columns;
         private final PartitionRead.Worker worker;
+        /** This prefilter for the groups {@link CheckedPrefilter#forGroup} proves (null: this is that one). */
+        private final VisitingPrefilter provenGroups;
 
         VisitingPrefilter(CheckedPrefilter checked, Set<String> visitorColumns, PartitionRead.Worker worker) {
+            this(checked, checked, visitorColumns, worker);
+        }
+
+        private VisitingPrefilter(CheckedPrefilter checked, RowPrefilter rows, Set<String> visitorColumns,
+                PartitionRead.Worker worker) {
             this.checked = checked;
-            Set<String> all = new java.util.HashSet<>(checked.columns());
+            this.rows = rows;
+            Set<String> all = new java.util.HashSet<>(rows.columns());
             all.addAll(visitorColumns);
             this.columns = Set.copyOf(all);
             this.worker = worker;
+            this.provenGroups = rows == checked ? new VisitingPrefilter(checked, checked.provenGroup, visitorColumns,
+                    worker) : null;
         }
 
         @Override
@@ -521,25 +533,31 @@ final class PartitionScan {
 
         @Override
         public List<ColumnTest> columnTests() {
-            return checked.columnTests();
+            return rows.columnTests();
         }
 
         @Override
         public List<ColumnTest> columnGuards() {
-            return checked.columnGuards();
+            return rows.columnGuards();
         }
 
         @Override
         public List<ColumnTest> columnGuards(GroupStatistics group) {
-            return checked.columnGuards(group);
+            return rows.columnGuards(group);
         }
 
         @Override
         public boolean test(LogRecord partial, long rowIndex) throws IOException {
-            if (checked.test(partial, rowIndex)) {
+            if (rows.test(partial, rowIndex)) {
                 worker.visitPartial(partial);
             }
             return false;
+        }
+
+        /** The visit of a group whose partition check its statistics prove: on fewer columns (see CheckedPrefilter). */
+        @Override
+        public RowPrefilter forGroup(GroupStatistics group) {
+            return provenGroups != null && checked.forGroup(group) != checked ? provenGroups : this;
         }
 
         /** Every row that passes goes to the visitor here: the reader returns none. */
@@ -591,6 +609,8 @@ final class PartitionScan {
          */
         private final CancelCheck cancel;
         private int sinceCancelCheck;
+        /** This prefilter for a row group whose statistics prove the partition check ({@link #forGroup}). */
+        final ProvenGroup provenGroup;
 
         CheckedPrefilter(String file, FileRule rule, Query query, RowMatcher matcher, CancelCheck cancel) {
             this.file = file;
@@ -606,6 +626,79 @@ final class PartitionScan {
             this.columnGuards = guards(rows, false);
             this.zeroTimeGuards = guards(rows, true);
             this.columnTests = columnGuards.isEmpty() ? List.of() : withCountedHours(matcher.columnTests(), rule);
+            this.provenGroup = new ProvenGroup();
+        }
+
+        /**
+         * The prefilter of a row group whose statistics prove that every row has the partition's tenant and
+         * effective hour (storage.md 2.5, "decided by statistics"): the file is a compaction output of this store
+         * ({@link GroupStatistics#compactionOutput}), whose stored effective time is each row's, re-projected from
+         * its source columns; the tenant column holds the partition's tenant in every row; the stored effective
+         * times, none of them null, lie inside the rows the file must hold. Its rows are then tested on the
+         * query's conditions alone, and time_unix_nano and observed_time_unix_nano are not read. Any other group
+         * (another writer's file, a group without statistics, with nulls or with a time outside) is checked row
+         * by row.
+         */
+        @Override
+        public RowPrefilter forGroup(GroupStatistics group) {
+            if (!group.compactionOutput() || columnGuards.isEmpty()
+                    || GroupProof.constantString(group, Columns.TENANT_ID).filter(tenant::equals).isEmpty()) {
+                return this;
+            }
+            Optional<GroupStatistics.LongBounds> effective = group.longBounds(Columns.EFFECTIVE_TIME);
+            return effective.isPresent() && effective.get().min() >= rows.fromNanos()
+                    && effective.get().max() < rows.toNanos() ? provenGroup : this;
+        }
+
+        /**
+         * The rows of a group {@link #forGroup} proves: on the query's columns but the source times (unless a
+         * condition reads them), with no guard (every row passes the checks), each tested on the hours read and
+         * the query; the row's time is its stored effective time, which the proof says is the recomputed one.
+         */
+        final class ProvenGroup implements RowPrefilter {
+            private final Set<String> provenColumns;
+
+            ProvenGroup() {
+                Set<String> c = new java.util.HashSet<>(columns);
+                Set<String> conditions = matcher.conditionColumns();
+                if (!conditions.contains(Columns.TIME)) {
+                    c.remove(Columns.TIME);
+                }
+                if (!conditions.contains(Columns.OBSERVED_TIME)) {
+                    c.remove(Columns.OBSERVED_TIME);
+                }
+                this.provenColumns = Set.copyOf(c);
+            }
+
+            @Override
+            public Set<String> columns() {
+                return provenColumns;
+            }
+
+            @Override
+            public List<ColumnTest> columnTests() {
+                return columnTests;
+            }
+
+            @Override
+            public boolean columnTestsDecide() {
+                return CheckedPrefilter.this.columnTestsDecide();
+            }
+
+            /** None: the group's statistics prove every row passes the checks. */
+            @Override
+            public List<ColumnTest> columnGuards(GroupStatistics group) {
+                return List.of();
+            }
+
+            @Override
+            public boolean test(LogRecord partial, long rowIndex) throws IOException {
+                pollCancel();
+                if (!rule.counts(RowTime.of(partial))) {
+                    return false; // a day file's row of an hour not read here
+                }
+                return matcher.matchesExceptText(partial);
+            }
         }
 
         /**
@@ -694,12 +787,17 @@ final class PartitionScan {
             return observedInHour ? zeroTimeGuards : columnGuards;
         }
 
-        @Override
-        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+        /** Checks for cancellation every {@link #CANCEL_CHECK_ROWS} rows tested. */
+        private void pollCancel() throws InterruptedIOException {
             if (++sinceCancelCheck >= CANCEL_CHECK_ROWS) {
                 sinceCancelCheck = 0;
                 cancel.check();
             }
+        }
+
+        @Override
+        public boolean test(LogRecord partial, long rowIndex) throws IOException {
+            pollCancel();
             if (!rows.holds(partial.tenantId(), partial.effectiveTime())) { // one comparison of each on the happy path
                 if (!partial.tenantId().equals(tenant)) {
                     throw new TenantMismatchException(file, tenant, partial.tenantId());

@@ -89,6 +89,11 @@ final class RowMatcher {
         return Set.copyOf(columns);
     }
 
+    /** The columns the query's row condition reads beyond the fixed filters' (none without one). */
+    Set<String> conditionColumns() {
+        return onColumns != null ? onColumns.columns().get() : Set.of();
+    }
+
     /**
      * Necessary conditions of {@link #matchesExceptText} on single columns, the most selective first, for a reader to
      * reject a row on one value before decoding it (see {@link ColumnTest}): the trace id equal (a row without one

@@ -82,6 +82,8 @@ final class ColumnarRows {
      * prove is proven on values (no nulls), so a row that passes the tests read holds a passing value in each.
      */
     private boolean groupTestsDecide;
+    /** The fields the current row group reads as absent (see {@link #startGroup(Function, BlockMetaData, List, Set)}). */
+    private final boolean[] absent;
     // The row encodeNext wrote last (for the caller's partition check).
     private String lastTenant;
     private long lastEffectiveTime;
@@ -123,6 +125,7 @@ final class ColumnarRows {
             }
         }
         this.fields = plan.toArray(new Field[0]);
+        this.absent = new boolean[fields.length];
         this.lists = plan.stream().anyMatch(f -> f.kind == Kind.PARAMS || f.kind == Kind.SEPARATORS);
         this.extraColumns = plan.stream().anyMatch(f -> EXTRAS.contains(f.kind));
         this.leaves = needed.toArray(new ColumnDescriptor[0]);
@@ -412,6 +415,7 @@ final class ColumnarRows {
     void startGroup(Function<ColumnDescriptor, PageReader> pages) {
         groupPages = pages;
         Arrays.fill(cursors, null);
+        Arrays.fill(absent, false);
         groupTests = tests;
         groupGuards = guards;
         groupTestsDecide = testsDecide;
@@ -432,7 +436,22 @@ final class ColumnarRows {
      */
     void startGroup(Function<ColumnDescriptor, PageReader> pages, BlockMetaData block,
             List<ColumnTest> groupOwnGuards) {
+        startGroup(pages, block, groupOwnGuards, null);
+    }
+
+    /**
+     * As {@link #startGroup(Function, BlockMetaData, List)}, the group's rows read on {@code groupColumns} alone
+     * (top-level names; null: every column of the schema): the others read as absent and their pages are never
+     * asked for. A column a test or guard of the group reads must be among them.
+     */
+    void startGroup(Function<ColumnDescriptor, PageReader> pages, BlockMetaData block,
+            List<ColumnTest> groupOwnGuards, Set<String> groupColumns) {
         startGroup(pages);
+        if (groupColumns != null) {
+            for (int i = 0; i < fields.length; i++) {
+                absent[i] = !groupColumns.contains(fields[i].name);
+            }
+        }
         groupTests = unproven(tests, block);
         TestPlan own = groupOwnGuards == null || tests.tests.length == 0 ? null : plan(groupOwnGuards, true);
         groupGuards = unproven(own != null && own.tests.length == groupOwnGuards.size() ? own : guards, block);
@@ -527,16 +546,27 @@ final class ColumnarRows {
             r.reset();
         }
         Field observed = partial ? observedUnlessTimeIsZero : null;
-        if (index >= 0) {
-            for (int i = 0; i < cursors.length; i++) {
-                if (observed == null || i != observed.leaf) {
-                    cursorOf(i).seekRow(index);
+        boolean observedAbsent = false;
+        for (int i = 0; i < fields.length; i++) {
+            if (absent[i]) {
+                observedAbsent |= fields[i] == observed;
+                if (fields[i].kind == Kind.PARAMS || fields[i].kind == Kind.SEPARATORS) {
+                    throw new IllegalStateException("BUG: list column " + fields[i].name + " left out of a group");
                 }
             }
         }
-        for (Field f : fields) {
-            if (f == observed) {
-                continue; // read below, when the time is 0
+        if (index >= 0) {
+            for (int i = 0; i < fields.length; i++) {
+                Field f = fields[i];
+                if (f != observed && !absent[i]) {
+                    seekField(f, index);
+                }
+            }
+        }
+        for (int i = 0; i < fields.length; i++) {
+            Field f = fields[i];
+            if (f == observed || absent[i]) {
+                continue; // the observed time: read below, when the time is 0; an absent column: never
             }
             ColumnCursor c = cursorOf(f.leaf);
             switch (f.kind) {
@@ -555,7 +585,7 @@ final class ColumnarRows {
                 }
             }
         }
-        if (observed != null && r.timeUnixNano == 0) {
+        if (observed != null && r.timeUnixNano == 0 && !observedAbsent) {
             int kept = index >= 0 ? fellBack.find(index) : -1;
             if (kept >= 0) { // read by decideRun, whose cursor may have moved on to a later row holding 0
                 r.observedTimeUnixNano = fellBack.present[kept] ? fellBack.values[kept] : null;
@@ -575,6 +605,14 @@ final class ColumnarRows {
             r.resourceAttributes = r.resourceAttributes == null ? "" : r.resourceAttributes;
         }
         return r.build();
+    }
+
+    /** Moves the cursors of {@code f}'s leaves to row {@code index} of the group. */
+    private void seekField(Field f, long index) {
+        cursorOf(f.leaf).seekRow(index);
+        if (f.second >= 0) {
+            cursorOf(f.second).seekRow(index);
+        }
     }
 
     /**

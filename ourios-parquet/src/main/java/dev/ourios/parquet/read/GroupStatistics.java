@@ -21,9 +21,27 @@ public final class GroupStatistics {
     }
 
     private final BlockMetaData block;
+    private final boolean compactionOutput;
 
     GroupStatistics(BlockMetaData block) {
+        this(block, false);
+    }
+
+    /** A row group of a file that is (or is not) a compaction output of this store ({@link #compactionOutput}). */
+    GroupStatistics(BlockMetaData block, boolean compactionOutput) {
         this.block = block;
+        this.compactionOutput = compactionOutput;
+    }
+
+    /**
+     * Whether the group's file is a compaction output of this store: its footer names a token index
+     * ({@code ourios.token_index}, docs/spec/storage.md 2.4), which only this store's compaction, retention and
+     * deletion rewrites write. Such a file's {@code effective_time_unix_nano} is re-projected from the source columns
+     * of rows each checked against their partition (storage.md 4.6), so its statistics bound every row's effective
+     * time; another writer's stored column is not known to agree with its source columns.
+     */
+    public boolean compactionOutput() {
+        return compactionOutput;
     }
 
     /** The group's rows. */

@@ -119,6 +119,8 @@ public final class LogFileReader implements Closeable {
     /** Late materialization: the column tests' verdicts on a run of candidates ({@link ColumnarRows#decideRun}). */
     private final byte[] verdicts = new byte[1024];
     private int keptCount;
+    /** The file is a compaction output of this store ({@link GroupStatistics#compactionOutput}). */
+    private final boolean compactionOutput;
     private int keptNext;
     private PageReadStore keptPages;
     /** Counting (see {@link #countRest}): kept rows are counted, their pages never fetched. */
@@ -182,6 +184,8 @@ public final class LogFileReader implements Closeable {
         }
         try {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
+            this.compactionOutput = reader.getFooter().getFileMetaData().getKeyValueMetaData()
+                    .containsKey(TokenIndexRegion.KEY);
             this.requested = SchemaCheck.requested(fileSchema, file);
             this.requestedColumns = requested.getColumns();
             request(requestedColumns);
@@ -544,10 +548,11 @@ public final class LogFileReader implements Closeable {
             BlockMetaData block = keptBlocks.get(groupIndex);
             keptCount = 0;
             keptNext = 0;
-            GroupStatistics statistics = new GroupStatistics(block);
+            GroupStatistics statistics = new GroupStatistics(block, compactionOutput);
             if (prefilter.takesWholeGroup(statistics)) {
                 continue; // accounted for on its statistics: none of its rows is read
             }
+            RowPrefilter rows = prefilter.forGroup(statistics);
             RowRanges candidates;
             try {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
@@ -558,8 +563,9 @@ public final class LogFileReader implements Closeable {
                     continue;
                 }
                 // Cursors are made on a column's first use, so the pages can be fetched once the plan is known.
-                probe.startGroup(probePages::pageReader, block, prefilter.columnGuards(statistics));
-                probePages.fetchDeciding(candidates);
+                Set<String> groupColumns = rows == prefilter ? null : rows.columns();
+                probe.startGroup(probePages::pageReader, block, rows.columnGuards(statistics), groupColumns);
+                probePages.fetchDeciding(candidates, groupColumns);
             } catch (IOException | RuntimeException e) {
                 probePages.close();
                 throw groupFailure(e);
@@ -577,7 +583,7 @@ public final class LogFileReader implements Closeable {
                         for (int i = 0; i < run; i++) {
                             // a row decided on its columns' values is neither decoded nor tested
                             if (verdicts[i] == ColumnarRows.TEST) {
-                                probeRow(block, row + i);
+                                probeRow(block, row + i, rows);
                             } else if (verdicts[i] == ColumnarRows.KEEP) {
                                 keep(row + i);
                             }
@@ -614,7 +620,7 @@ public final class LogFileReader implements Closeable {
     }
 
     /** A candidate row no column test rejected: decoded on the prefilter's columns, kept if the prefilter keeps it. */
-    private void probeRow(BlockMetaData block, long row) throws IOException {
+    private void probeRow(BlockMetaData block, long row, RowPrefilter rows) throws IOException {
         long rowIndex = block.getRowIndexOffset() + row;
         try {
             probePages.fetchRest();
@@ -627,7 +633,7 @@ public final class LogFileReader implements Closeable {
         } catch (RuntimeException e) {
             throw rowFailure(rowIndex, e);
         }
-        if (prefilter.test(partial, rowIndex)) {
+        if (rows.test(partial, rowIndex)) {
             keep(row);
         }
     }
@@ -675,30 +681,40 @@ public final class LogFileReader implements Closeable {
         private List<ColumnDescriptor> rest;
         private PageReadStore first;
         private PageReadStore second;
-        /** The last split of the probe's columns, by the deciding columns' names (groups mostly share one). */
+        /** The probe's columns a group reads, for the last set of names asked (groups mostly share one). */
+        private Set<String> groupNames;
+        private List<ColumnDescriptor> groupList;
+        /** The last split of those columns, by the deciding columns' names (groups mostly share one). */
         private Set<String> splitFor;
+        private List<ColumnDescriptor> splitOf;
         private List<ColumnDescriptor> splitDeciding;
         private List<ColumnDescriptor> splitRest;
 
-        /** Fetches the deciding columns' pages (all of the probe's on a costly store) of {@code rows}. */
-        void fetchDeciding(RowRanges rows) throws IOException {
+        /**
+         * Fetches the deciding columns' pages (all of the group's on a costly store) of {@code rows}; the group reads
+         * the probe's columns among {@code groupColumns} alone (null: all of them, see
+         * {@link RowPrefilter#forGroup}), and the others' pages are never fetched.
+         */
+        void fetchDeciding(RowRanges rows, Set<String> groupColumns) throws IOException {
             close();
             candidates = rows;
+            List<ColumnDescriptor> columns = groupColumns(groupColumns);
             Set<String> names = inputFile.requestsAreCostly() ? null : probe.decidingColumns();
-            if (names == null || names.size() == probeSchema.getFieldCount()) {
+            if (names == null || columns.stream().allMatch(c -> names.contains(c.getPath()[0]))) {
                 deciding = null;
                 rest = null;
-                request(probeColumns);
+                request(columns);
                 first = readRows(groupIndex, rows);
                 return;
             }
-            if (!names.equals(splitFor)) {
+            if (!names.equals(splitFor) || columns != splitOf) {
                 List<ColumnDescriptor> in = new ArrayList<>();
                 List<ColumnDescriptor> out = new ArrayList<>();
-                for (ColumnDescriptor c : probeColumns) {
+                for (ColumnDescriptor c : columns) {
                     (names.contains(c.getPath()[0]) ? in : out).add(c);
                 }
                 splitFor = Set.copyOf(names);
+                splitOf = columns;
                 splitDeciding = List.copyOf(in);
                 splitRest = List.copyOf(out);
             }
@@ -708,6 +724,27 @@ public final class LogFileReader implements Closeable {
                 request(splitDeciding);
                 first = readRows(groupIndex, rows);
             }
+        }
+
+        /** The probe's columns among {@code names} (never none: a read names at least one column). */
+        private List<ColumnDescriptor> groupColumns(Set<String> names) {
+            if (names == null) {
+                return probeColumns;
+            }
+            if (!names.equals(groupNames)) {
+                List<ColumnDescriptor> in = new ArrayList<>();
+                for (ColumnDescriptor c : probeColumns) {
+                    if (names.contains(c.getPath()[0])) {
+                        in.add(c);
+                    }
+                }
+                if (in.isEmpty()) {
+                    in.add(probeColumns.get(0));
+                }
+                groupNames = Set.copyOf(names);
+                groupList = List.copyOf(in);
+            }
+            return groupList;
         }
 
         /** Fetches the other columns' pages, if they were left out and are not fetched yet. */

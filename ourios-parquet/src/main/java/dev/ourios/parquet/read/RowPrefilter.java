@@ -94,4 +94,17 @@ public interface RowPrefilter {
     default boolean takesWholeGroup(GroupStatistics group) throws IOException {
         return false;
     }
+
+    /**
+     * The prefilter for the rows of one row group: this one, or one that reads fewer {@link #columns()} because the
+     * group's statistics decide what the others would (a partition check proven for every row of the group). Asked
+     * once per row group whose rows are read, after {@link #takesWholeGroup}; a reader that decodes columns then
+     * fetches and decodes only the returned prefilter's columns of the group (the others read as absent in its
+     * partial rows), and takes that prefilter's {@link #test} and {@link #columnGuards(GroupStatistics)}. Its
+     * columns are a subset of this one's; its {@link #columnTests}, {@link #columnTestsDecide} and
+     * {@link #keepsNone} are this one's. Readers that do not decode columns never ask. This one by default.
+     */
+    default RowPrefilter forGroup(GroupStatistics group) {
+        return this;
+    }
 }

@@ -206,12 +206,22 @@ public final class CountsOverTime {
             for (int b = 0; b < buckets; b++) {
                 other[b] += t.other[b];
             }
+            // Group by group, bucket arrays added whole: one look-up per group, not one per bucket.
             for (Map.Entry<List<String>, long[]> e : t.groups.entrySet()) {
                 long[] c = e.getValue();
+                if (Arrays.stream(c).allMatch(n -> n == 0)) {
+                    continue; // a group of no rows is not reported
+                }
+                long[] into = groups.get(e.getKey());
+                if (into == null && groups.size() < tracked) {
+                    into = new long[buckets];
+                    groups.put(e.getKey(), into);
+                } else if (into == null) {
+                    capped = true;
+                    into = other;
+                }
                 for (int b = 0; b < buckets; b++) {
-                    if (c[b] != 0) {
-                        add(e.getKey(), b, c[b]);
-                    }
+                    into[b] += c[b];
                 }
             }
         }
