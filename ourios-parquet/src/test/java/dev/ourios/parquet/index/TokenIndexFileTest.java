@@ -203,7 +203,9 @@ class TokenIndexFileTest {
         assertTrue(descriptor.matches(".* (0,.*|.*,0,.*|.*,0)"), "one group without a filter: " + descriptor);
         Read r = read(store, "long.parquet", new IndexCondition.AllKeys(new long[] {TokenKeys.line("needle")}));
         assertTrue(r.rows().stream().anyMatch(x -> x.body() != null && x.body().length > TokenIndexBuilder.MAX_LINE_BYTES));
-        assertEquals(r.total() - 1, r.skipped(), "every other group is skipped");
+        // Every other group is skipped but for a filter's false positive (about 1 % a group): at most two of ten.
+        assertTrue(r.skipped() >= r.total() - 3 && r.skipped() < r.total(),
+                "the other groups are skipped: " + r.skipped() + " of " + r.total());
     }
 
     @Test
