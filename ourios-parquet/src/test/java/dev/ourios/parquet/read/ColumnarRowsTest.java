@@ -52,14 +52,16 @@ public class ColumnarRowsTest {
 
     @Test
     void randomFilesDecodeLikeParquetJava() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ColumnarRowsTest seed " + seed);
+        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
+        System.out.println("ColumnarRowsTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
         Random rnd = new Random(seed);
         ObjectStore store = new LocalObjectStore(dir);
         for (int iteration = 0; iteration < 16; iteration++) {
             List<LogRecord> records = records(rnd, 1 + rnd.nextInt(3000), rnd.nextInt(4) == 0);
             WriterOptions opts = WriterOptions.ingest().withExtras(TestFiles.extrasOfEveryType())
-                    .withRowGroupRows(1 + rnd.nextInt(2000))
+                    // At most 256 row groups: a file holds each group's bloom filters until its footer, and
+                    // thousands of groups of a few rows each ran a 2 GiB heap out.
+                    .withRowGroupRows(Math.max(1 + rnd.nextInt(2000), records.size() / 256 + 1))
                     .withRowGroupBytes(rnd.nextBoolean() ? 64 << 10 : 8 << 20)
                     .withDictionaries(rnd.nextInt(4) != 0);
             String key = "f" + iteration + ".parquet";
