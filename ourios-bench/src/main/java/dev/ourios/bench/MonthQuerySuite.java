@@ -23,7 +23,7 @@ import java.util.stream.Stream;
  * rows or the hours they span? Every command is a fresh process through the real launcher.
  * <ol>
  *   <li>The month: 30 days x 24 hours, two ingest files an hour ({@code ourios generate}), compacted two ways
- *   ({@code --layouts}): {@code ourios compact --once} (one file an hour) and {@code ourios compact --once
+ *   ({@code --layouts}): {@code ourios compact --once --no-rollup} (one file an hour) and {@code ourios compact --once
  *   --rollup} (the small hours rolled up into day files), then {@code ourios gc --grace 0s}: the month at rest, its
  *   compactions' inputs collected, as every sweep's GC leaves an hour once the grace has passed.</li>
  *   <li>One partition: one hour of 32 ingest files holding the same number of rows, compacted and collected alike.</li>
@@ -104,7 +104,7 @@ public final class MonthQuerySuite implements Suite {
 
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(String.format(
                 "one tenant, %d services; the month: %d hours x %d ingest files x %d rows (%,d rows), compacted by "
-                + "`ourios compact --once` (hourly) and `ourios compact --once --rollup` (rollup): %s; one "
+                + "`ourios compact --once --no-rollup` (hourly) and `ourios compact --once --rollup` (rollup): %s; one "
                 + "partition: %d ingest files x %d rows, compacted; each at rest (`ourios gc --grace 0s` after the "
                 + "compaction); `ourios generate --seed %d`", SERVICES, hours,
                 FILES_PER_HOUR, rowsPerFile, rows, String.join(", ", perDay), ONE_PARTITION_FILES, onePartitionRows,
@@ -319,10 +319,8 @@ public final class MonthQuerySuite implements Suite {
                 "1", "--hours", Integer.toString(hours), "--files-per-hour", Integer.toString(files),
                 "--rows-per-file", Integer.toString(rowsPerFile), "--services", Integer.toString(SERVICES), "--seed",
                 Long.toString(SEED), "--start", START.toString()), Map.of()).stdoutOrThrow();
-        List<String> compact = new ArrayList<>(List.of("compact", "--store", root.toString(), "--once"));
-        if (rollup) {
-            compact.add("--rollup");
-        }
+        List<String> compact = new ArrayList<>(List.of("compact", "--store", root.toString(), "--once",
+                rollup ? "--rollup" : "--no-rollup"));
         procs.run("compact-" + root.getFileName(), cli.command(compact.toArray(String[]::new)), Map.of())
                 .stdoutOrThrow();
         // At rest: the compactions' inputs collected, as a sweep's GC leaves every hour once the grace has passed.
