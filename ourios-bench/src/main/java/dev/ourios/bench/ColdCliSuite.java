@@ -30,11 +30,21 @@ import java.util.function.Supplier;
  *   <li>Quick CLI on the compacted partition: {@code ourios --help}; {@code ourios query --count} of one service
  *   over the hour; DuckDB counting the same rows over exactly the files {@code ourios files} lists
  *   ({@link DuckDbCountMain}). The counts must agree.</li>
+ *   <li>A search in a fresh process: {@code ourios query -q WORD --count} of a word one sampled row holds, against
+ *   DuckDB counting {@code regexp_matches} over the line ({@link SearchCases#wordWhere}) over the same files. The
+ *   counts must agree.</li>
+ *   <li>Counts per minute by service in a fresh process: {@code ourios stats -q severity:>=error --step 1m --by
+ *   service} over the hour's day against DuckDB's {@code time_bucket … GROUP BY minute, service} over the same files,
+ *   every group read; the rows counted must agree.</li>
  * </ol>
  * Wall time is the whole process, fork to exit. Rounds alternate as in {@link Contest}, after untimed warm-ups.
  * {@code --phases=quick} runs the quick commands alone (after one untimed compaction).
  */
 public final class ColdCliSuite implements Suite {
+    static final String SEARCH_OURS = "ourios query -q WORD --count";
+    static final String SEARCH_DUCK = "duckdb-2t regexp count";
+    static final String STATS_OURS = "ourios stats per minute by service";
+    static final String STATS_DUCK = "duckdb-2t time_bucket group by";
     static final int FULL_ROWS_PER_FILE = 100_000;
     static final int FILES = 32;
     static final int SERVICES = 8;
@@ -43,6 +53,9 @@ public final class ColdCliSuite implements Suite {
     static final String SERVICE = "checkout";
     static final Instant FROM = Fixtures.HOUR;
     static final Instant TO = Fixtures.HOUR.plusSeconds(3600);
+    /** The UTC day of the hour: the window of the counts per minute. */
+    static final Instant DAY_FROM = FROM.truncatedTo(java.time.temporal.ChronoUnit.DAYS);
+    static final Instant DAY_TO = DAY_FROM.plusSeconds(86_400);
     static final int DUCKDB_THREADS = 2;
     private static final String DONE = "fixture.done";
     private static final Duration PROCESS_TIMEOUT = Duration.ofMinutes(30);
@@ -135,10 +148,61 @@ public final class ColdCliSuite implements Suite {
                     + ": the count comparison would be empty; raise --scale");
         }
 
+        // A search in a fresh process: a word one sampled row holds, counted over the store against DuckDB's twin
+        // (regexp_matches over the line) over the same files.
+        Path liveFile = Path.of(listed.lines().filter(l -> !l.isBlank()).findFirst().orElseThrow().strip());
+        String word = SearchCases.rareWord(new LocalObjectStore(liveFile.getParent()),
+                liveFile.getFileName().toString()).orElseThrow(() -> new IllegalStateException(
+                        "no word held by one row of " + liveFile));
+        List<String> searchCmd = cli.command("query", "--store", oursStore.toString(), "--tenant", TENANT, "-q",
+                word, "--count");
+        List<String> duckSearchCmd = List.of("java", "-cp", classPath, DuckDbCountMain.class.getName(),
+                Integer.toString(DUCKDB_THREADS), fileList.toString(), "--where", SearchCases.wordWhere(word));
+        List<ProcessContest.Entry> searchEntries = List.of(
+                new ProcessContest.Entry(SEARCH_OURS, "ourios query --store STORE --tenant " + TENANT + " -q " + word
+                        + " --count", run -> count(procs, run, searchCmd)),
+                new ProcessContest.Entry(SEARCH_DUCK, "java -cp BENCH_JAR " + DuckDbCountMain.class.getName()
+                        + " 2 FILES --where \"" + SearchCases.wordWhere(word) + "\"",
+                        run -> count(procs, run, duckSearchCmd)));
+        Map<String, List<ProcessContest.Timed>> search = new ProcessContest(searchEntries, o.warmups(), o.runs(),
+                ctx.log()).run();
+        // Counts per minute by service in a fresh process: the error rows of the hour's day.
+        List<String> statsCmd = cli.command("stats", "--store", oursStore.toString(), "--tenant", TENANT, "--from",
+                DAY_FROM.toString(), "--to", DAY_TO.toString(), "-q", "severity:>=error", "--step", "1m", "--by",
+                "service", "--max-groups", "100");
+        String errorsWhere = "severity_number >= 17 AND effective_time_unix_nano >= '" + DAY_FROM
+                + "'::TIMESTAMPTZ_NS AND effective_time_unix_nano < '" + DAY_TO + "'::TIMESTAMPTZ_NS";
+        List<String> duckStatsCmd = List.of("java", "-cp", classPath, DuckDbCountMain.class.getName(),
+                Integer.toString(DUCKDB_THREADS), fileList.toString(), "--per-minute", errorsWhere);
+        List<ProcessContest.Entry> statsEntries = List.of(
+                new ProcessContest.Entry(STATS_OURS, "ourios stats --store STORE --tenant " + TENANT + " --from "
+                        + DAY_FROM + " --to " + DAY_TO + " -q severity:>=error --step 1m --by service --max-groups 100",
+                        run -> statsTotal(procs, run, statsCmd)),
+                new ProcessContest.Entry(STATS_DUCK, "java -cp BENCH_JAR " + DuckDbCountMain.class.getName()
+                        + " 2 FILES --per-minute \"" + errorsWhere + "\"", run -> count(procs, run, duckStatsCmd)));
+        Map<String, List<ProcessContest.Timed>> stats = new ProcessContest(statsEntries, o.warmups(), o.runs(),
+                ctx.log()).run();
+        long errors = stats.get(STATS_OURS).get(0).rows();
+        if (errors == 0 || errors != stats.get(STATS_DUCK).get(0).rows()) {
+            throw new IllegalStateException("counts per minute: ours " + errors + " rows, DuckDB "
+                    + stats.get(STATS_DUCK).get(0).rows());
+        }
+        long found = search.get(SEARCH_OURS).get(0).rows();
+        if (found == 0 || found != search.get(SEARCH_DUCK).get(0).rows()) {
+            throw new IllegalStateException("the search for '" + word + "' counted " + found + " rows, DuckDB "
+                    + search.get(SEARCH_DUCK).get(0).rows());
+        }
+
         if (!compaction.isEmpty()) {
             addRows(report, "cold compaction", compaction, "ourios compact", "duckdb-2t COPY");
         }
         addRows(report, "quick CLI", quick, "ourios query --count", "duckdb-2t count");
+        addRows(report, "fresh search (" + word + ", " + found + " rows)", search, SEARCH_OURS, SEARCH_DUCK);
+        report.note(String.format("fresh search: ours / DuckDB = %.2f; commands: %s",
+                ratio(search, SEARCH_OURS, SEARCH_DUCK), shown(searchEntries)));
+        addRows(report, "fresh counts per minute (" + errors + " rows)", stats, STATS_OURS, STATS_DUCK);
+        report.note(String.format("fresh counts per minute by service: ours / DuckDB = %.2f; commands: %s",
+                ratio(stats, STATS_OURS, STATS_DUCK), shown(statsEntries)));
         report.shape("quick commands: the partition after `ourios compact --once --no-rollup` (" + liveFiles + " live file(s)); "
                 + "the count matches " + matched + " rows");
         notes(report, cli, procs, javaVersion, compaction, quick, countCmd, loadBefore);
@@ -229,6 +293,18 @@ public final class ColdCliSuite implements Suite {
             throw new IllegalStateException(run + ": `ourios --help` printed no usage:\n" + r.stdout());
         }
         return new ProcessContest.Timed(r, -1);
+    }
+
+    /** {@code ourios stats}' rows counted, from its closing line ({@code total N rows, step …}). */
+    private static ProcessContest.Timed statsTotal(FreshProcess procs, String run, List<String> cmd) throws Exception {
+        FreshProcess.Run r = procs.run(run, cmd, Map.of());
+        String out = r.stdoutOrThrow().strip();
+        java.util.regex.Matcher m = java.util.regex.Pattern.compile("total (\\d+) rows").matcher(
+                out.substring(out.lastIndexOf('\n') + 1));
+        if (!m.find()) {
+            throw new IllegalStateException(run + ": no closing total in: " + out.substring(out.lastIndexOf('\n') + 1));
+        }
+        return new ProcessContest.Timed(r, Long.parseLong(m.group(1)));
     }
 
     private static ProcessContest.Timed count(FreshProcess procs, String run, List<String> cmd) throws Exception {

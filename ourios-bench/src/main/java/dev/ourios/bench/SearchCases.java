@@ -46,11 +46,15 @@ final class SearchCases {
     record Case(String name, Query indexed, Query scanned, String where) {
     }
 
-    static List<Case> of(Fixture live, Query tenant, LogRecord probe) throws IOException, QuerySyntaxException {
+    /** Words (and the rows holding each) and integer attribute values of a file's first rows. */
+    private record Sample(Map<String, Integer> rowsWithWord, Map<String, List<Long>> ints, long rows) {
+    }
+
+    private static Sample sample(dev.ourios.store.ObjectStore store, String key) throws IOException {
         Map<String, Integer> rowsWithWord = new HashMap<>();
         Map<String, List<Long>> ints = new TreeMap<>();
         long sampled = 0;
-        try (LogFileReader r = LogFileReader.open(live.store(), live.inputs().get(0).key(), ReadOptions.all())) {
+        try (LogFileReader r = LogFileReader.open(store, key, ReadOptions.all())) {
             for (LogRecord row = r.read(); row != null && sampled < SAMPLE; row = r.read(), sampled++) {
                 byte[] line = LineText.of(row);
                 if (line != null) {
@@ -68,6 +72,25 @@ final class SearchCases {
                 }
             }
         }
+        return new Sample(rowsWithWord, ints, sampled);
+    }
+
+    /** A word held by one row of the file's first rows (the first such in word order); empty when there is none. */
+    static java.util.Optional<String> rareWord(dev.ourios.store.ObjectStore store, String key) throws IOException {
+        return new TreeMap<>(sample(store, key).rowsWithWord()).entrySet().stream().filter(e -> e.getValue() == 1)
+                .map(Map.Entry::getKey).findFirst();
+    }
+
+    /** DuckDB's twin of a search for {@code word}: the word in the line, case-insensitive, between non-word bytes. */
+    static String wordWhere(String word) {
+        return "regexp_matches(" + LINE_SQL + ", '(?i)(^|[^a-z0-9_])" + word + "([^a-z0-9_]|$)')";
+    }
+
+    static List<Case> of(Fixture live, Query tenant, LogRecord probe) throws IOException, QuerySyntaxException {
+        Sample sample = sample(live.store(), live.inputs().get(0).key());
+        Map<String, Integer> rowsWithWord = sample.rowsWithWord();
+        Map<String, List<Long>> ints = sample.ints();
+        long sampled = sample.rows();
         String rare = null;
         String tenth = null;
         double bestTenth = Double.MAX_VALUE;
@@ -111,8 +134,7 @@ final class SearchCases {
 
     private static Case word(String name, Query tenant, String word) throws QuerySyntaxException {
         Query q = SearchQuery.parse(word).applyTo(tenant);
-        return new Case(name, q, scanned(q), "regexp_matches(" + LINE_SQL + ", '(?i)(^|[^a-z0-9_])" + word
-                + "([^a-z0-9_]|$)')");
+        return new Case(name, q, scanned(q), wordWhere(word));
     }
 
     /**

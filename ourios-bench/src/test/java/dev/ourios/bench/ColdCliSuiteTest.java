@@ -59,7 +59,9 @@ class ColdCliSuiteTest {
 
         assertEquals("cold-cli", r.suite());
         assertEquals(List.of("ourios compact", "duckdb-2t COPY", "ourios --help", "ourios query --count",
-                "duckdb-2t count"), r.rows().stream().map(row -> row.get("contender")).toList());
+                "duckdb-2t count", ColdCliSuite.SEARCH_OURS, ColdCliSuite.SEARCH_DUCK, ColdCliSuite.STATS_OURS,
+                ColdCliSuite.STATS_DUCK),
+                r.rows().stream().map(row -> row.get("contender")).toList());
         Map<String, Object> compact = r.rows().get(0);
         Map<String, Object> copy = r.rows().get(1);
         long generated = ColdCliSuite.FILES * Math.round(ColdCliSuite.FULL_ROWS_PER_FILE * BenchOptions.SMOKE);
@@ -68,6 +70,13 @@ class ColdCliSuiteTest {
         long ours = ((Number) r.rows().get(3).get("rows")).longValue();
         assertTrue(ours > 0, "the count matched rows: " + r.rows().get(3));
         assertEquals(ours, ((Number) r.rows().get(4).get("rows")).longValue());
+        long found = ((Number) r.rows().get(5).get("rows")).longValue();
+        assertTrue(found > 0, "the search found its word: " + r.rows().get(5));
+        assertEquals(found, ((Number) r.rows().get(6).get("rows")).longValue(), "DuckDB's twin counts the same");
+        assertTrue(((Number) r.rows().get(5).get("ours / duckdb")).doubleValue() > 0);
+        long errors = ((Number) r.rows().get(7).get("rows")).longValue();
+        assertTrue(errors > 0, "the counts per minute counted rows: " + r.rows().get(7));
+        assertEquals(errors, ((Number) r.rows().get(8).get("rows")).longValue(), "DuckDB's per-minute counts agree");
         assertTrue(((Number) compact.get("ours / duckdb")).doubleValue() > 0);
         SuiteReport back = SuiteReport.fromJson(r.toJson());
         assertEquals(r.rows().size(), back.rows().size());
