@@ -30,7 +30,7 @@ import java.util.function.Supplier;
  *   <li>Quick CLI on the compacted partition: {@code ourios --help}; {@code ourios query --count} of one service
  *   over the hour; DuckDB counting the same rows over exactly the files {@code ourios files} lists
  *   ({@link DuckDbCountMain}). The counts must agree.</li>
- *   <li>A search in a fresh process: {@code ourios query -q WORD --count} of a word one sampled row holds, against
+ *   <li>A search in a fresh process: {@code ourios query -q WORD --count} of the rarest sampled word, against
  *   DuckDB counting {@code regexp_matches} over the line ({@link SearchCases#wordWhere}) over the same files. The
  *   counts must agree.</li>
  *   <li>Counts per minute by service in a fresh process: {@code ourios stats -q severity:>=error --step 1m --by
@@ -148,12 +148,12 @@ public final class ColdCliSuite implements Suite {
                     + ": the count comparison would be empty; raise --scale");
         }
 
-        // A search in a fresh process: a word one sampled row holds, counted over the store against DuckDB's twin
-        // (regexp_matches over the line) over the same files.
+        // A search in a fresh process: the word the fewest sampled rows hold, counted over the store against
+        // DuckDB's twin (regexp_matches over the line) over the same files.
         Path liveFile = Path.of(listed.lines().filter(l -> !l.isBlank()).findFirst().orElseThrow().strip());
         String word = SearchCases.rareWord(new LocalObjectStore(liveFile.getParent()),
                 liveFile.getFileName().toString()).orElseThrow(() -> new IllegalStateException(
-                        "no word held by one row of " + liveFile));
+                        "no word in " + liveFile));
         List<String> searchCmd = cli.command("query", "--store", oursStore.toString(), "--tenant", TENANT, "-q",
                 word, "--count");
         List<String> duckSearchCmd = List.of("java", "-cp", classPath, DuckDbCountMain.class.getName(),

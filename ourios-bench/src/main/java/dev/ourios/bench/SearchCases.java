@@ -75,10 +75,13 @@ final class SearchCases {
         return new Sample(rowsWithWord, ints, sampled);
     }
 
-    /** A word held by one row of the file's first rows (the first such in word order); empty when there is none. */
+    /**
+     * The word held by the fewest of the file's first rows (ties: the first in word order); empty when they hold
+     * none.
+     */
     static java.util.Optional<String> rareWord(dev.ourios.store.ObjectStore store, String key) throws IOException {
-        return new TreeMap<>(sample(store, key).rowsWithWord()).entrySet().stream().filter(e -> e.getValue() == 1)
-                .map(Map.Entry::getKey).findFirst();
+        return new TreeMap<>(sample(store, key).rowsWithWord()).entrySet().stream()
+                .min(Map.Entry.comparingByValue()).map(Map.Entry::getKey);
     }
 
     /** DuckDB's twin of a search for {@code word}: the word in the line, case-insensitive, between non-word bytes. */
