@@ -81,7 +81,7 @@ public final class SoakRun {
                 - clock.wallNanosAt(origin)) / 1e9;
         log.accept(String.format("soak: %d tenants, %d hours, %d files/tenant-hour + %d late, %s rows/file, "
                 + "%d files scheduled, clock x%.0f", tenants.size(), o.hours(), o.filesPerHour(), o.lateFiles(),
-                rowsPerFile(soakTenants), schedule.size(), clock.speed()));
+                soakTenants.rowsPerFileText(), schedule.size(), clock.speed()));
 
         daemon.start();
         sampler.start();
@@ -103,7 +103,7 @@ public final class SoakRun {
         List<TenantFiles.Share> shares = new TenantFiles(layout, tables, o.smallFileBytes()).measure(classes,
                 TenantFiles.rowsByTenant(writer.landed()), writer.bytesByTenant(), tally.byTenant());
         return result(o, probe, writer.progress(), scheduledRows / scheduleSeconds, ingestSeconds,
-                drainSeconds, tally, sampler, last, audit, shares, rowsPerFile(soakTenants),
+                drainSeconds, tally, sampler, last, audit, shares, soakTenants.rowsPerFileText(),
                 soakTenants.rowsPerFile(tenants.get(0)));
     }
 
@@ -122,12 +122,6 @@ public final class SoakRun {
             Thread.sleep(Math.max(50, o.sweepEvery().toMillis() / 2));
         }
         return -1;
-    }
-
-    /** Rows per ingest file: one number, or each class's. */
-    private static String rowsPerFile(SoakTenants t) {
-        return String.join("/", t.names().stream().map(n -> t.classOf(n).equals("tenant")
-                ? Integer.toString(t.rowsPerFile(n)) : t.classOf(n) + " " + t.rowsPerFile(n)).distinct().toList());
     }
 
     private SoakResult result(SoakOptions o, QueryProbe probe, IngestProgress ingest, double scheduledRate,

@@ -15,6 +15,8 @@ import java.util.Map;
  * {@code rate x hourSeconds} rows.
  */
 public final class SoakTenants {
+    /** The class of every tenant of a soak without classes. */
+    static final String UNCLASSED = "tenant";
     private final List<String> tenants;
     private final Map<String, LogGenerator> generators;
     private final Map<String, String> classOf;
@@ -40,7 +42,7 @@ public final class SoakTenants {
             for (String t : names) {
                 tenants.add(t);
                 generators.put(t, g);
-                classOf.put(t, "tenant");
+                classOf.put(t, UNCLASSED);
             }
         } else {
             for (TenantClass c : o.classes()) {
@@ -78,8 +80,14 @@ public final class SoakTenants {
         return generator(tenant).spec().rowsPerFile();
     }
 
-    /** The tenant's class, {@code tenant} when the soak has no classes. */
+    /** The tenant's class, {@link #UNCLASSED} when the soak has no classes. */
     public String classOf(String tenant) {
         return classOf.get(tenant);
+    }
+
+    /** Rows per ingest file: one number, or each class's ({@code small 7/medium 143/…}). */
+    public String rowsPerFileText() {
+        return String.join("/", tenants.stream().map(n -> classOf(n).equals(UNCLASSED)
+                ? Integer.toString(rowsPerFile(n)) : classOf(n) + " " + rowsPerFile(n)).distinct().toList());
     }
 }

@@ -2,7 +2,6 @@ package dev.ourios.bench.soak;
 
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ObjectInfo;
-import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
 import java.io.IOException;
@@ -72,33 +71,40 @@ public final class TenantFiles {
      */
     List<Share> measure(Map<String, String> tenants, Map<String, Long> landedRows, Map<String, Long> landedBytes,
             Map<String, CompactionTally.Rewrites> rewrites) throws IOException {
-        Map<String, long[]> acc = new LinkedHashMap<>();
-        tenants.keySet().forEach(t -> acc.put(t, new long[4]));
+        Map<String, Files> acc = new LinkedHashMap<>();
+        tenants.keySet().forEach(t -> acc.put(t, new Files()));
         for (LiveDays.Day d : new LiveDays(layout, tables).read()) {
-            long[] a = acc.get(d.day().tenantId());
-            if (a == null || d.hours().size() < 24) {
+            Files f = acc.get(d.day().tenantId());
+            if (f == null || d.hours().size() < 24) {
                 continue; // another tenant's, or a day the run did not fill: its rollup period is not over
             }
-            List<ObjectInfo> files = new ArrayList<>(d.files().live());
-            for (PartitionSnapshot h : d.hours().values()) {
-                files.addAll(h.live());
-            }
-            a[0]++;
-            for (ObjectInfo f : files) {
-                a[1]++;
-                a[2] += f.size() < smallFileBytes ? 1 : 0;
-                a[3] += f.size();
-            }
+            f.days++;
+            f.add(d.files().live());
+            d.hours().values().forEach(h -> f.add(h.live()));
         }
         List<Share> out = new ArrayList<>();
-        for (Map.Entry<String, long[]> e : acc.entrySet()) {
-            String t = e.getKey();
-            long[] a = e.getValue();
+        acc.forEach((t, f) -> {
             CompactionTally.Rewrites r = rewrites.getOrDefault(t, new CompactionTally.Rewrites(0, 0));
-            out.add(new Share(t, tenants.get(t), (int) a[0], a[1], a[2], a[3], landedBytes.getOrDefault(t, 0L),
+            out.add(new Share(t, tenants.get(t), f.days, f.files, f.below, f.bytes, landedBytes.getOrDefault(t, 0L),
                     landedRows.getOrDefault(t, 0L), r.compacted(), r.rolledUp()));
-        }
+        });
         return out;
+    }
+
+    /** One tenant's whole days, added up. */
+    private final class Files {
+        int days;
+        long files;
+        long below;
+        long bytes;
+
+        void add(List<ObjectInfo> live) {
+            for (ObjectInfo f : live) {
+                files++;
+                below += f.size() < smallFileBytes ? 1 : 0;
+                bytes += f.size();
+            }
+        }
     }
 
     /** Rows landed per tenant, from the writer's digests of each partition. */
