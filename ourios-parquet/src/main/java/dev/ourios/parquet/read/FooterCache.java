@@ -2,8 +2,10 @@ package dev.ourios.parquet.read;
 
 import dev.ourios.core.WeightedLru;
 import dev.ourios.parquet.index.TokenIndex;
+import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.parquet.filter2.predicate.FilterPredicate;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -26,6 +28,12 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * locate rows ({@link ChunkIndexes}): column indexes, offset indexes, bloom filters and the dictionaries the
  * dictionary filter reads. They are as immutable as the file, so a point lookup over a file read before fetches
  * nothing but the pages holding its rows.
+ *
+ * <p>And, under a fourth bound of the same number of bytes, pruning verdicts ({@link Verdict}): which of a file's
+ * row groups a filter's statistics, dictionary and bloom-filter tests keep. The verdict is a function of the file's
+ * immutable bytes and the filter alone (parquet-java's predicates compare by value), so a query repeated over the
+ * same files (a dashboard's refresh, the next page of a point lookup) prunes without evaluating its filter on every
+ * group again.
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -40,6 +48,7 @@ public final class FooterCache {
     private final WeightedLru<Key, ParquetMetadata> footers;
     private final WeightedLru<Key, Optional<TokenIndex>> indexes;
     private final WeightedLru<ChunkIndexes.Entry, Object> chunks;
+    private final WeightedLru<Verdict, int[]> verdicts;
 
     /** A cache of at most {@code maxBytes} estimated heap bytes of each kind; 0 keeps nothing. */
     public FooterCache(long maxBytes) {
@@ -50,6 +59,7 @@ public final class FooterCache {
         this.footers = new WeightedLru<>(maxBytes);
         this.indexes = new WeightedLru<>(maxBytes);
         this.chunks = new WeightedLru<>(maxBytes);
+        this.verdicts = new WeightedLru<>(maxBytes);
     }
 
     /** A cache that keeps nothing: every open reads its footer. */
@@ -81,6 +91,29 @@ public final class FooterCache {
     /** Keeps a file's token index (or its absence), evicting the least recently used. */
     void putIndex(Key key, Optional<TokenIndex> index) {
         indexes.put(key, index, 64 + index.map(TokenIndex::bytes).orElse(0));
+    }
+
+    /**
+     * What a pruning verdict is of: a file, the filter, and the row groups it was asked about (by their first
+     * byte, in order: the groups the token index left, which depend on the query's words).
+     */
+    record Verdict(Key file, FilterPredicate filter, List<Long> groupStarts) {
+        Verdict {
+            Objects.requireNonNull(file, "file");
+            Objects.requireNonNull(filter, "filter");
+            groupStarts = List.copyOf(groupStarts);
+        }
+    }
+
+    /** The positions (in {@code verdict}'s groups) of the groups kept, when this verdict was reached before. */
+    Optional<int[]> kept(Verdict verdict) {
+        return verdicts.get(verdict);
+    }
+
+    /** Keeps a verdict: the positions of the groups kept, in order. */
+    void putKept(Verdict verdict, int[] kept) {
+        long filterChars = verdict.filter().toString().length();
+        verdicts.put(verdict, kept, 128 + 2 * filterChars + 24L * verdict.groupStarts().size() + 4L * kept.length);
     }
 
     /** The per-chunk entries of one file (see the class comment). */

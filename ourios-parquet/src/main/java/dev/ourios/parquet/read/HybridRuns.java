@@ -146,14 +146,45 @@ final class HybridRuns {
             int take = Math.min(n - done, runLeft);
             if (rle) {
                 java.util.Arrays.fill(out, at + done, at + done + take, rleValue);
+            } else if (width > 0 && bit + (long) take * width <= (long) end * 8) {
+                unpack(out, at + done, take);
             } else {
-                for (int i = 0; i < take; i++) {
+                for (int i = 0; i < take; i++) { // checked one value at a time: the run overruns, or width 0
                     out[at + done + i] = packed();
                     bit += width;
                 }
             }
             runLeft -= take;
             done += take;
+        }
+    }
+
+    /** Little-endian 64-bit loads at any byte offset: one load gathers a value of up to 32 bits and its shift. */
+    private static final java.lang.invoke.VarHandle LONGS = java.lang.invoke.MethodHandles.byteArrayViewVarHandle(
+            long[].class, java.nio.ByteOrder.LITTLE_ENDIAN);
+
+    /**
+     * Decodes {@code n} bit-packed values from {@link #bit} into {@code out[at, at + n)}, all of whose bits the
+     * caller checked lie before {@link #end}: each value is one 64-bit load at its first byte, shifted and masked
+     * (a value of at most 32 bits starting at most 7 bits into its byte lies within the load), without a branch
+     * on how many bytes it spans. The last values, whose load would run past the array, are gathered byte by byte
+     * ({@link #packed}).
+     */
+    private void unpack(int[] out, int at, int n) {
+        long b = bit;
+        int w = width;
+        long m = mask;
+        byte[] bytes = buf;
+        int i = 0;
+        long loadable = (long) (bytes.length - 8) << 3; // a value whose first bit lies before this can be loaded
+        for (; i < n && b < loadable; i++, b += w) {
+            long word = (long) LONGS.get(bytes, (int) (b >>> 3));
+            out[at + i] = (int) ((word >>> (b & 7)) & m);
+        }
+        bit = b;
+        for (; i < n; i++) {
+            out[at + i] = packed();
+            bit += w;
         }
     }
 

@@ -250,22 +250,65 @@ public final class LogFileReader implements Closeable {
                 throw e;
             }
         }
+        // A verdict reached before on these groups with this filter: one reader, of the kept groups.
+        List<BlockMetaData> blocks = footer.getBlocks();
+        FooterCache.Verdict verdict = options.filter()
+                .map(f -> new FooterCache.Verdict(id, f, blocks.stream().map(BlockMetaData::getStartingPos).toList()))
+                .orElse(null);
+        Optional<int[]> known = verdict == null ? Optional.empty() : footers.kept(verdict);
+        if (known.isPresent()) {
+            return keptReader(footer, keptOf(blocks, known.get()), readOptions, stream, chunks);
+        }
         // Pruned here rather than by parquet-java's constructor, so that the pruning reads through the kept chunks.
         // A constructor that fails closes the stream.
         CachingFileReader all = new CachingFileReader(inputFile, footer, readOptions, stream, chunks);
         List<BlockMetaData> kept;
         try {
-            kept = all.prune(filter, footer.getBlocks());
+            kept = all.prune(filter, blocks);
         } catch (IOException | RuntimeException e) {
             all.close();
             throw e;
         }
-        if (kept.size() == footer.getBlocks().size()) {
+        if (verdict != null) {
+            footers.putKept(verdict, positionsOf(blocks, kept));
+        }
+        if (kept.size() == blocks.size()) {
             return all;
         }
         // The reader of the kept groups takes over the stream (the first reader holds nothing else to close).
-        return new CachingFileReader(inputFile, new ParquetMetadata(footer.getFileMetaData(), kept), readOptions,
-                stream, chunks);
+        return keptReader(footer, kept, readOptions, stream, chunks);
+    }
+
+    /** A reader of {@code kept}, groups of {@code footer}, over {@code stream}. */
+    private CachingFileReader keptReader(ParquetMetadata footer, List<BlockMetaData> kept,
+            ParquetReadOptions readOptions, SeekableInputStream stream, ChunkIndexes chunks) throws IOException {
+        ParquetMetadata of = kept.size() == footer.getBlocks().size() ? footer
+                : new ParquetMetadata(footer.getFileMetaData(), kept);
+        return new CachingFileReader(inputFile, of, readOptions, stream, chunks);
+    }
+
+    /** The groups of {@code blocks} at {@code positions}. */
+    private static List<BlockMetaData> keptOf(List<BlockMetaData> blocks, int[] positions) {
+        List<BlockMetaData> kept = new ArrayList<>(positions.length);
+        for (int at : positions) {
+            kept.add(blocks.get(at));
+        }
+        return kept;
+    }
+
+    /** The positions in {@code blocks} of {@code kept}, a subsequence of them. */
+    private static int[] positionsOf(List<BlockMetaData> blocks, List<BlockMetaData> kept) {
+        int[] positions = new int[kept.size()];
+        int k = 0;
+        for (int at = 0; at < blocks.size() && k < positions.length; at++) {
+            if (blocks.get(at) == kept.get(k)) {
+                positions[k++] = at;
+            }
+        }
+        if (k != positions.length) {
+            throw new IllegalStateException("BUG: pruning kept a group not of the file's footer");
+        }
+        return positions;
     }
 
     /**
@@ -807,6 +850,10 @@ public final class LogFileReader implements Closeable {
     }
 
     private void keep(long row) {
+        if (countOnly) {
+            keptCount++; // counted, never read: the rows themselves are not needed (see nextKeptGroup)
+            return;
+        }
         if (keptCount == kept.length) {
             kept = Arrays.copyOf(kept, keptCount * 2);
         }

@@ -12,7 +12,9 @@ import org.apache.parquet.io.SeekableInputStream;
  * An {@link InputFile} over a {@link RandomAccessInput}: every read is a ranged read at the stream's position, so
  * a Parquet reader fetches the footer and then only the column chunks it needs. Small reads are served from a
  * read-ahead window so that parquet-java's byte-at-a-time header parsing does not become one store request per
- * byte; large reads (column chunks) go straight to the store. Counts the bytes fetched.
+ * byte, and, where requests are costly (S3), so that small reads close together share one; large reads (column
+ * chunks), and every read of a known length where requests are cheap, go straight to the store. Counts the bytes
+ * fetched.
  *
  * <p>{@link #prefetch} reads a span once for the reads that follow inside it: a query that keeps a few rows of a row
  * group fetches one page per column, which on S3 would be a GET per column (see {@link LogFileReader}).
@@ -144,7 +146,9 @@ public final class StoreInputFile implements InputFile {
                 System.arraycopy(window, (int) (pos - windowStart), bytes, start, len);
             } else if (fromSpan(pos, bytes, start, len)) {
                 // prefetched
-            } else if (len >= WINDOW / 2) {
+            } else if (len >= WINDOW / 2 || !input.requestsAreCostly()) {
+                // one read of what is asked: where a read is no costly request (a local file) a whole window would
+                // copy, and allocate, up to 64 KiB for the few the caller needs (a page of one column)
                 input.readFully(pos, bytes, start, len);
                 bytesRead.addAndGet(len);
             } else {
