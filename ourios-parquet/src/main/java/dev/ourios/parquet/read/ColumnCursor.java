@@ -42,8 +42,8 @@ import org.apache.parquet.schema.PrimitiveType.PrimitiveTypeName;
  */
 final class ColumnCursor {
     /** Encodings decoded here: what parquet-java (V1) and arrow-rs (V1, V2) writers use for these columns. */
-    static final Set<Encoding> SUPPORTED = Set.of(Encoding.PLAIN, Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY,
-            Encoding.RLE, Encoding.BIT_PACKED);
+    static final Set<Encoding> SUPPORTED = java.util.Collections.unmodifiableSet(java.util.EnumSet.of(Encoding.PLAIN,
+            Encoding.PLAIN_DICTIONARY, Encoding.RLE_DICTIONARY, Encoding.RLE, Encoding.BIT_PACKED));
 
     /** Entries a window of a sparsely read page holds when nothing asks for more. */
     static final int SPARSE_WINDOW = 64;

@@ -389,15 +389,31 @@ final class ColumnarRows {
                 return false;
             }
         }
-        Set<ColumnPath> paths = new java.util.HashSet<>();
-        for (ColumnDescriptor c : requestedColumns) {
-            paths.add(ColumnPath.get(c.getPath()));
-        }
+        Set<ColumnPath> paths = null; // the requested columns' paths: built only for a chunk that needs them
         for (BlockMetaData block : blocks) {
             for (ColumnChunkMetaData chunk : block.getColumns()) {
-                if (!ColumnCursor.SUPPORTED.containsAll(chunk.getEncodings()) && paths.contains(chunk.getPath())) {
+                if (supported(chunk.getEncodings())) {
+                    continue;
+                }
+                if (paths == null) {
+                    paths = new java.util.HashSet<>();
+                    for (ColumnDescriptor c : requestedColumns) {
+                        paths.add(ColumnPath.get(c.getPath()));
+                    }
+                }
+                if (paths.contains(chunk.getPath())) {
                     return false;
                 }
+            }
+        }
+        return true;
+    }
+
+    /** Whether the cursors decode every one of {@code encodings}. */
+    private static boolean supported(Set<org.apache.parquet.column.Encoding> encodings) {
+        for (org.apache.parquet.column.Encoding e : encodings) {
+            if (!ColumnCursor.SUPPORTED.contains(e)) {
+                return false;
             }
         }
         return true;

@@ -90,11 +90,13 @@ public final class LogFileReader implements Closeable {
     /** parquet-java's record reading (null when {@link #columnar} decodes the rows). */
     private final MessageColumnIO columnIO;
     private final LogRecordMaterializer materializer;
+    /** Our own column decoding ({@link #columnar}), for unfiltered or prefiltered reads of files it supports. */
+    private final boolean decodesColumnar;
     /**
-     * Our own column decoding, for unfiltered or prefiltered reads of files it supports; null: parquet-java's record
-     * reader.
+     * The decoding of whole rows, made on first use ({@link #columnar()}): a count decides rows on the probe's
+     * columns and never decodes one whole, so it never plans the whole schema's decoding.
      */
-    private final ColumnarRows columnar;
+    private ColumnarRows columnar;
     private final RowPrefilter prefilter;
     /** The prefilter's columns only (late materialization), or null: rows are read whole. */
     private final ColumnarRows probe;
@@ -195,14 +197,13 @@ public final class LogFileReader implements Closeable {
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
             boolean decodable = allowColumnar && ColumnarRows.supports(requested, requestedColumns, keptBlocks);
-            this.columnar = decodable && (options.filter().isEmpty() || prefilter != null)
-                    ? new ColumnarRows(requested) : null;
+            this.decodesColumnar = decodable && (options.filter().isEmpty() || prefilter != null);
             // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
-            this.columnIO = columnar != null ? null
+            this.columnIO = decodesColumnar ? null
                     : new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
                             .getColumnIO(requested, fileSchema, true);
-            this.materializer = columnar != null ? null : new LogRecordMaterializer(requested);
-            this.probeSchema = columnar != null && prefilter != null ? probeSchema(requested, prefilter) : null;
+            this.materializer = decodesColumnar ? null : new LogRecordMaterializer(requested);
+            this.probeSchema = decodesColumnar && prefilter != null ? probeSchema(requested, prefilter) : null;
             this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
             this.probeColumns = probeSchema != null ? probeSchema.getColumns() : null;
             this.indexColumns = indexSchema != null ? indexSchema.getColumns() : null;
@@ -486,8 +487,8 @@ public final class LogFileReader implements Closeable {
             long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
             LogRecord r;
             try {
-                if (columnar != null) {
-                    r = columnar.read();
+                if (decodesColumnar) {
+                    r = columnar().read();
                 } else {
                     r = records.read();
                     if (r == null || records.shouldSkipCurrentRecord()) {
@@ -518,7 +519,7 @@ public final class LogFileReader implements Closeable {
      */
     public int readProjected(long origin, UnaryOperator<String> serviceOf, StringTable strings, RowCodec.Output out)
             throws IOException {
-        if (columnar == null || prefilter != null || pending != null) {
+        if (!decodesColumnar || prefilter != null || pending != null) {
             LogRecord r = read();
             return r == null ? -1
                     : RowCodec.encode(r.reprojected(serviceOf.apply(r.resourceAttributes())), origin, strings, out);
@@ -533,11 +534,11 @@ public final class LogFileReader implements Closeable {
         long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + rowInGroup++;
         int weight;
         try {
-            weight = columnar.encodeNext(origin, serviceOf, strings, out);
+            weight = columnar().encodeNext(origin, serviceOf, strings, out);
         } catch (RuntimeException e) {
             throw rowFailure(rowIndex, e);
         }
-        checkPartition(columnar.lastTenant(), columnar.lastEffectiveTime(), rowIndex);
+        checkPartition(columnar().lastTenant(), columnar().lastEffectiveTime(), rowIndex);
         this.rowIndex = rowIndex;
         return weight;
     }
@@ -570,7 +571,7 @@ public final class LogFileReader implements Closeable {
         long rowIndex = keptBlocks.get(groupIndex).getRowIndexOffset() + row;
         LogRecord r;
         try {
-            r = columnar.readRow(row);
+            r = columnar().readRow(row);
         } catch (RuntimeException e) {
             throw rowFailure(rowIndex, e);
         }
@@ -653,7 +654,7 @@ public final class LogFileReader implements Closeable {
                         inputFile.dropPrefetch();
                     }
                 }
-                columnar.startGroup(keptPages);
+                columnar().startGroup(keptPages);
             } catch (IOException | RuntimeException e) {
                 throw groupFailure(e);
             }
@@ -937,8 +938,8 @@ public final class LogFileReader implements Closeable {
         PageReadStore pages;
         try {
             pages = reader.readNextFilteredRowGroup();
-            if (pages != null && columnar != null) {
-                columnar.startGroup(pages); // reads the chunks' dictionaries
+            if (pages != null && decodesColumnar) {
+                columnar().startGroup(pages); // reads the chunks' dictionaries
             }
         } catch (IOException | RuntimeException e) {
             throw new LogFormatException(file + ": cannot read row group " + (groupIndex + 1) + " ("
@@ -950,7 +951,7 @@ public final class LogFileReader implements Closeable {
         groupIndex++;
         rowsLeftInGroup = pages.getRowCount();
         rowInGroup = 0;
-        if (columnar == null) {
+        if (!decodesColumnar) {
             records = columnIO.getRecordReader(pages, materializer, filter);
         }
         return true;
@@ -958,7 +959,15 @@ public final class LogFileReader implements Closeable {
 
     /** True when rows are decoded by {@link ColumnarRows} rather than parquet-java's record reader. */
     boolean decodesColumns() {
-        return columnar != null;
+        return decodesColumnar;
+    }
+
+    /** The decoding of whole rows; only when {@link #decodesColumnar}. */
+    private ColumnarRows columnar() {
+        if (columnar == null) {
+            columnar = new ColumnarRows(requested);
+        }
+        return columnar;
     }
 
     /** True when a prefilter decides rows on its columns before the others are decoded. */
