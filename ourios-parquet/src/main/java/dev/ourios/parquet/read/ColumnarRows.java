@@ -236,6 +236,12 @@ final class ColumnarRows {
                 return k;
             }
         }
+        if (groupGuards.tests.length == 0) { // nothing guarded: every row passes its guards (a compaction output)
+            for (int i = 0; i < k; i++) {
+                verdicts[i] = !passed[i] ? REJECT : valued != null && valued[i] ? KEEP : TEST;
+            }
+            return k;
+        }
         boolean[] guarded = scratch(2, k);
         k = passRun(groupGuards, row, k, guarded, null);
         for (int i = 0; i < k; i++) {

@@ -33,7 +33,7 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * row groups a filter's statistics, dictionary and bloom-filter tests keep. The verdict is a function of the file's
  * immutable bytes and the filter alone (parquet-java's predicates compare by value), so a query repeated over the
  * same files (a dashboard's refresh, the next page of a point lookup) prunes without evaluating its filter on every
- * group again.
+ * group again; and, under a fifth, what a reader derives from a file's schema ({@link FileSchema}).
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -49,6 +49,7 @@ public final class FooterCache {
     private final WeightedLru<Key, Optional<TokenIndex>> indexes;
     private final WeightedLru<ChunkIndexes.Entry, Object> chunks;
     private final WeightedLru<Verdict, int[]> verdicts;
+    private final WeightedLru<Key, FileSchema> schemas;
 
     /** A cache of at most {@code maxBytes} estimated heap bytes of each kind; 0 keeps nothing. */
     public FooterCache(long maxBytes) {
@@ -60,6 +61,7 @@ public final class FooterCache {
         this.indexes = new WeightedLru<>(maxBytes);
         this.chunks = new WeightedLru<>(maxBytes);
         this.verdicts = new WeightedLru<>(maxBytes);
+        this.schemas = new WeightedLru<>(maxBytes);
     }
 
     /** A cache that keeps nothing: every open reads its footer. */
@@ -114,6 +116,28 @@ public final class FooterCache {
     void putKept(Verdict verdict, int[] kept) {
         long filterChars = verdict.filter().toString().length();
         verdicts.put(verdict, kept, 128 + 2 * filterChars + 24L * verdict.groupStarts().size() + 4L * kept.length);
+    }
+
+    /**
+     * What a reader derives from a file's schema before it reads: the columns it reads ({@code SchemaCheck}), listed
+     * once, and whether our column decoding supports every row group's encodings of them.
+     */
+    record FileSchema(org.apache.parquet.schema.MessageType requested,
+            List<org.apache.parquet.column.ColumnDescriptor> columns, boolean everyGroupDecodable) {
+        FileSchema {
+            Objects.requireNonNull(requested, "requested");
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /** The file's schema as a reader derived it before, if kept. */
+    Optional<FileSchema> schema(Key key) {
+        return schemas.get(key);
+    }
+
+    /** Keeps what a reader derived from the file's schema (weighed by its columns). */
+    void putSchema(Key key, FileSchema schema) {
+        schemas.put(key, schema, 256 + 256L * schema.columns().size());
     }
 
     /** The per-chunk entries of one file (see the class comment). */

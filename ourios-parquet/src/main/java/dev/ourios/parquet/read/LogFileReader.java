@@ -188,15 +188,28 @@ public final class LogFileReader implements Closeable {
             this.fileSchema = reader.getFooter().getFileMetaData().getSchema();
             this.compactionOutput = reader.getFooter().getFileMetaData().getKeyValueMetaData()
                     .containsKey(TokenIndexRegion.KEY);
-            this.requested = SchemaCheck.requested(fileSchema, file);
-            this.requestedColumns = requested.getColumns();
+            FooterCache.Key id = new FooterCache.Key(file, input.length());
+            FooterCache.FileSchema schema = footers.schema(id).orElse(null);
+            if (schema == null) {
+                MessageType checked = SchemaCheck.requested(fileSchema, file);
+                List<ColumnDescriptor> columns = checked.getColumns();
+                // over the whole file's groups (the reader's footer may hold only the kept ones): the cached footer
+                List<BlockMetaData> all = footers.get(id).map(ParquetMetadata::getBlocks).orElse(null);
+                schema = new FooterCache.FileSchema(checked, columns,
+                        all != null && ColumnarRows.supports(checked, columns, all));
+                footers.putSchema(id, schema);
+            }
+            this.requested = schema.requested();
+            this.requestedColumns = schema.columns();
             request(requestedColumns);
             this.rowGroupsTotal = pruned ? shared.totalGroups() : fileGroups;
             this.keptBlocks = reader.getRowGroups();
             PageDecompressors.checkReadable(file, keptBlocks);
             this.rowGroupsKept = keptBlocks.size();
             this.prefilter = options.prefilter().orElse(null);
-            boolean decodable = allowColumnar && ColumnarRows.supports(requested, requestedColumns, keptBlocks);
+            // every group decodable: so are the kept ones; else the kept ones may still be
+            boolean decodable = allowColumnar && (schema.everyGroupDecodable()
+                    || ColumnarRows.supports(requested, requestedColumns, keptBlocks));
             this.decodesColumnar = decodable && (options.filter().isEmpty() || prefilter != null);
             // parquet-java's record reader and its materializer: only for a file our cursors do not decode.
             this.columnIO = decodesColumnar ? null
