@@ -786,10 +786,16 @@ final class ColumnCursor {
             ids = kept(ids, from, keptValues, total);
             valueRuns.read(ids, keptValues, present);
             int size = dictLongs != null ? dictLongs.length : dictBytes.length;
+            int outside = 0; // negative once an id is below 0 or above size - 1: one check for the whole window
             for (int i = keptValues; i < total; i++) {
-                if (ids[i] < 0 || ids[i] >= size) {
-                    throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
-                            + " out of range (" + size + " entries)");
+                outside |= ids[i] | (size - 1 - ids[i]);
+            }
+            if (outside < 0) {
+                for (int i = keptValues; i < total; i++) {
+                    if (ids[i] < 0 || ids[i] >= size) {
+                        throw new IllegalStateException("column " + column + ": dictionary id " + ids[i]
+                                + " out of range (" + size + " entries)");
+                    }
                 }
             }
         } else {

@@ -22,6 +22,10 @@ final class HybridRuns {
     private long bit;
     /** See {@link #passed}. */
     private int passed;
+    /** The current bit-packed run's first bit: its groups of eight values start {@code 8 * width} bits apart. */
+    private long runBit;
+    /** parquet-java's unpacker of groups of eight values of the current width (made when the width changes). */
+    private org.apache.parquet.column.values.bitpacking.BytePacker packer;
 
     /** Starts at the first run in {@code buf[pos, end)} of values {@code bitWidth} bits wide. */
     void reset(byte[] buf, int pos, int end, int bitWidth) {
@@ -165,27 +169,47 @@ final class HybridRuns {
 
     /**
      * Decodes {@code n} bit-packed values from {@link #bit} into {@code out[at, at + n)}, all of whose bits the
-     * caller checked lie before {@link #end}: each value is one 64-bit load at its first byte, shifted and masked
-     * (a value of at most 32 bits starting at most 7 bits into its byte lies within the load), without a branch
-     * on how many bytes it spans. The last values, whose load would run past the array, are gathered byte by byte
-     * ({@link #packed}).
+     * caller checked lie before {@link #end}. A bit-packed run is groups of eight values, each group {@link #width}
+     * bytes starting on a byte: whole groups go to parquet-java's unpacker generated for the width (32 or 8 values
+     * a call, no loop per bit); values before the next group's start and after the last whole group are each one
+     * 64-bit load at their first byte, shifted and masked (a value of at most 32 bits starting at most 7 bits into
+     * its byte lies within the load), or gathered byte by byte ({@link #packed}) where that load would run past the
+     * array.
      */
     private void unpack(int[] out, int at, int n) {
-        long b = bit;
         int w = width;
-        long m = mask;
-        byte[] bytes = buf;
         int i = 0;
-        long loadable = (long) (bytes.length - 8) << 3; // a value whose first bit lies before this can be loaded
-        for (; i < n && b < loadable; i++, b += w) {
-            long word = (long) LONGS.get(bytes, (int) (b >>> 3));
-            out[at + i] = (int) ((word >>> (b & 7)) & m);
+        while (i < n && (bit - runBit) % (8L * w) != 0) {
+            out[at + i++] = one();
         }
-        bit = b;
-        for (; i < n; i++) {
-            out[at + i] = packed();
-            bit += w;
+        if (packer == null || packer.getBitWidth() != w) {
+            packer = org.apache.parquet.column.values.bitpacking.Packer.LITTLE_ENDIAN.newBytePacker(w);
         }
+        byte[] bytes = buf;
+        for (; n - i >= 32; i += 32) {
+            packer.unpack32Values(bytes, (int) (bit >>> 3), out, at + i);
+            bit += 32L * w;
+        }
+        for (; n - i >= 8; i += 8) {
+            packer.unpack8Values(bytes, (int) (bit >>> 3), out, at + i);
+            bit += 8L * w;
+        }
+        while (i < n) {
+            out[at + i++] = one();
+        }
+    }
+
+    /** The bit-packed value at {@link #bit}, which then moves past it. */
+    private int one() {
+        int v;
+        if (bit < (long) (buf.length - 8) << 3) {
+            long word = (long) LONGS.get(buf, (int) (bit >>> 3));
+            v = (int) ((word >>> (bit & 7)) & mask);
+        } else {
+            v = packed();
+        }
+        bit += width;
+        return v;
     }
 
     /** Of the eight one-bit values in the byte at {@link #bit} (byte-aligned), how many equal {@code value}. */
@@ -236,6 +260,7 @@ final class HybridRuns {
             long groups = header >>> 1;
             rle = false;
             bit = (long) pos * 8;
+            runBit = bit;
             runLeft = (int) Math.min(Integer.MAX_VALUE, groups * 8);
             pos = (int) Math.min(end, pos + groups * width);
         }
