@@ -16,7 +16,10 @@ import java.util.Optional;
  * listing entry (key, size and last-modified time), and the next snapshot that lists the same current manifest
  * parses nothing: the listing still decides which manifest is current, every time. The reference implementation's
  * {@code manifest.json} is mutable and is read every time. Kept manifests are bounded by
- * {@link #DEFAULT_MANIFEST_CACHE_BYTES} (an estimate of their heap), least recently used out first.
+ * {@link #DEFAULT_MANIFEST_CACHE_BYTES} (an estimate of their heap), least recently used out first. So are resolved
+ * snapshots, under a bound of their own of the same size: a listing equal to one resolved before (every entry's key,
+ * size and last-modified time) whose current manifest is one of ours resolves to the same snapshot, so a repeated
+ * query lists the partition but decides nothing again.
  */
 public final class TableReader {
     /** The default bound of kept manifests: thousands of partitions' current manifests. */
@@ -28,6 +31,8 @@ public final class TableReader {
     private final ManifestCodec codec;
     private final ReferenceManifestCodec referenceCodec = new ReferenceManifestCodec();
     private final WeightedLru<ObjectInfo, Manifest> manifests;
+    /** Snapshots by the listing they were resolved from ({@link Resolved}), under the manifests' bound. */
+    private final WeightedLru<Resolved, PartitionSnapshot> resolved;
 
     public TableReader(ObjectStore store, ManifestCodec codec) {
         this(store, codec, DEFAULT_MANIFEST_CACHE_BYTES);
@@ -38,6 +43,7 @@ public final class TableReader {
         this.store = Objects.requireNonNull(store, "store is null");
         this.codec = Objects.requireNonNull(codec, "codec is null");
         this.manifests = new WeightedLru<>(manifestCacheBytes);
+        this.resolved = new WeightedLru<>(manifestCacheBytes);
     }
 
     /**
@@ -157,6 +163,11 @@ public final class TableReader {
 
     private PartitionSnapshot resolveOwn(PartitionKey partition, List<ObjectInfo> listing, boolean referenceRules)
             throws IOException {
+        Resolved key = new Resolved(partition, referenceRules, listing);
+        Optional<PartitionSnapshot> known = resolved.get(key);
+        if (known.isPresent()) {
+            return known.get();
+        }
         Optional<ObjectInfo> current = LiveSetResolver.currentManifest(listing, referenceRules);
         Optional<Manifest> manifest = Optional.empty();
         if (current.isPresent()) {
@@ -164,7 +175,19 @@ public final class TableReader {
             // manifest.json is the reference implementation's and mutable: what this read sees is what rules.
             manifest = Optional.of(current(current.get()));
         }
-        return LiveSetResolver.resolve(partition, listing, manifest, referenceRules);
+        PartitionSnapshot snapshot = LiveSetResolver.resolve(partition, listing, manifest, referenceRules);
+        if (current.isEmpty() || !ManifestKeys.isReference(current.get().key())) {
+            resolved.put(key, snapshot, 256 + 128L * listing.size());
+        }
+        return snapshot;
+    }
+
+    /**
+     * A partition's listing as resolved: the snapshot is a function of the listing and the current manifest it
+     * names, which is create-only (one of ours), so the same listing resolves to the same snapshot. Not kept where the
+     * current manifest is the reference implementation's mutable {@code manifest.json}.
+     */
+    private record Resolved(PartitionKey partition, boolean referenceRules, List<ObjectInfo> listing) {
     }
 
     /** The listed current manifest, decoded: kept when it is one of ours (see the class comment). */

@@ -79,6 +79,37 @@ class ManifestCacheTest {
     }
 
     @Test
+    void aKeptSnapshotIsTheOneResolvedAfresh() throws IOException {
+        long seed = System.nanoTime();
+        System.out.println("ManifestCacheTest snapshots seed " + seed);
+        Random rnd = new Random(seed);
+        TableReader kept = new TableReader(counted, t.codec);
+        TableReader fresh = new TableReader(t.store, t.codec, 0);
+        List<String> live = new ArrayList<>();
+        List<String> ingest = new ArrayList<>();
+        long generation = 0;
+        for (int step = 0; step < 60; step++) {
+            switch (rnd.nextInt(4)) {
+                case 0 -> ingest.add(t.put(t.ingestName())); // late data: the listing alone changes
+                case 1 -> { // a commit
+                    String added = t.put(t.compactedName());
+                    live.add(added.substring(added.lastIndexOf('/') + 1));
+                    t.putManifest(P, Manifest.of(++generation, live, List.of(), null), NOW);
+                }
+                case 2 -> { // an ingest file collected
+                    if (!ingest.isEmpty()) {
+                        t.store.delete(ingest.remove(rnd.nextInt(ingest.size())));
+                    }
+                }
+                default -> { } // nothing changed: the kept snapshot is taken
+            }
+            for (int i = 0; i < 1 + rnd.nextInt(3); i++) {
+                assertEquals(fresh.snapshot(P), kept.snapshot(P), "seed " + seed + " step " + step);
+            }
+        }
+    }
+
+    @Test
     void aPartitionWrittenAgainUnderTheSameNamesIsReadAgain() throws IOException {
         TableReader reader = new TableReader(counted, t.codec);
         String a = t.put(t.compactedName());
