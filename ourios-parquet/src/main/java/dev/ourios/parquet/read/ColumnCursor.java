@@ -287,6 +287,58 @@ final class ColumnCursor {
         return k;
     }
 
+    /**
+     * For a count decided by {@code test} alone: seeks to {@code row} and counts the rows of {@code [row, row + n)}
+     * whose value passes, consuming nothing (as {@link #peekPassesRun}, whose verdicts it sums without writing them);
+     * {@link #counted} is then how many rows it decided. -1, nothing decided, where a row of the run holds no value
+     * (its verdict is not the test's alone) or the column is not dictionary-encoded.
+     */
+    int countPassing(long row, int n, ColumnTest test) {
+        if (n == 0) {
+            counted = 0;
+            return 0;
+        }
+        seekRow(row);
+        if (!dictionaryEncoded) {
+            return -1;
+        }
+        if (windowEnd - entry < n && windowEnd < entries) {
+            refill(n);
+        }
+        int k = Math.min(n, windowEnd - entry);
+        int e0 = entry - entryBase;
+        if (maxDef > 0) {
+            int absent = 0;
+            for (int i = 0; i < k; i++) {
+                absent |= defs[e0 + i] ^ maxDef; // 0 while every row holds a value
+            }
+            if (absent != 0) {
+                return -1;
+            }
+        }
+        byte[] known = verdicts(test);
+        int v = value + 1 - valueBase;
+        int passing = 0;
+        for (int i = 0; i < k; i++) {
+            int id = ids[v + i];
+            byte verdict = known[id];
+            if (verdict == UNKNOWN) {
+                verdict = dictionaryEntryPasses(test, id) ? PASSES : FAILS;
+                known[id] = verdict;
+            }
+            passing += verdict == PASSES ? 1 : 0;
+        }
+        counted = k;
+        return passing;
+    }
+
+    /** The rows the last {@link #countPassing} decided. */
+    private int counted;
+
+    int counted() {
+        return counted;
+    }
+
     /** The value {@link #peekLong} read last. */
     private long peekedLong;
 

@@ -251,6 +251,30 @@ final class ColumnarRows {
     }
 
     /**
+     * For a count: how many of the rows {@code [row, row + n)} {@link #decideRun} would keep, where the group's one
+     * column test decides every row alone (no guard, no zero fallback, the tests decide) and a cursor can sum its
+     * verdicts ({@link ColumnCursor#countPassing}); {@link #counted} is then how many rows it decided. -1 where it
+     * cannot: the caller decides the run with {@link #decideRun}.
+     */
+    int countRun(long row, int n) {
+        if (!groupTestsDecide || groupGuards.tests.length != 0 || groupTests.tests.length != 1
+                || groupTests.fallbacks[0] != null) {
+            return -1;
+        }
+        ColumnCursor c = cursorOf(groupTests.cursors[0]);
+        int passing = c.countPassing(row, n, groupTests.tests[0]);
+        counted = passing < 0 ? 0 : c.counted();
+        return passing;
+    }
+
+    /** The rows the last {@link #countRun} decided. */
+    private int counted;
+
+    int counted() {
+        return counted;
+    }
+
+    /**
      * Scratch for {@link #decideRun}: a run's verdicts of the tests, of the values present, of the guards; of a range
      * with a zero fallback, its verdicts with a 0 passing and which rows hold 0.
      */

@@ -87,6 +87,12 @@ class LateMaterializationTest {
                 assertEquals(0, seen.passedTestsOnValues, what + ": " + c.name + ": rows the deciding tests keep "
                         + "were tested");
             }
+            // A count: a run its one deciding test decides alone is summed, not decided row by row; the same count.
+            try (LogFileReader r = LogFileReader.open(store, key, new ReadOptions(Optional.empty(), c.pushdown,
+                    Optional.of(new Prefilter(c, decide))))) {
+                assertEquals(expected.size(), r.countRest(), what + ": " + c.name + (decide ? ", tests decide" : "")
+                        + ": count");
+            }
 
             // The record reader's path (files we cannot decode by columns) applies the prefilter to whole rows.
             Prefilter whole = new Prefilter(c, decide);
