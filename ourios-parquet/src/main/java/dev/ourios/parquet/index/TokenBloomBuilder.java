@@ -30,6 +30,13 @@ final class TokenBloomBuilder {
     private final double bitsPerKey;
     private final int[] words;
     private boolean empty = true;
+    /**
+     * Keys inserted since the group began, one per slot of their low bits (0: none; a key hashing to 0 is always
+     * inserted): a repeated key is skipped without touching the build filter, whose words (four times the largest
+     * filter) are rarely in a cache. Skipping changes no bit: the key's bits are set already.
+     */
+    private static final int RECENT = 4096;
+    private final long[] recent = new long[RECENT];
 
     /** {@code capBytes}: the largest filter (its size is the largest allowed size not above it, at least a block). */
     TokenBloomBuilder(int capBytes, double bitsPerKey) {
@@ -67,6 +74,11 @@ final class TokenBloomBuilder {
     }
 
     void add(long hash) {
+        int slot = (int) hash & (RECENT - 1);
+        if (recent[slot] == hash && hash != 0) {
+            return; // inserted since the group began: its bits are set (most tokens of a group repeat)
+        }
+        recent[slot] = hash;
         int base = TokenBloom.block(hash, buildBlocks) * TokenBloom.WORDS_PER_BLOCK;
         for (int i = 0; i < TokenBloom.WORDS_PER_BLOCK; i++) {
             words[base + i] |= TokenBloom.mask(hash, i);
@@ -95,6 +107,7 @@ final class TokenBloomBuilder {
         }
         out.writeBytes(bytes);
         Arrays.fill(words, 0);
+        Arrays.fill(recent, 0);
         empty = true;
         return bytes.length;
     }

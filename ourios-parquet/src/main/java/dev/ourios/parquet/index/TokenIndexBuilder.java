@@ -35,6 +35,8 @@ public final class TokenIndexBuilder {
      */
     private String lastAttributes;
     private String lastResource;
+    /** The bytes of an attribute key being hashed ({@link TokenKeys#pair}), reused from row to row. */
+    private final byte[][] keyBytes = new byte[1][];
 
     /** Filters of at most {@code capBytes}, {@code bitsPerKey} bits a key (docs/spec/storage.md, "Token index"). */
     public TokenIndexBuilder(int capBytes, double bitsPerKey) {
@@ -71,11 +73,11 @@ public final class TokenIndexBuilder {
         }
         try {
             if (!attributes.equals(lastAttributes)) {
-                AttributeStrings.each(attributes, (k, v) -> bloom.add(TokenKeys.attribute(k, v)));
+                AttributeStrings.each(attributes, (k, v) -> bloom.add(TokenKeys.pair('A', k, v, keyBytes)));
                 lastAttributes = attributes;
             }
             if (!resource.equals(lastResource)) {
-                AttributeStrings.each(resource, (k, v) -> bloom.add(TokenKeys.resource(k, v)));
+                AttributeStrings.each(resource, (k, v) -> bloom.add(TokenKeys.pair('R', k, v, keyBytes)));
                 lastResource = resource;
             }
         } catch (RuntimeException e) {

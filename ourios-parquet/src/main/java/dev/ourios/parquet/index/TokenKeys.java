@@ -52,6 +52,39 @@ public final class TokenKeys {
         }
     }
 
+    /**
+     * The key of a (key, value) pair of the {@code kind} {@code 'A'} or {@code 'R'}: {@link #attribute} or
+     * {@link #resource}, its bytes built in {@code scratch} (reused, grown as needed) rather than in two new strings
+     * where key and value are ASCII, the usual case; the same hash either way.
+     */
+    static long pair(char kind, String key, String value, byte[][] scratch) {
+        int n = 4 + key.length() + value.length();
+        byte[] b = scratch[0];
+        if (b == null || b.length < n) {
+            b = new byte[Math.max(n, 256)];
+            scratch[0] = b;
+        }
+        b[0] = (byte) kind;
+        b[1] = 0;
+        int at = 2;
+        for (int i = 0; i < key.length(); i++) {
+            char c = key.charAt(i);
+            if (c >= 0x80) {
+                return hash(kind + "\0" + key + "\0" + value);
+            }
+            b[at++] = (byte) c;
+        }
+        b[at++] = 0;
+        for (int i = 0; i < value.length(); i++) {
+            char c = value.charAt(i);
+            if (c >= 0x80) {
+                return hash(kind + "\0" + key + "\0" + value);
+            }
+            b[at++] = (byte) c;
+        }
+        return XxHash64.hash(b, 0, at);
+    }
+
     public static long attribute(String key, String value) {
         return hash("A\0" + key + "\0" + value);
     }

@@ -1,6 +1,7 @@
 package dev.ourios.parquet.index;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.ourios.core.json.AnyValue;
 import dev.ourios.core.json.AttributesJson;
@@ -33,12 +34,49 @@ class AttributeStringsTest {
             check(json, seed, round);
             check(json.replace("stringValue", "string_value"), seed, round);
         }
+        assertTrue(scannedCount > 1000, "the canonical texts without an escape are scanned: " + scannedCount);
         check("[{\"value\":{\"stringValue\":\"v\"},\"key\":\"k\"}]", seed, -1); // members out of order: decoder
         check("[]", seed, -2);
         check("[{\"key\":\"k\",\"value\":{\"stringValue\":null}}]", seed, -3);
     }
 
-    private static void check(String json, long seed, int round) {
+    private int scannedCount;
+
+    @Test
+    void the_scanner_reads_what_the_parser_reads_or_leaves_it_to_the_parser() {
+        List<String> texts = List.of("[]", "[ ]", "[]x", "[{\"key\":\"k\",\"value\":{\"stringValue\":\"v\"}}]",
+                "[{\"key\":\"k\",\"value\":{\"stringValue\":\"v\"}}] ",
+                "[{\"key\":\"k\", \"value\":{\"stringValue\":\"v\"}}]",
+                "[{\"key\":\"k\",\"value\":{\"stringValue\":\"a\tb\"}}]",
+                "[{\"key\":\"k\",\"value\":{\"intValue\":01}}]",
+                "[{\"key\":\"k\",\"value\":{\"intValue\":-0.5e+3}}]",
+                "[{\"key\":\"k\",\"value\":{\"intValue\":-}}]",
+                "[{\"key\":\"k\",\"value\":{\"doubleValue\":1.}}]",
+                "[{\"key\":\"k\",\"value\":{\"boolValue\":true,\"stringValue\":\"s\"}}]",
+                "[{\"key\":\"k\",\"value\":{\"stringValue\":7}}]",
+                "[{\"key\":\"k\",\"value\":{\"stringValue\":null}},{\"key\":\"日\",\"value\":{\"stringValue\":\"}{,\"}}]",
+                "[{\"key\":\"k\",\"value\":{}}]", "[{\"key\":\"k\",\"value\":{\"stringValue\":\"v\"}},]",
+                "[{\"key\":\"k\",\"value\":{\"stringValue\":\"v\"}}", "[{\"key\":\"k\",\"value\":{\"stringValue\":\"v");
+        for (String json : texts) {
+            List<String[]> scanned = AttributeStrings.scanned(json);
+            if (scanned != null) {
+                assertEquals(pairs(AttributeStrings.fast(json)), pairs(scanned), json);
+            }
+        }
+        assertEquals(List.of("k=v"), pairs(AttributeStrings.scanned(texts.get(3))));
+    }
+
+    private static List<String> pairs(List<String[]> pairs) {
+        return pairs == null ? null : pairs.stream().map(p -> p[0] + "=" + p[1]).toList();
+    }
+
+    private void check(String json, long seed, int round) {
+        List<String[]> scanned = AttributeStrings.scanned(json);
+        if (scanned != null) {
+            scannedCount++;
+            assertEquals(pairs(AttributeStrings.fast(json)), pairs(scanned), "seed " + seed + ", round " + round
+                    + ": the scanner against the parser: " + json);
+        }
         List<String> expected = new ArrayList<>();
         for (KeyValue kv : AttributesJson.decode(json)) {
             walk(kv.key(), kv.value(), expected);

@@ -46,6 +46,57 @@ class TokenBloomTest {
     }
 
     @Test
+    void repeated_and_colliding_keys_build_the_filter_of_their_distinct_keys_in_every_group() {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println("TokenBloomTest repeats: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        int capBytes = TokenBloom.BLOCK_BYTES << 6;
+        TokenBloomBuilder builder = new TokenBloomBuilder(capBytes, 10); // one builder: groups one after another
+        for (int group = 0; group < 40; group++) {
+            List<Long> pool = new ArrayList<>(List.of(0L)); // 0 is the recent keys' empty slot
+            for (int i = 1 + rnd.nextInt(200); i > 0; i--) {
+                long k = rnd.nextLong();
+                pool.add(k);
+                pool.add(k ^ (rnd.nextLong() << 12)); // the same slot of the recent keys, another key
+            }
+            List<Long> keys = new ArrayList<>();
+            for (int i = rnd.nextInt(5000); i > 0; i--) {
+                keys.add(pool.get(rnd.nextInt(rnd.nextBoolean() ? pool.size() : Math.min(4, pool.size()))));
+            }
+            byte[] folded = build(builder, keys);
+            String where = "seed " + seed + ", group " + group + ", " + keys.size() + " keys";
+            assertArrayEquals(direct(folded.length / TokenBloom.BLOCK_BYTES, new ArrayList<>(new java.util.HashSet<>(
+                    keys))), folded, where);
+        }
+    }
+
+    @Test
+    void pair_keys_built_in_scratch_are_the_attribute_and_resource_keys() {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println("TokenBloomTest pairs: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        Random rnd = new Random(seed);
+        String alphabet = "aZ_09 .-:/\0=\u007fÉΣ日\uD83D\uDE00\uD800";
+        byte[][] scratch = new byte[1][];
+        for (int round = 0; round < 5000; round++) {
+            String key = random(rnd, alphabet, rnd.nextBoolean() ? 10 : alphabet.length(), rnd.nextInt(300));
+            String value = random(rnd, alphabet, rnd.nextBoolean() ? 10 : alphabet.length(), rnd.nextInt(300));
+            String where = "seed " + seed + ", round " + round;
+            org.junit.jupiter.api.Assertions.assertEquals(TokenKeys.attribute(key, value),
+                    TokenKeys.pair('A', key, value, scratch), where);
+            org.junit.jupiter.api.Assertions.assertEquals(TokenKeys.resource(key, value),
+                    TokenKeys.pair('R', key, value, scratch), where);
+        }
+    }
+
+    private static String random(Random rnd, String alphabet, int letters, int length) {
+        StringBuilder b = new StringBuilder();
+        for (int i = 0; i < length; i++) {
+            b.append(alphabet.charAt(rnd.nextInt(letters)));
+        }
+        return b.toString();
+    }
+
+    @Test
     void build_sizes_are_fifteen_times_a_power_of_two() {
         org.junit.jupiter.api.Assertions.assertEquals(1, TokenBloomBuilder.buildBlocks(1));
         org.junit.jupiter.api.Assertions.assertEquals(8, TokenBloomBuilder.buildBlocks(14));
