@@ -89,9 +89,17 @@ public final class LocalObjectStore implements ObjectStore {
             return out;
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            // Each entry stat'ed relative to the open directory where the platform allows (fstatat: one path component
+            // looked up, not the whole path from the root for every entry).
+            java.nio.file.SecureDirectoryStream<Path> relative = ds instanceof java.nio.file.SecureDirectoryStream<Path> s
+                    ? s : null;
             for (Path p : ds) {
                 try {
-                    BasicFileAttributes a = Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+                    BasicFileAttributes a = relative != null
+                            ? relative.getFileAttributeView(p.getFileName(),
+                                    java.nio.file.attribute.BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
+                                    .readAttributes()
+                            : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     if (a.isRegularFile()) {
                         out.add(new ObjectInfo(dirPrefix + p.getFileName(), a.size(), a.lastModifiedTime().toInstant()));
                     }
