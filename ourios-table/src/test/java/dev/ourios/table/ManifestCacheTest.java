@@ -53,10 +53,16 @@ class ManifestCacheTest {
         };
     }
 
+    /** A fresh seed for {@code what}, printed. */
+    private static long seed(String what) {
+        long seed = System.nanoTime();
+        System.out.println(what + " seed " + seed);
+        return seed;
+    }
+
     @Test
     void aKeptManifestIsNotReadAgainAndEveryCommitIsSeen() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ManifestCacheTest seed " + seed);
+        long seed = seed("ManifestCacheTest");
         Random rnd = new Random(seed);
         TableReader reader = new TableReader(counted, t.codec);
         List<String> live = new ArrayList<>();
@@ -80,8 +86,7 @@ class ManifestCacheTest {
 
     @Test
     void aKeptSnapshotIsTheOneResolvedAfresh() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ManifestCacheTest snapshots seed " + seed);
+        long seed = seed("ManifestCacheTest snapshots");
         Random rnd = new Random(seed);
         TableReader kept = new TableReader(counted, t.codec);
         TableReader fresh = new TableReader(t.store, t.codec, 0);
@@ -145,8 +150,7 @@ class ManifestCacheTest {
 
     @Test
     void theKeptManifestsStayWithinTheirBound() throws IOException {
-        long seed = System.nanoTime();
-        System.out.println("ManifestCacheTest bound seed " + seed);
+        long seed = seed("ManifestCacheTest bound");
         Random rnd = new Random(seed);
         String file = t.put(t.compactedName());
         String name = file.substring(file.lastIndexOf('/') + 1);

@@ -17,8 +17,7 @@ import org.junit.jupiter.api.Test;
 class TokenBloomTest {
     @Test
     void a_folded_filter_equals_the_filter_built_at_its_size_and_holds_every_key() {
-        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
-        System.out.println("TokenBloomTest: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        long seed = seed("TokenBloomTest");
         Random rnd = new Random(seed);
         for (int round = 0; round < 200; round++) {
             int capBytes = TokenBloom.BLOCK_BYTES << rnd.nextInt(12);
@@ -47,8 +46,7 @@ class TokenBloomTest {
 
     @Test
     void repeated_and_colliding_keys_build_the_filter_of_their_distinct_keys_in_every_group() {
-        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
-        System.out.println("TokenBloomTest repeats: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        long seed = seed("TokenBloomTest repeats");
         Random rnd = new Random(seed);
         int capBytes = TokenBloom.BLOCK_BYTES << 6;
         TokenBloomBuilder builder = new TokenBloomBuilder(capBytes, 10); // one builder: groups one after another
@@ -72,8 +70,7 @@ class TokenBloomTest {
 
     @Test
     void pair_keys_built_in_scratch_are_the_attribute_and_resource_keys() {
-        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
-        System.out.println("TokenBloomTest pairs: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        long seed = seed("TokenBloomTest pairs");
         Random rnd = new Random(seed);
         String alphabet = "aZ_09 .-:/\0=\u007fÉΣ日\uD83D\uDE00\uD800";
         byte[][] scratch = new byte[1][];
@@ -121,8 +118,7 @@ class TokenBloomTest {
 
     @Test
     void line_keys_from_bytes_are_the_keys_of_the_tokenizer() {
-        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
-        System.out.println("TokenBloomTest keys: seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        long seed = seed("TokenBloomTest keys");
         Random rnd = new Random(seed);
         String alphabet = "aZ_09 .-:/\t=ÉéΣς日\u0301ß\uFFFD";
         for (int round = 0; round < 5000; round++) {
@@ -147,6 +143,13 @@ class TokenBloomTest {
             TokenKeys.lineTokens(line, actual::add);
             org.junit.jupiter.api.Assertions.assertEquals(expected, actual, "seed " + seed + ", round " + round);
         }
+    }
+
+    /** The run's seed for {@code what}, printed with how to replay it. */
+    private static long seed(String what) {
+        long seed = Long.getLong("ourios.index.seed", System.nanoTime());
+        System.out.println(what + ": seed " + seed + " (replay with -Dourios.index.seed=" + seed + ")");
+        return seed;
     }
 
     private static byte[] build(TokenBloomBuilder b, List<Long> keys) {
