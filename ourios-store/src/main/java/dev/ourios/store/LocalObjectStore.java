@@ -69,8 +69,10 @@ public final class LocalObjectStore implements ObjectStore {
             return out;
         }
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
+            java.nio.file.SecureDirectoryStream<Path> relative = ds instanceof java.nio.file.SecureDirectoryStream<Path> s
+                    ? s : null; // entries stat'ed relative to the open directory, as in listObjects
             for (Path p : ds) {
-                if (Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS)) {
+                if (isDirectory(relative, p)) {
                     out.add(p.getFileName().toString());
                 }
             }
@@ -79,6 +81,20 @@ public final class LocalObjectStore implements ObjectStore {
         }
         out.sort(null);
         return out;
+    }
+
+    /** Whether the entry {@code p} of a directory being listed is a directory (a symbolic link is not). */
+    private static boolean isDirectory(java.nio.file.SecureDirectoryStream<Path> relative, Path p)
+            throws IOException {
+        if (relative == null) {
+            return Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
+        }
+        try {
+            return relative.getFileAttributeView(p.getFileName(), java.nio.file.attribute.BasicFileAttributeView.class,
+                    LinkOption.NOFOLLOW_LINKS).readAttributes().isDirectory();
+        } catch (NoSuchFileException gone) {
+            return false; // deleted between the directory read and the stat
+        }
     }
 
     @Override
