@@ -28,8 +28,16 @@ public final class LiveSetResolver {
 
     /** The highest canonical manifest in a listing, if any. */
     public static Optional<ObjectInfo> highestManifest(List<ObjectInfo> listing) {
-        return listing.stream().filter(o -> ManifestKeys.generationOfName(o.name()) >= 0)
-                .max(Comparator.comparingLong(o -> ManifestKeys.generationOfName(o.name())));
+        ObjectInfo highest = null;
+        long highestGeneration = -1;
+        for (ObjectInfo o : listing) { // each name parsed once: a query decides every hour of its window with this
+            long generation = ManifestKeys.generationOfName(o.name());
+            if (generation > highestGeneration) {
+                highest = o;
+                highestGeneration = generation;
+            }
+        }
+        return Optional.ofNullable(highest);
     }
 
     /**
