@@ -152,6 +152,15 @@ final class DayReads {
         }
     }
 
+    /**
+     * True if a claim already made reads {@code hour} with another hour of its day: the hour has nothing of its own
+     * to read, as {@link #claim} would say, decided without a snapshot or a listing.
+     */
+    boolean readByAnotherHour(PartitionKey hour) {
+        Claim c = claims.get(DayPartition.of(hour));
+        return c != null && c.hours().contains(hour.hour()) && !c.reader().equals(hour);
+    }
+
     private Claim make(TableReader tables, PartitionKey reader, DayPartition day, PartitionSnapshot daySnapshot)
             throws IOException {
         DayCovers covers = HourFiles.covers(day, daySnapshot);

@@ -102,12 +102,12 @@ public final class LiveSetResolver {
             ValidCover cover) {
         List<ObjectInfo> sorted = new ArrayList<>(listing);
         sorted.sort(Comparator.comparing(ObjectInfo::key));
-        if (!CoverValidity.isValid(cover.cover(), sorted)) {
+        Optional<ObjectInfo> current = highestManifest(sorted);
+        if (!CoverValidity.isValid(cover.cover(), sorted, current)) {
             throw new IllegalArgumentException("BUG: the cover of " + partition + " at generation "
                     + cover.cover().generation() + " is void against this listing");
         }
         long generation = cover.cover().generation();
-        Optional<ObjectInfo> current = highestManifest(sorted);
         Set<String> accounted = new HashSet<>(cover.cover().names());
         List<ObjectInfo> live = new ArrayList<>();
         List<ObjectInfo> covered = new ArrayList<>();
