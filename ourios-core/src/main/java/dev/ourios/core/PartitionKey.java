@@ -177,7 +177,8 @@ public record PartitionKey(String tenantId, int year, int month, int day, int ho
 
     /**
      * Written out rather than generated: a query looks hours up by key several times per hour of its window, and a
-     * record's generated equality runs through a method-handle bootstrap that is slow until compiled.
+     * record's generated equality runs through a method-handle bootstrap that is slow until compiled. The hash is
+     * the one the generated method gives, so no map's order changes.
      */
     @Override
     public boolean equals(Object o) {

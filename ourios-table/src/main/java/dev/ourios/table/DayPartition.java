@@ -58,7 +58,7 @@ public record DayPartition(String tenantId, LocalDate date) {
     /**
      * Written out rather than generated: a query looks its days up by this once or twice per hour of its window, and
      * a record's generated equality runs through a method-handle bootstrap that is slow until compiled, which a
-     * query of a fresh process never gets to.
+     * query of a fresh process never gets to. The hash is the one the generated method gives.
      */
     @Override
     public boolean equals(Object o) {
