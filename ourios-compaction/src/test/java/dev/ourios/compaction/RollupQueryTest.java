@@ -221,6 +221,74 @@ class RollupQueryTest {
         assertTrue(e.getMessage().contains(failing.get()), e.getMessage());
     }
 
+    /**
+     * Engines kept warm across changes of the store (their manifest and footer caches filled, their queries read
+     * by one to three threads) answer every count and every aggregate as over the same rows left hourly, whatever
+     * lands in between: late files in covered hours, an hour commit voiding a cover, a new day generation. Only
+     * content immutable by name is kept; what exists is listed again by every query.
+     */
+    @Test
+    @org.junit.jupiter.api.Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
+    void warmEnginesAnswerAsTheHoursUnderLateFilesVoidCoversAndNewDayGenerations() throws Exception {
+        long seed = System.nanoTime();
+        java.util.Random r = new java.util.Random(seed);
+        List<LocalObjectStore> stores = threeDaysHourlyAndRolled(r.nextInt(1000));
+        LocalObjectStore hourly = stores.get(0);
+        LocalObjectStore rolled = stores.get(1);
+        List<QueryEngine> warm = new ArrayList<>();
+        for (int threads = 1; threads <= 3; threads++) {
+            warm.add(new QueryEngine(rolled, new TableLayout(rolled), new TableReader(rolled, new ManifestCodec()),
+                    MeterProvider.noop(), threads));
+        }
+        String service = engine(hourly).collect(Query.tenant(TENANT).limit(1)).rows().get(0).serviceName();
+        Instant h = TestStores.HOUR;
+        for (int round = 0; round < 6; round++) {
+            int index = r.nextInt(40);
+            PartitionKey hour = PartitionKey.ofHour(TENANT, h.plusSeconds(3600L * index));
+            String change;
+            switch (r.nextInt(3)) {
+                case 0 -> {
+                    List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), 40, 1, 5 + r.nextInt(20),
+                            r.nextInt(1_000_000))).file(TENANT, index, 0);
+                    for (LocalObjectStore s : List.of(hourly, rolled)) {
+                        new IngestWriter(s).writeFile(hour, late);
+                    }
+                    change = "a late file in " + hour;
+                }
+                case 1 -> {
+                    dev.ourios.table.PartitionSnapshot now = new TableReader(rolled, new ManifestCodec())
+                            .hourSnapshot(hour);
+                    // voided by the hour's next generation naming its files (one it was covered at must exist)
+                    boolean voids = now.isCovered() && now.generation() > 0;
+                    if (voids) {
+                        voidCoverOf(rolled, hour);
+                    }
+                    change = voids ? "the cover of " + hour + " voided" : "nothing (" + hour + " not voidable)";
+                }
+                default -> {
+                    sweep(rolled, true);
+                    change = "a rollup sweep";
+                }
+            }
+            int from = r.nextInt(40);
+            int to = from + 1 + r.nextInt(40 - from);
+            List<Query> queries = List.of(Query.tenant(TENANT), Query.tenant(TENANT).service(service),
+                    Query.tenant(TENANT).window(h.plusSeconds(3600L * from + r.nextInt(3600)),
+                            h.plusSeconds(3600L * to)));
+            for (Query q : queries) {
+                String ctx = "seed=" + seed + " round=" + round + " after " + change + ": " + q;
+                long want = engine(hourly).count(q).rows();
+                List<String> rows = run(hourly, q).stream().sorted().toList();
+                assertEquals(want, engine(rolled).count(q).rows(), ctx + " (a fresh engine)");
+                for (int t = 0; t < warm.size(); t++) {
+                    assertEquals(want, warm.get(t).count(q).rows(), ctx + " (warm, " + (t + 1) + " threads)");
+                    assertEquals(rows, everyRowOf(warm.get(t), q), ctx + " (every row, warm, " + (t + 1)
+                            + " threads)");
+                }
+            }
+        }
+    }
+
     /** Forty hours from 10:00 (three days) of one tenant, landed alike in two stores: left hourly, rolled up. */
     private List<LocalObjectStore> threeDaysHourlyAndRolled(long seed) throws Exception {
         LocalObjectStore hourly = new LocalObjectStore(dir.resolve("hourly"));

@@ -36,14 +36,19 @@ public final class FileNames {
                 || !name.startsWith(MANIFEST_PREFIX) || !name.endsWith(MANIFEST_SUFFIX)) {
             return -1;
         }
-        String digits = name.substring(MANIFEST_PREFIX.length(), name.length() - MANIFEST_SUFFIX.length());
-        if (digits.length() != 20 || !digits.chars().allMatch(c -> c >= '0' && c <= '9')) {
-            return -1;
+        // A loop rather than a stream and Long.parseLong: a query decides thousands of listed names with this.
+        long generation = 0;
+        for (int i = MANIFEST_PREFIX.length(), end = name.length() - MANIFEST_SUFFIX.length(); i < end; i++) {
+            char c = name.charAt(i);
+            if (c < '0' || c > '9') {
+                return -1;
+            }
+            int digit = c - '0';
+            if (generation > (Long.MAX_VALUE - digit) / 10) {
+                return -1; // beyond a long, as Long.parseLong would refuse it
+            }
+            generation = generation * 10 + digit;
         }
-        try {
-            return Long.parseLong(digits);
-        } catch (NumberFormatException e) {
-            return -1;
-        }
+        return generation;
     }
 }

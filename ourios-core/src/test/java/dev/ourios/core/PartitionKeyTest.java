@@ -122,4 +122,31 @@ class PartitionKeyTest {
         assertTrue(a10.compareTo(b0) < 0);
         assertEquals(0, a9.compareTo(new PartitionKey("a", 2026, 1, 1, 9)));
     }
+
+    /** Order and equality by the fields: tenant, then the hour's start; equal keys hash alike. Seeded. */
+    @Test
+    void orderAndEqualityAreTenantThenTime() {
+        long seed = System.nanoTime();
+        java.util.Random r = new java.util.Random(seed);
+        for (int i = 0; i < 20_000; i++) {
+            PartitionKey a = randomKey(r);
+            PartitionKey b = r.nextInt(4) == 0 ? new PartitionKey(a.tenantId(), a.year(), a.month(), a.day(),
+                    a.hour()) : randomKey(r);
+            int byTenant = a.tenantId().compareTo(b.tenantId());
+            int want = Integer.signum(byTenant != 0 ? byTenant : a.hourStart().compareTo(b.hourStart()));
+            String ctx = "seed=" + seed + " " + a + " vs " + b;
+            assertEquals(want, Integer.signum(a.compareTo(b)), ctx);
+            assertEquals(want == 0, a.equals(b), ctx);
+            if (want == 0) {
+                assertEquals(a.hashCode(), b.hashCode(), ctx);
+            }
+        }
+    }
+
+    private static PartitionKey randomKey(java.util.Random r) {
+        java.time.LocalDateTime t = java.time.LocalDateTime.of(1970 + r.nextInt(3), 1, 1, 0, 0)
+                .plusHours(r.nextInt(3 * 366 * 24));
+        return new PartitionKey(r.nextBoolean() ? "a" : "b", t.getYear(), t.getMonthValue(), t.getDayOfMonth(),
+                t.getHour());
+    }
 }

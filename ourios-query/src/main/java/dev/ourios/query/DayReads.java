@@ -44,10 +44,21 @@ final class DayReads {
     /** The day snapshots the query's scans decide hours against: one listing and manifest read per day. */
     private final ConcurrentHashMap<DayPartition, PartitionSnapshot> days = new ConcurrentHashMap<>();
     private volatile Set<PartitionKey> planned = Set.of();
+    /** The query's hours by day, each day's sorted: a claim takes its day's from here rather than filter them all. */
+    private volatile Map<DayPartition, List<PartitionKey>> plannedByDay = Map.of();
 
     /** The query's hours; set before any scan reads. */
     void plan(List<PartitionKey> hours) {
         planned = Set.copyOf(hours);
+        Map<DayPartition, List<PartitionKey>> byDay = new HashMap<>();
+        for (PartitionKey h : planned) {
+            byDay.computeIfAbsent(DayPartition.of(h), d -> new ArrayList<>()).add(h);
+        }
+        byDay.replaceAll((d, list) -> {
+            list.sort(Comparator.naturalOrder());
+            return List.copyOf(list);
+        });
+        plannedByDay = Map.copyOf(byDay);
     }
 
     /**
@@ -62,9 +73,7 @@ final class DayReads {
     void prefetch(TableReader tables, int threads) throws IOException {
         java.util.SortedMap<DayPartition, PartitionKey> firstHours = new java.util.TreeMap<>(
                 Comparator.comparing(DayPartition::tenantId).thenComparing(DayPartition::date));
-        for (PartitionKey p : planned) {
-            firstHours.merge(DayPartition.of(p), p, (a, b) -> a.compareTo(b) <= 0 ? a : b);
-        }
+        plannedByDay.forEach((day, hours) -> firstHours.put(day, hours.get(0)));
         if (firstHours.size() < 2 || threads < 2) {
             return; // nothing to overlap: the scans plan the day as they reach it
         }
@@ -143,13 +152,22 @@ final class DayReads {
         }
     }
 
+    /**
+     * True if a claim already made reads {@code hour} with another hour of its day: the hour has nothing of its own
+     * to read, as {@link #claim} would say, decided without a snapshot or a listing.
+     */
+    boolean readByAnotherHour(PartitionKey hour) {
+        Claim c = claims.get(DayPartition.of(hour));
+        return c != null && c.hours().contains(hour.hour()) && !c.reader().equals(hour);
+    }
+
     private Claim make(TableReader tables, PartitionKey reader, DayPartition day, PartitionSnapshot daySnapshot)
             throws IOException {
         DayCovers covers = HourFiles.covers(day, daySnapshot);
         Set<Integer> hours = new TreeSet<>();
         List<ObjectInfo> files = new ArrayList<>(daySnapshot.live());
         Map<String, PartitionKey> hourOf = new HashMap<>();
-        List<PartitionKey> dayHours = planned.stream().filter(p -> DayPartition.of(p).equals(day)).sorted().toList();
+        List<PartitionKey> dayHours = plannedByDay.getOrDefault(day, List.of());
         Map<PartitionKey, PartitionSnapshot> snapshots = tables.hourSnapshots(dayHours, covers);
         for (PartitionKey h : dayHours) {
             PartitionSnapshot s = snapshots.get(h);

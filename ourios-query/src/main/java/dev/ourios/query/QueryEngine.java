@@ -127,7 +127,7 @@ public final class QueryEngine {
                 }
                 return;
             }
-            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(),
+            PartitionPool pool = new PartitionPool(dayClaimsFirst(partitions), scanThreads.threads(),
                     new java.util.concurrent.atomic.AtomicBoolean());
             pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
@@ -190,7 +190,7 @@ public final class QueryEngine {
                 return;
             }
             Object merging = new Object();
-            PartitionPool pool = new PartitionPool(newestFirst(partitions), scanThreads.threads(), stop);
+            PartitionPool pool = new PartitionPool(dayClaimsFirst(partitions), scanThreads.threads(), stop);
             pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> {
                 PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
                 synchronized (merging) { // done merges into one aggregate: one partition at a time
@@ -228,8 +228,36 @@ public final class QueryEngine {
      */
     private static List<PartitionKey> newestFirst(List<PartitionKey> partitions) {
         List<PartitionKey> sorted = new ArrayList<>(partitions);
-        sorted.sort(java.util.Comparator.comparing(PartitionKey::hourStart).reversed());
+        sorted.sort(java.util.Comparator.reverseOrder()); // one tenant's: by time
         return sorted;
+    }
+
+    /**
+     * As {@link #newestFirst}, but each day's first hour ahead of every other hour: with {@link DayReads}, the first
+     * hour of a day a worker takes claims the day and reads its day files for the day's covered hours, which then
+     * read nothing. Taking one hour of each day first gives the workers different days to claim side by side, rather
+     * than one worker waiting on the claim another is making of the same day, and the hours that read nothing fill
+     * in at the end.
+     */
+    private static List<PartitionKey> dayClaimsFirst(List<PartitionKey> partitions) {
+        java.util.Map<dev.ourios.table.DayPartition, PartitionKey> firstOfDay = new java.util.HashMap<>();
+        for (PartitionKey p : partitions) {
+            firstOfDay.merge(dev.ourios.table.DayPartition.of(p), p, (a, b) -> a.compareTo(b) <= 0 ? a : b);
+        }
+        java.util.Set<PartitionKey> firsts = new java.util.HashSet<>(firstOfDay.values());
+        List<PartitionKey> sorted = newestFirst(partitions);
+        List<PartitionKey> out = new ArrayList<>(sorted.size());
+        for (PartitionKey p : sorted) {
+            if (firsts.contains(p)) {
+                out.add(p);
+            }
+        }
+        for (PartitionKey p : sorted) {
+            if (!firsts.contains(p)) {
+                out.add(p);
+            }
+        }
+        return out;
     }
 
     /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */

@@ -148,12 +148,8 @@ public final class LocalObjectStore implements ObjectStore {
                     @Override
                     public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes a) {
                         if (a.isRegularFile()) {
-                            StringBuilder key = new StringBuilder(dirPrefix);
-                            Path relative = dir.relativize(file);
-                            for (int i = 0; i < relative.getNameCount(); i++) {
-                                key.append(i == 0 ? "" : "/").append(relative.getName(i));
-                            }
-                            out.add(new ObjectInfo(key.toString(), a.size(), a.lastModifiedTime().toInstant()));
+                            out.add(new ObjectInfo(treeKey(dirPrefix, dir, file), a.size(),
+                                    a.lastModifiedTime().toInstant()));
                         }
                         return java.nio.file.FileVisitResult.CONTINUE;
                     }
@@ -168,6 +164,26 @@ public final class LocalObjectStore implements ObjectStore {
                 });
         out.sort((x, y) -> x.key().compareTo(y.key()));
         return out;
+    }
+
+    /**
+     * The key of {@code file}, found under {@code dir} (the directory of {@code dirPrefix}): the prefix and the path
+     * below the directory, joined by '/'. Where the file system's separator is '/' (every Unix) that is the tail of
+     * the path's string, which a listing of a month's days builds for thousands of files.
+     */
+    private static String treeKey(String dirPrefix, Path dir, Path file) {
+        String path = file.toString();
+        String base = dir.toString();
+        if (file.getFileSystem().getSeparator().equals("/") && path.length() > base.length()
+                && path.startsWith(base) && path.charAt(base.length()) == '/') {
+            return dirPrefix + path.substring(base.length() + 1);
+        }
+        StringBuilder key = new StringBuilder(dirPrefix);
+        Path relative = dir.relativize(file);
+        for (int i = 0; i < relative.getNameCount(); i++) {
+            key.append(i == 0 ? "" : "/").append(relative.getName(i));
+        }
+        return key.toString();
     }
 
     @Override

@@ -18,8 +18,12 @@ public final class CoverValidity {
      * {@code manifest.json} (which would give it a generation of its own).
      */
     public static boolean isValid(Cover cover, List<ObjectInfo> hourListing) {
-        long highest = LiveSetResolver.highestManifest(hourListing)
-                .map(o -> ManifestKeys.generationOfName(o.name())).orElse(0L);
+        return isValid(cover, hourListing, LiveSetResolver.highestManifest(hourListing));
+    }
+
+    /** As {@link #isValid(Cover, List)}, with the listing's highest canonical manifest already found. */
+    static boolean isValid(Cover cover, List<ObjectInfo> hourListing, java.util.Optional<ObjectInfo> highestManifest) {
+        long highest = highestManifest.map(o -> ManifestKeys.generationOfName(o.name())).orElse(0L);
         if (cover.generation() == 0) {
             return highest == 0 && hourListing.stream().noneMatch(o -> o.name().equals(ManifestKeys.REFERENCE_NAME));
         }

@@ -55,6 +55,21 @@ public record DayPartition(String tenantId, LocalDate date) {
         return dir.endsWith("/" + DIRECTORY) && dir.startsWith(PartitionKey.DATA_ROOT);
     }
 
+    /**
+     * Written out rather than generated: a query looks its days up by this once or twice per hour of its window, and
+     * a record's generated equality runs through a method-handle bootstrap that is slow until compiled, which a
+     * query of a fresh process never gets to. The hash is the one the generated method gives.
+     */
+    @Override
+    public boolean equals(Object o) {
+        return o instanceof DayPartition d && date.equals(d.date) && tenantId.equals(d.tenantId);
+    }
+
+    @Override
+    public int hashCode() {
+        return 31 * tenantId.hashCode() + date.hashCode();
+    }
+
     @Override
     public String toString() {
         return tenantId + " " + date + " rollup";

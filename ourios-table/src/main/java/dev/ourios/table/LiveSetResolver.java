@@ -28,8 +28,16 @@ public final class LiveSetResolver {
 
     /** The highest canonical manifest in a listing, if any. */
     public static Optional<ObjectInfo> highestManifest(List<ObjectInfo> listing) {
-        return listing.stream().filter(o -> ManifestKeys.generationOfName(o.name()) >= 0)
-                .max(Comparator.comparingLong(o -> ManifestKeys.generationOfName(o.name())));
+        ObjectInfo highest = null;
+        long highestGeneration = -1;
+        for (ObjectInfo o : listing) { // each name parsed once: a query decides every hour of its window with this
+            long generation = ManifestKeys.generationOfName(o.name());
+            if (generation > highestGeneration) {
+                highest = o;
+                highestGeneration = generation;
+            }
+        }
+        return Optional.ofNullable(highest);
     }
 
     /**
@@ -94,12 +102,12 @@ public final class LiveSetResolver {
             ValidCover cover) {
         List<ObjectInfo> sorted = new ArrayList<>(listing);
         sorted.sort(Comparator.comparing(ObjectInfo::key));
-        if (!CoverValidity.isValid(cover.cover(), sorted)) {
+        Optional<ObjectInfo> current = highestManifest(sorted);
+        if (!CoverValidity.isValid(cover.cover(), sorted, current)) {
             throw new IllegalArgumentException("BUG: the cover of " + partition + " at generation "
                     + cover.cover().generation() + " is void against this listing");
         }
         long generation = cover.cover().generation();
-        Optional<ObjectInfo> current = highestManifest(sorted);
         Set<String> accounted = new HashSet<>(cover.cover().names());
         List<ObjectInfo> live = new ArrayList<>();
         List<ObjectInfo> covered = new ArrayList<>();

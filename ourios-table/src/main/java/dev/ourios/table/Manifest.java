@@ -69,7 +69,12 @@ public record Manifest(int format, long generation, List<String> files, List<Ret
 
     /** The cover of hour {@code hour} (0 to 23), if this manifest has one. */
     public Optional<Cover> cover(int hour) {
-        return covers.stream().filter(c -> c.hour() == hour).findFirst();
+        for (Cover c : covers) { // a loop: a query asks this for every hour of its window
+            if (c.hour() == hour) {
+                return Optional.of(c);
+            }
+        }
+        return Optional.empty();
     }
 
     public Optional<RecordedCommit> commitRecord() {

@@ -28,7 +28,6 @@ public final class TableLayout {
     private static final Pattern YEAR = Pattern.compile("year=(\\d{4})");
     private static final Pattern MONTH = Pattern.compile("month=(\\d{2})");
     private static final Pattern DAY = Pattern.compile("day=(\\d{2})");
-    private static final Pattern HOUR = Pattern.compile("hour=(\\d{2})");
 
     private final ObjectStore store;
 
@@ -121,8 +120,8 @@ public final class TableLayout {
                         if (h.equals(DayPartition.DIRECTORY)) {
                             continue; // the day partition beside the hours, given to the day visitor above
                         }
-                        Optional<PartitionKey> p = PartitionKey.parseHourPath(tenant, y, m, d, h);
-                        if (p.isEmpty() || !HOUR.matcher(h).matches()) {
+                        Optional<PartitionKey> p = hourOf(tenant, year, month, day, h);
+                        if (p.isEmpty()) {
                             LOG.warn("skipping {}: not a canonical hour directory", store.describe(dayPrefix + h + "/"));
                             continue;
                         }
@@ -133,6 +132,27 @@ public final class TableLayout {
                     }
                 }
             }
+        }
+    }
+
+    /**
+     * The hour partition of a canonical {@code hour=HH} directory of the day (year, month and day already parsed),
+     * else empty. Read in place rather than through {@link PartitionKey#parseHourPath}, which parses every segment
+     * again: a walk over a month meets 720 of these.
+     */
+    static Optional<PartitionKey> hourOf(String tenant, int year, int month, int day, String segment) {
+        if (segment.length() != 7 || !segment.startsWith("hour=")) {
+            return Optional.empty();
+        }
+        char tens = segment.charAt(5);
+        char ones = segment.charAt(6);
+        if (tens < '0' || tens > '9' || ones < '0' || ones > '9') {
+            return Optional.empty();
+        }
+        try {
+            return Optional.of(new PartitionKey(tenant, year, month, day, (tens - '0') * 10 + (ones - '0')));
+        } catch (RuntimeException e) {
+            return Optional.empty(); // an hour beyond 23: not a canonical hour directory
         }
     }
 

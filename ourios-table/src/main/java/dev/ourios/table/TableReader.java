@@ -112,17 +112,44 @@ public final class TableReader {
                 throw new IllegalArgumentException("BUG: the covers of " + day.day() + " given for " + h);
             }
         }
-        java.util.Map<String, List<ObjectInfo>> byHour = new java.util.HashMap<>();
-        for (ObjectInfo o : store.listTree(day.day().dayPrefix())) {
-            int slash = o.key().lastIndexOf('/');
-            byHour.computeIfAbsent(o.key().substring(0, slash + 1), k -> new java.util.ArrayList<>()).add(o);
+        String dayPrefix = day.day().dayPrefix();
+        List<List<ObjectInfo>> byHour = new java.util.ArrayList<>(java.util.Collections.nCopies(24, null));
+        for (ObjectInfo o : store.listTree(dayPrefix)) {
+            int hour = hourOfTreeKey(o.key(), dayPrefix.length());
+            if (hour >= 0) {
+                if (byHour.get(hour) == null) {
+                    byHour.set(hour, new java.util.ArrayList<>());
+                }
+                byHour.get(hour).add(o);
+            }
         }
         java.util.Map<PartitionKey, PartitionSnapshot> out = new java.util.LinkedHashMap<>();
         for (PartitionKey h : hours) {
             // Objects directly in the hour's directory, sorted by key as a one-level listing gives them.
-            out.put(h, hourSnapshot(h, byHour.getOrDefault(h.dataPrefix(), List.of()), day));
+            List<ObjectInfo> listing = byHour.get(h.hour());
+            out.put(h, hourSnapshot(h, listing == null ? List.of() : listing, day));
         }
         return out;
+    }
+
+    /**
+     * The hour HH of a key {@code <day prefix>hour=HH/<name>} of a day's tree listing (an object directly in a
+     * canonical hour directory), else -1 (the day partition's objects, anything deeper, any other name): the key's
+     * tail is read in place rather than each hour's prefix built to look it up.
+     */
+    static int hourOfTreeKey(String key, int dayPrefixLength) {
+        int at = dayPrefixLength;
+        if (!key.startsWith("hour=", at) || key.length() < at + 9 || key.charAt(at + 7) != '/'
+                || key.indexOf('/', at + 8) >= 0) {
+            return -1;
+        }
+        char tens = key.charAt(at + 5);
+        char ones = key.charAt(at + 6);
+        if (tens < '0' || tens > '2' || ones < '0' || ones > '9') {
+            return -1;
+        }
+        int hour = (tens - '0') * 10 + (ones - '0');
+        return hour < 24 ? hour : -1;
     }
 
     private PartitionSnapshot hourSnapshot(PartitionKey partition, List<ObjectInfo> listing, DayCovers day)
