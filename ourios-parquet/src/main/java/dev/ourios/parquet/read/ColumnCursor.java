@@ -302,6 +302,12 @@ final class ColumnCursor {
         if (!dictionaryEncoded) {
             return -1;
         }
+        if (windowed && entry == windowEnd && maxDef == 0 && maxRep == 0) {
+            int[] weights = passingOnes(test, Math.min(n, entries - entry));
+            if (weights != null) { // nothing decoded ahead: the ids are summed from the runs, no window made
+                return sumUndecoded(Math.min(n, entries - entry), weights);
+            }
+        }
         if (windowEnd - entry < n && windowEnd < entries) {
             refill(n);
         }
@@ -316,20 +322,75 @@ final class ColumnCursor {
                 return -1;
             }
         }
-        byte[] known = verdicts(test);
         int v = value + 1 - valueBase;
         int passing = 0;
-        for (int i = 0; i < k; i++) {
-            int id = ids[v + i];
-            byte verdict = known[id];
-            if (verdict == UNKNOWN) {
-                verdict = dictionaryEntryPasses(test, id) ? PASSES : FAILS;
-                known[id] = verdict;
+        int[] ones = passingOnes(test, k);
+        if (ones != null) { // every entry decided: one array read and an add per row, no branch
+            for (int i = 0; i < k; i++) {
+                passing += ones[ids[v + i]];
             }
-            passing += verdict == PASSES ? 1 : 0;
+        } else {
+            byte[] known = verdicts(test);
+            for (int i = 0; i < k; i++) {
+                int id = ids[v + i];
+                byte verdict = known[id];
+                if (verdict == UNKNOWN) {
+                    verdict = dictionaryEntryPasses(test, id) ? PASSES : FAILS;
+                    known[id] = verdict;
+                }
+                passing += verdict == PASSES ? 1 : 0;
+            }
         }
         counted = k;
         return passing;
+    }
+
+    /** Ids decoded a chunk at a time by {@link #sumUndecoded}. */
+    private final int[] sumScratch = new int[256];
+
+    /**
+     * Counts the next {@code n} entries of a windowed page, none of them decoded, all holding a value: their ids'
+     * {@code weights} summed from the runs; the entries are consumed as a skip consumes them ({@link #skipUndecoded}).
+     */
+    private int sumUndecoded(int n, int[] weights) {
+        int passing = valueRuns.sumOf(n, weights, sumScratch, column);
+        value += n;
+        entry += n;
+        entryBase = entry;
+        windowEnd = entry;
+        valueEnd += n;
+        valueBase = valueEnd;
+        definedBeforeReady = false;
+        rowStartsReady = false;
+        nextRow += n;
+        counted = n;
+        return passing;
+    }
+
+    /** {@link #passingOnes}: the test it was made for, and 1 for each dictionary entry passing it, else 0. */
+    private ColumnTest onesTest;
+    private int[] ones;
+
+    /**
+     * 1 for each dictionary entry that passes {@code test}, 0 for the others, decided for the whole dictionary at
+     * once when it is no larger than the run being counted ({@code rows}); null for a larger dictionary (its entries
+     * are decided as rows meet them).
+     */
+    private int[] passingOnes(ColumnTest test, int rows) {
+        if (onesTest == test) {
+            return ones;
+        }
+        int size = dictLongs != null ? dictLongs.length : dictBytes.length;
+        if (size > rows) {
+            return null;
+        }
+        int[] decided = new int[size];
+        for (int id = 0; id < size; id++) {
+            decided[id] = dictionaryEntryPasses(test, id) ? 1 : 0;
+        }
+        onesTest = test;
+        ones = decided;
+        return decided;
     }
 
     /** The rows the last {@link #countPassing} decided. */
@@ -933,7 +994,8 @@ final class ColumnCursor {
      * hold {@code capacity}.
      */
     private static int[] kept(int[] array, int from, int count, int capacity) {
-        int[] out = array.length >= capacity ? array : new int[Math.max(capacity, array.length * 2)];
+        // twice what is asked at once: a window grown run by run reaches its size in one step, not by doubling
+        int[] out = array.length >= capacity ? array : new int[Math.max(capacity * 2, array.length * 2)];
         if (count > 0) {
             System.arraycopy(array, from, out, 0, count);
         }

@@ -33,7 +33,8 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * row groups a filter's statistics, dictionary and bloom-filter tests keep. The verdict is a function of the file's
  * immutable bytes and the filter alone (parquet-java's predicates compare by value), so a query repeated over the
  * same files (a dashboard's refresh, the next page of a point lookup) prunes without evaluating its filter on every
- * group again; and, under a fifth, what a reader derives from a file's schema ({@link FileSchema}).
+ * group again; and, under a fifth, what a reader derives from a file's schema ({@link FileSchema}) and, under a sixth, what a prefiltered read
+ * probes a file with ({@link ProbeSchemas}).
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -50,6 +51,7 @@ public final class FooterCache {
     private final WeightedLru<ChunkIndexes.Entry, Object> chunks;
     private final WeightedLru<Verdict, int[]> verdicts;
     private final WeightedLru<Key, FileSchema> schemas;
+    private final WeightedLru<ProbeKey, ProbeSchemas> probes;
 
     /** A cache of at most {@code maxBytes} estimated heap bytes of each kind; 0 keeps nothing. */
     public FooterCache(long maxBytes) {
@@ -62,6 +64,7 @@ public final class FooterCache {
         this.chunks = new WeightedLru<>(maxBytes);
         this.verdicts = new WeightedLru<>(maxBytes);
         this.schemas = new WeightedLru<>(maxBytes);
+        this.probes = new WeightedLru<>(maxBytes);
     }
 
     /** A cache that keeps nothing: every open reads its footer. */
@@ -138,6 +141,33 @@ public final class FooterCache {
     /** Keeps what a reader derived from the file's schema (weighed by its columns). */
     void putSchema(Key key, FileSchema schema) {
         schemas.put(key, schema, 256 + 256L * schema.columns().size());
+    }
+
+    /** What a prefiltered read of a file probes with: keyed by the file, the prefilter's and the filter's columns. */
+    record ProbeKey(Key file, java.util.Set<String> probed, java.util.Set<String> filtered) {
+        ProbeKey {
+            Objects.requireNonNull(file, "file");
+            probed = java.util.Set.copyOf(probed);
+            filtered = java.util.Set.copyOf(filtered);
+        }
+    }
+
+    /** The schemas a prefiltered read probes a file with, and their columns listed once. */
+    record ProbeSchemas(org.apache.parquet.schema.MessageType probe, org.apache.parquet.schema.MessageType index,
+            List<org.apache.parquet.column.ColumnDescriptor> probeColumns,
+            List<org.apache.parquet.column.ColumnDescriptor> indexColumns) {
+        ProbeSchemas {
+            probeColumns = List.copyOf(probeColumns);
+            indexColumns = List.copyOf(indexColumns);
+        }
+    }
+
+    Optional<ProbeSchemas> probeSchemas(ProbeKey key) {
+        return probes.get(key);
+    }
+
+    void putProbeSchemas(ProbeKey key, ProbeSchemas schemas) {
+        probes.put(key, schemas, 256 + 256L * (schemas.probeColumns().size() + schemas.indexColumns().size()));
     }
 
     /** The per-chunk entries of one file (see the class comment). */

@@ -139,6 +139,56 @@ final class HybridRuns {
         return passed;
     }
 
+    /**
+     * Consumes the next {@code n} values and returns the sum of {@code weights} at each (a count of the values a
+     * dictionary test passes, with weights of 1 and 0), decoding them a chunk of {@code scratch} at a time rather
+     * than into a window.
+     *
+     * @throws IllegalStateException naming {@code column} for a value outside {@code weights} (a dictionary id out of
+     *                               range)
+     */
+    int sumOf(int n, int[] weights, int[] scratch, String column) {
+        int only = -1; // the one value of weight 1 when all others weigh 0 (an equality): counted without a lookup
+        for (int v = 0; v < weights.length; v++) {
+            if (weights[v] != 0) {
+                only = weights[v] == 1 && only == -1 ? v : -2;
+            }
+        }
+        int last = weights.length - 1;
+        int sum = 0;
+        for (int done = 0; done < n; ) {
+            int m = Math.min(scratch.length, n - done);
+            read(scratch, 0, m);
+            int outside = 0; // negative once a value is below 0 or past the weights
+            if (only >= 0) {
+                for (int i = 0; i < m; i++) { // no branch and no lookup: ((x ^ only) - 1) >>> 31 is 1 iff x == only
+                    int x = scratch[i];
+                    outside |= x | (last - x);
+                    sum += ((x ^ only) - 1) >>> 31;
+                }
+            } else {
+                for (int i = 0; i < m; i++) {
+                    outside |= scratch[i] | (last - scratch[i]);
+                }
+            }
+            if (outside < 0) {
+                for (int i = 0; i < m; i++) {
+                    if (scratch[i] < 0 || scratch[i] >= weights.length) {
+                        throw new IllegalStateException("column " + column + ": dictionary id " + scratch[i]
+                                + " out of range (" + weights.length + " entries)");
+                    }
+                }
+            }
+            if (only < 0) {
+                for (int i = 0; i < m; i++) {
+                    sum += weights[scratch[i]];
+                }
+            }
+            done += m;
+        }
+        return sum;
+    }
+
     /** Decodes the next {@code n} values into {@code out[at, at + n)}. */
     void read(int[] out, int at, int n) {
         int done = 0;

@@ -216,10 +216,12 @@ public final class LogFileReader implements Closeable {
                     : new ColumnIOFactory(reader.getFooter().getFileMetaData().getCreatedBy())
                             .getColumnIO(requested, fileSchema, true);
             this.materializer = decodesColumnar ? null : new LogRecordMaterializer(requested);
-            this.probeSchema = decodesColumnar && prefilter != null ? probeSchema(requested, prefilter) : null;
-            this.indexSchema = probeSchema != null ? indexSchema(requested, probeSchema, options) : null;
-            this.probeColumns = probeSchema != null ? probeSchema.getColumns() : null;
-            this.indexColumns = indexSchema != null ? indexSchema.getColumns() : null;
+            FooterCache.ProbeSchemas probing = decodesColumnar && prefilter != null
+                    ? probeSchemas(id, requested, prefilter, options) : null;
+            this.probeSchema = probing != null ? probing.probe() : null;
+            this.indexSchema = probing != null ? probing.index() : null;
+            this.probeColumns = probing != null ? probing.probeColumns() : null;
+            this.indexColumns = probing != null ? probing.indexColumns() : null;
             this.probe = probeSchema != null ? new ColumnarRows(probeSchema, true, prefilter.columnTests(),
                     prefilter.columnGuards(), prefilter.columnTestsDecide()) : null;
             if (shared != null && rowGroupsKept != shared.groups()) {
@@ -918,10 +920,30 @@ public final class LogFileReader implements Closeable {
      * The probe's fields and the requested schema's fields that the options' filter names: parquet-java's column-index
      * filter reads a predicate column that is not requested as missing (all null), which would prune the group.
      */
-    private static MessageType indexSchema(MessageType requested, MessageType probe, ReadOptions options) {
+    /**
+     * The schemas a prefiltered read probes with ({@link #probeSchema}, {@link #indexSchema}) and their columns, as
+     * derived before for this file and the same columns (kept in {@link #footers}), or derived now and kept.
+     */
+    private FooterCache.ProbeSchemas probeSchemas(FooterCache.Key id, MessageType requested, RowPrefilter rows,
+            ReadOptions options) {
+        Set<String> filterColumns = options.filter().map(PredicateColumns::of).orElse(Set.of());
+        FooterCache.ProbeKey key = new FooterCache.ProbeKey(id, rows.columns(), filterColumns);
+        Optional<FooterCache.ProbeSchemas> known = footers.probeSchemas(key);
+        if (known.isPresent()) {
+            return known.get();
+        }
+        MessageType probe = probeSchema(requested, rows);
+        MessageType index = indexSchema(requested, probe, filterColumns);
+        FooterCache.ProbeSchemas derived = new FooterCache.ProbeSchemas(probe, index, probe.getColumns(),
+                index.getColumns());
+        footers.putProbeSchemas(key, derived);
+        return derived;
+    }
+
+    private static MessageType indexSchema(MessageType requested, MessageType probe, Set<String> filterColumns) {
         java.util.Set<String> names = new java.util.HashSet<>();
         probe.getFields().forEach(f -> names.add(f.getName()));
-        options.filter().ifPresent(f -> names.addAll(PredicateColumns.of(f)));
+        names.addAll(filterColumns);
         List<Type> fields = new ArrayList<>();
         for (Type field : requested.getFields()) {
             if (names.contains(field.getName())) {
