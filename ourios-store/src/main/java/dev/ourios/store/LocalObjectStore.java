@@ -65,32 +65,32 @@ public final class LocalObjectStore implements ObjectStore {
     public List<String> listDirectories(String dirPrefix) throws IOException {
         Path dir = resolve(requireDir(dirPrefix));
         List<String> out = new ArrayList<>();
-        if (!Files.isDirectory(dir)) {
-            return out;
-        }
+        // No stat of the directory first: a walk lists directories its parent's listing just named, and a missing one
+        // or a file in its place fails the open (empty, as a store with no such prefix lists nothing).
         try (DirectoryStream<Path> ds = Files.newDirectoryStream(dir)) {
             java.nio.file.SecureDirectoryStream<Path> relative = ds instanceof java.nio.file.SecureDirectoryStream<Path> s
                     ? s : null; // entries stat'ed relative to the open directory, as in listObjects
             for (Path p : ds) {
-                if (isDirectory(relative, p)) {
-                    out.add(p.getFileName().toString());
+                Path name = p.getFileName(); // once: each call parses the whole path again
+                if (isDirectory(relative, p, name)) {
+                    out.add(name.toString());
                 }
             }
-        } catch (NoSuchFileException e) {
+        } catch (NoSuchFileException | java.nio.file.NotDirectoryException e) {
             return out;
         }
         out.sort(null);
         return out;
     }
 
-    /** Whether the entry {@code p} of a directory being listed is a directory (a symbolic link is not). */
-    private static boolean isDirectory(java.nio.file.SecureDirectoryStream<Path> relative, Path p)
+    /** Whether the entry {@code p} (named {@code name}) of a directory being listed is a directory (a link is not). */
+    private static boolean isDirectory(java.nio.file.SecureDirectoryStream<Path> relative, Path p, Path name)
             throws IOException {
         if (relative == null) {
             return Files.isDirectory(p, LinkOption.NOFOLLOW_LINKS);
         }
         try {
-            return relative.getFileAttributeView(p.getFileName(), java.nio.file.attribute.BasicFileAttributeView.class,
+            return relative.getFileAttributeView(name, java.nio.file.attribute.BasicFileAttributeView.class,
                     LinkOption.NOFOLLOW_LINKS).readAttributes().isDirectory();
         } catch (NoSuchFileException gone) {
             return false; // deleted between the directory read and the stat
@@ -110,14 +110,15 @@ public final class LocalObjectStore implements ObjectStore {
             java.nio.file.SecureDirectoryStream<Path> relative = ds instanceof java.nio.file.SecureDirectoryStream<Path> s
                     ? s : null;
             for (Path p : ds) {
+                Path name = p.getFileName(); // once: each call parses the whole path again
                 try {
                     BasicFileAttributes a = relative != null
-                            ? relative.getFileAttributeView(p.getFileName(),
+                            ? relative.getFileAttributeView(name,
                                     java.nio.file.attribute.BasicFileAttributeView.class, LinkOption.NOFOLLOW_LINKS)
                                     .readAttributes()
                             : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     if (a.isRegularFile()) {
-                        out.add(new ObjectInfo(dirPrefix + p.getFileName(), a.size(), a.lastModifiedTime().toInstant()));
+                        out.add(new ObjectInfo(dirPrefix + name, a.size(), a.lastModifiedTime().toInstant()));
                     }
                 } catch (NoSuchFileException gone) {
                     // deleted between the directory read and the stat: not part of this listing

@@ -215,6 +215,19 @@ public final class TableReader {
      * current manifest is the reference implementation's mutable {@code manifest.json}.
      */
     private record Resolved(PartitionKey partition, boolean referenceRules, List<ObjectInfo> listing) {
+        /**
+         * Of the listing, each entry's size, time and key length, not its key's characters: a listing's keys are new
+         * strings every time, whose hashes would be computed afresh (equality still compares every key).
+         */
+        @Override
+        public int hashCode() {
+            int h = partition.hashCode() * 31 + Boolean.hashCode(referenceRules);
+            for (ObjectInfo o : listing) {
+                h = (h * 31 + Long.hashCode(o.size())) * 31 + o.lastModified().hashCode();
+                h = h * 31 + o.key().length();
+            }
+            return h;
+        }
     }
 
     /** The listed current manifest, decoded: kept when it is one of ours (see the class comment). */
