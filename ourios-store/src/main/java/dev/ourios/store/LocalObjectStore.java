@@ -42,12 +42,20 @@ public final class LocalObjectStore implements ObjectStore {
         if (key.startsWith("/") || key.contains("\\") || key.contains("\0")) {
             throw new StoreException("invalid key '" + key + "'");
         }
-        for (String segment : key.split("/", -1)) {
-            if (segment.equals("..") || segment.equals(".")) {
-                throw new StoreException("invalid key '" + key + "': '" + segment + "' segment");
+        int start = 0;
+        while (start <= key.length()) { // each segment, without splitting the key into new strings
+            int end = key.indexOf('/', start);
+            if (end < 0) {
+                end = key.length();
             }
+            int length = end - start;
+            if ((length == 1 || length == 2) && key.charAt(start) == '.' && key.charAt(end - 1) == '.') {
+                throw new StoreException("invalid key '" + key + "': '" + key.substring(start, end) + "' segment");
+            }
+            start = end + 1;
         }
-        Path p = root.resolve(key).normalize();
+        // with no "." or ".." segment there is nothing to normalize (the path's parsing folds repeated slashes)
+        Path p = root.resolve(key);
         if (!p.startsWith(root)) {
             throw new StoreException("key '" + key + "' escapes the store root");
         }
