@@ -354,14 +354,7 @@ final class ColumnCursor {
      */
     private int sumUndecoded(int n, int[] weights) {
         int passing = valueRuns.sumOf(n, weights, sumScratch, column);
-        value += n;
-        entry += n;
-        entryBase = entry;
-        windowEnd = entry;
-        valueEnd += n;
-        valueBase = valueEnd;
-        definedBeforeReady = false;
-        rowStartsReady = false;
+        passUndecoded(n, n);
         nextRow += n;
         counted = n;
         return passing;
@@ -966,11 +959,19 @@ final class ColumnCursor {
                 plainAt = nextPlain(plainAt, valueEnd + i);
             }
         }
-        value += skipped;
-        entry += n;
+        passUndecoded(n, skipped);
+    }
+
+    /**
+     * Moves past {@code passed} undecoded entries holding {@code values} values, read from the runs: the window
+     * starts empty after them.
+     */
+    private void passUndecoded(int passed, int values) {
+        value += values;
+        entry += passed;
         entryBase = entry;
         windowEnd = entry;
-        valueEnd += skipped;
+        valueEnd += values;
         valueBase = valueEnd;
         definedBeforeReady = false;
         rowStartsReady = false;
