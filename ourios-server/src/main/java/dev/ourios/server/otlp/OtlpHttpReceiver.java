@@ -131,6 +131,7 @@ public final class OtlpHttpReceiver {
         String encoding = ex.header("Content-Encoding");
         boolean gzip = encoding != null && encoding.trim().equalsIgnoreCase("gzip");
         BodyReader reader = new BodyReader(ingester.budget(), tenant, ingester.settings().maxBodyBytes());
+        byte[] answer; // sent once the request's charge is returned: a client holding its answer finds it returned
         try {
             byte[] body = ex.body();
             ingester.metrics().received(body.length);
@@ -147,12 +148,13 @@ public final class OtlpHttpReceiver {
             }
             body = null;
             ExportLogsServiceResponse r = logs.export(tenant, request);
-            ex.send(200, json ? JSON : PROTOBUF, json ? codec.responseJson(r) : codec.responseProtobuf(r));
+            answer = json ? codec.responseJson(r) : codec.responseProtobuf(r);
         } catch (Refusal r) {
             throw new HttpRefusal(r.status, null, r.getMessage(), r.retryAfterSeconds);
         } finally {
             ingester.budget().release(tenant, reader.charged());
         }
+        ex.send(200, json ? JSON : PROTOBUF, answer);
     }
 
     /** An error as a {@code google.rpc.Status}: protobuf for a protobuf request, JSON otherwise. */

@@ -253,6 +253,10 @@ public final class OtlpGrpcReceiver {
         String tenant = TENANT_OF_CALL.get();
         Caller caller = CALLER_OF_CALL.get();
         long charged = 0;
+        // The call's answer, sent once its charge is returned: a client holding its answer finds the tenant's share
+        // of the request buffer as the call left it.
+        ExportLogsServiceResponse response = null;
+        StatusException failure = null;
         try {
             if (Context.current().isCancelled()) {
                 return; // the client gave up (its deadline passed) while the call waited for a thread
@@ -282,20 +286,25 @@ public final class OtlpGrpcReceiver {
             } catch (UndecodableException e) {
                 throw new Refusal(400, e.getMessage());
             }
-            answer.onNext(logs.export(tenant, request));
-            answer.onCompleted();
+            response = logs.export(tenant, request);
         } catch (Refusal r) {
-            answer.onError(refuse(caller, tenant, r));
+            failure = refuse(caller, tenant, r);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
-            answer.onError(refuse(caller, tenant, new Refusal(503, "the receiver is shutting down", 1)));
+            failure = refuse(caller, tenant, new Refusal(503, "the receiver is shutting down", 1));
         } catch (RuntimeException e) {
             CALL_LOG.get().logged.set(true);
             LOG.error("OTLP/gRPC call {} failed", caller.requestId(), e);
-            answer.onError(Status.INTERNAL.withDescription("internal error (request id " + caller.requestId() + ")")
-                    .asException());
+            failure = Status.INTERNAL.withDescription("internal error (request id " + caller.requestId() + ")")
+                    .asException();
         } finally {
             ingester.budget().release(tenant, charged);
+        }
+        if (failure != null) {
+            answer.onError(failure);
+        } else if (response != null) {
+            answer.onNext(response);
+            answer.onCompleted();
         }
     }
 
