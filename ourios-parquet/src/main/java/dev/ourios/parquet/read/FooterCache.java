@@ -29,12 +29,12 @@ import org.apache.parquet.hadoop.metadata.ParquetMetadata;
  * dictionary filter reads. They are as immutable as the file, so a point lookup over a file read before fetches
  * nothing but the pages holding its rows.
  *
- * <p>And, under a fourth bound of the same number of bytes, pruning verdicts ({@link Verdict}): which of a file's
- * row groups a filter's statistics, dictionary and bloom-filter tests keep. The verdict is a function of the file's
- * immutable bytes and the filter alone (parquet-java's predicates compare by value), so a query repeated over the
- * same files (a dashboard's refresh, the next page of a point lookup) prunes without evaluating its filter on every
- * group again; and, under a fifth, what a reader derives from a file's schema ({@link FileSchema}) and, under a sixth, what a prefiltered read
- * probes a file with ({@link ProbeSchemas}).
+ * <p>And, each under a bound of a quarter of that ({@link #derivedBound}): pruning verdicts ({@link Verdict}), which
+ * of a file's row groups a filter's statistics, dictionary and bloom-filter tests keep, a function of the file's
+ * immutable bytes and the filter alone (parquet-java's predicates compare by value), so a query repeated over the same
+ * files (a dashboard's refresh, the next page of a point lookup) prunes without evaluating its filter on every group
+ * again; what a reader derives from a file's schema ({@link FileSchema}); and what a prefiltered read probes a file
+ * with ({@link ProbeSchemas}). Their entries are small beside a footer and hold no bytes of the file.
  */
 public final class FooterCache {
     /** The bound {@code QueryEngine} gives its cache: about 230 footers of a compacted hour of 10 row groups. */
@@ -62,9 +62,14 @@ public final class FooterCache {
         this.footers = new WeightedLru<>(maxBytes);
         this.indexes = new WeightedLru<>(maxBytes);
         this.chunks = new WeightedLru<>(maxBytes);
-        this.verdicts = new WeightedLru<>(maxBytes);
-        this.schemas = new WeightedLru<>(maxBytes);
-        this.probes = new WeightedLru<>(maxBytes);
+        this.verdicts = new WeightedLru<>(derivedBound(maxBytes));
+        this.schemas = new WeightedLru<>(derivedBound(maxBytes));
+        this.probes = new WeightedLru<>(derivedBound(maxBytes));
+    }
+
+    /** The bound of each kind of entry derived from a file (verdicts, schemas, probe schemas): a quarter of the rest. */
+    static long derivedBound(long maxBytes) {
+        return maxBytes / 4;
     }
 
     /** A cache that keeps nothing: every open reads its footer. */
