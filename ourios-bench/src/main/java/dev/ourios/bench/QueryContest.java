@@ -2,11 +2,9 @@ package dev.ourios.bench;
 
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
+import dev.ourios.query.ReadSide;
 import dev.ourios.query.QueryStats;
 import dev.ourios.store.ObjectStore;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
 import java.util.ArrayList;
@@ -47,6 +45,7 @@ final class QueryContest {
     }
 
     Result run(Query q, ObjectStore before, ObjectStore after) throws IOException {
+        QuietStores.await(before, after);
         QueryEngine a = engine(before);
         QueryEngine b = engine(after);
         for (int i = 0; i < warmups; i++) {
@@ -79,9 +78,9 @@ final class QueryContest {
         return new Result(new Side(new Samples(ta), sa), new Side(new Samples(tb), sb));
     }
 
+    /** An engine composed as {@code ourios serve} composes its own. */
     private static QueryEngine engine(ObjectStore store) {
-        return new QueryEngine(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
-                MeterProvider.noop());
+        return ReadSide.over(store).queryEngine(MeterProvider.noop());
     }
 
     static java.util.Map<String, Object> row(String shape, String side, Side s) {

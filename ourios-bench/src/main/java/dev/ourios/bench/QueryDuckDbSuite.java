@@ -5,10 +5,8 @@ import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
+import dev.ourios.query.ReadSide;
 import dev.ourios.query.QueryStats;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
@@ -61,8 +59,8 @@ public final class QueryDuckDbSuite implements Suite {
         // decoders compiled, which takes more than one round, and a median needs more than three.
         int warmups = Math.max(ctx.scaled(5, 1), o.warmups());
         int iterations = Math.max(ctx.scaled(20, 3), o.runs());
-        QueryEngine engine = new QueryEngine(live.store(), new TableLayout(live.store()),
-                new TableReader(live.store(), new ManifestCodec()), MeterProvider.noop());
+        QueryEngine engine = ReadSide.over(live.store()).queryEngine(MeterProvider.noop()); // as `ourios serve`'s
+        QuietStores.await(live.store());
         SuiteReport.Builder report = new SuiteReport.Builder(name(), o.command()).shape(before.describe())
                 .shape("live set: " + live.describe() + " (one sweep of the partition above)");
         try (Connection c = DuckDbContender.connect(); Statement s = c.createStatement()) {

@@ -7,10 +7,8 @@ import dev.ourios.iceberg.SyncResult;
 import dev.ourios.iceberg.ViewForm;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
+import dev.ourios.query.ReadSide;
 import dev.ourios.query.QueryStats;
-import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import dev.ourios.testkit.SparkChild;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
@@ -96,8 +94,8 @@ public final class QuerySparkSuite implements Suite {
         Map<String, SparkChild.Result> sparkResults = spark.run(job, o.workDir().resolve("spark"),
                 Duration.ofMinutes(30));
 
-        QueryEngine engine = new QueryEngine(live.store(), new TableLayout(live.store()),
-                new TableReader(live.store(), new ManifestCodec()), MeterProvider.noop());
+        QueryEngine engine = ReadSide.over(live.store()).queryEngine(MeterProvider.noop()); // as `ourios serve`'s
+        QuietStores.await(live.store());
         try (Connection c = DuckDbContender.connect(); Statement s = c.createStatement()) {
             s.execute("SET threads=2");
             for (Case k : cases) {

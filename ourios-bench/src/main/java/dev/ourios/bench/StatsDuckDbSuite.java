@@ -14,14 +14,12 @@ import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.query.LiveFiles;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
+import dev.ourios.query.ReadSide;
 import dev.ourios.query.aggregate.CountsOverTime;
 import dev.ourios.query.aggregate.CountsRequest;
 import dev.ourios.query.aggregate.GroupField;
 import dev.ourios.store.LocalObjectStore;
-import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
-import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.nio.file.Path;
 import java.sql.Connection;
@@ -90,18 +88,18 @@ public final class StatsDuckDbSuite implements Suite {
         if (sweep.hasErrors()) {
             throw new IllegalStateException("sweep failed: " + sweep);
         }
-        TableLayout layout = new TableLayout(store);
-        TableReader tables = new TableReader(store, new ManifestCodec());
+        ReadSide reads = ReadSide.over(store); // composed as `ourios serve` composes its own
         Instant from = Fixtures.HOUR;
         Instant to = from.plus(Duration.ofHours(HOURS));
         List<Path> files = new ArrayList<>();
         long bytes = 0;
-        for (LiveFiles.LiveFile f : new LiveFiles(store, layout, tables).list(Fixtures.TENANT, Optional.of(from),
+        for (LiveFiles.LiveFile f : reads.liveFiles().list(Fixtures.TENANT, Optional.of(from),
                 Optional.of(to))) {
             files.add(root.resolve(f.key()));
             bytes += f.size();
         }
-        QueryEngine engine = new QueryEngine(store, layout, tables, MeterProvider.noop());
+        QueryEngine engine = reads.queryEngine(MeterProvider.noop());
+        QuietStores.await(store);
         CountsRequest request = new CountsRequest(Query.tenant(Fixtures.TENANT).window(from, to).severityMin(17),
                 from, to, Duration.ofMinutes(1), List.of(GroupField.parse("service")), 100);
         String sql = "SELECT time_bucket(INTERVAL '1 minute', effective_time_unix_nano::TIMESTAMPTZ) AS minute, "

@@ -14,8 +14,7 @@ import dev.ourios.ingest.IngestMetrics;
 import dev.ourios.ingest.IngestSettings;
 import dev.ourios.ingest.Ingester;
 import dev.ourios.server.tail.TailHub;
-import dev.ourios.query.LiveFiles;
-import dev.ourios.query.QueryEngine;
+import dev.ourios.query.ReadSide;
 import dev.ourios.server.auth.ListenGuard;
 import dev.ourios.server.auth.ServeAuth;
 import dev.ourios.server.events.EventLog;
@@ -43,10 +42,8 @@ import java.util.Optional;
 import dev.ourios.server.telemetry.Telemetry;
 import dev.ourios.store.ObjectStore;
 import dev.ourios.table.LiveSetChanges;
-import dev.ourios.table.ManifestCodec;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
-import dev.ourios.table.TableReader;
 import java.io.IOException;
 import java.net.InetSocketAddress;
 import java.time.Clock;
@@ -106,8 +103,11 @@ public final class Server {
                     msg -> events.warn("ourios.serve.insecure_no_auth", msg, Map.of()),
                     msg -> events.info("ourios.auth.keys.reloaded", msg, Map.of()));
             prepareStore.run();
-            TableLayout layout = new TableLayout(s);
-            TableReader tables = new TableReader(s, new ManifestCodec());
+            // The read side (queries, files, status, tenants) lists sealed partitions again and again: it keeps
+            // the listing of each local directory whose entries have not changed. Writers, compaction and GC keep
+            // the store itself, whose listings are always fresh.
+            ReadSide reads = ReadSide.over(s);
+            TableLayout layout = reads.layout();
             // Every /v1/* request of both ports passes this one gate before its body is read: where an
             // authorizer checks the request's headers and answers 400/401/403.
             RequestGate gate = new AuthorizingGate(auth.authorizer());
@@ -126,8 +126,8 @@ public final class Server {
             // POST /v1/delete rewrites partitions with the compaction's options (scratch, sort budget, GC grace).
             DeleteEndpoint deletes = new DeleteEndpoint(CompactionWiring.deletion(DeletionSettings.of(s, compaction)
                     .withClock(clock).withLiveSetChanges(changes)), probe, events);
-            HttpApi api = new HttpApi(settings.http(), new QueryEngine(s, layout, tables, telemetry.meterProvider()),
-                    new LiveFiles(s, layout, tables), probe, events, gate, deletes, tails);
+            HttpApi api = new HttpApi(settings.http(),
+                    reads.queryEngine(telemetry.meterProvider()), reads.liveFiles(), probe, events, gate, deletes, tails);
             OtlpHttpReceiver receiver = ingester == null ? null : new OtlpHttpReceiver(ingester,
                     settings.http().listener(), gate, settings.otlp().get().listenSetting());
             InetSocketAddress otlp = receiver == null ? null : receiver.start();
@@ -152,7 +152,7 @@ public final class Server {
                             clock, iceberg.syncInterval(), iceberg.reconcileInterval());
             SweepHistory sweeps = new SweepHistory(new SweepEvents(events), clock);
             List<Route> more = new ArrayList<>();
-            more.add(new StatusEndpoint(new StoreFigures(layout, new LiveFiles(s, layout, tables),
+            more.add(new StatusEndpoint(new StoreFigures(layout, reads.liveFiles(),
                     new CompactionPolicy(compaction), clock),
                     new StatusEndpoint.Sweeps(settings.compaction().enabled(), settings.compaction().interval(),
                             Optional.of(sweeps)),

@@ -32,6 +32,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public Optional<DirectoryStamp> directoryStamp(String dirPrefix) throws IOException {
+        return delegate.directoryStamp(dirPrefix);
+    }
+
+    @Override
     public boolean isRemote() {
         return delegate.isRemote();
     }

@@ -106,6 +106,21 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
+    public Optional<DirectoryStamp> directoryStamp(String dirPrefix) throws IOException {
+        Path dir = resolve(requireDir(dirPrefix));
+        BasicFileAttributes a;
+        try {
+            a = Files.readAttributes(dir, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+        } catch (NoSuchFileException e) {
+            return Optional.empty();
+        }
+        if (!a.isDirectory() || a.fileKey() == null) {
+            return Optional.empty();
+        }
+        return Optional.of(new DirectoryStamp(a.fileKey(), a.lastModifiedTime().toInstant()));
+    }
+
+    @Override
     public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
         Path dir = resolve(requireDir(dirPrefix));
         List<ObjectInfo> out = new ArrayList<>();

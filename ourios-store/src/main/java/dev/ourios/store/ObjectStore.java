@@ -23,6 +23,14 @@ public interface ObjectStore extends AutoCloseable {
     List<ObjectInfo> listObjects(String dirPrefix) throws IOException;
 
     /**
+     * The stamp of the directory {@code dirPrefix} as its own metadata gives it in one cheap call, or empty where the
+     * store has no such thing (an object store's prefixes are not directories) or the directory does not exist.
+     */
+    default Optional<DirectoryStamp> directoryStamp(String dirPrefix) throws IOException {
+        return Optional.empty();
+    }
+
+    /**
      * Every object under {@code dirPrefix} at any depth, sorted by key; as {@link #listObjects}, an absent prefix
      * lists nothing. This default walks the subtree one level at a time; a store that lists a subtree in fewer
      * requests (S3, without a delimiter) overrides it.
