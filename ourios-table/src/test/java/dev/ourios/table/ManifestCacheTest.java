@@ -9,10 +9,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.store.ForwardingObjectStore;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.store.QuietListings;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Random;
@@ -107,6 +112,49 @@ class ManifestCacheTest {
                     }
                 }
                 default -> { } // nothing changed: the kept snapshot is taken
+            }
+            for (int i = 0; i < 1 + rnd.nextInt(3); i++) {
+                assertEquals(fresh.snapshot(P), kept.snapshot(P), "seed " + seed + " step " + step);
+            }
+        }
+    }
+
+    /**
+     * As above through kept listings (serve's read side): the partition's directory is made quiet at random (its
+     * modification time set into the past, later each time), so some snapshots come from a kept listing and a kept
+     * resolution, and every one equals a snapshot resolved afresh from a fresh listing.
+     */
+    @Test
+    void aSnapshotOverKeptListingsIsTheOneResolvedAfresh() throws IOException {
+        long seed = seed("ManifestCacheTest kept listings");
+        Random rnd = new Random(seed);
+        TableReader kept = new TableReader(QuietListings.over(counted), t.codec);
+        TableReader fresh = new TableReader(t.store, t.codec, 0);
+        Path dir = root.resolve(P.dataPrefix());
+        Instant age = Instant.now().minus(Duration.ofHours(1));
+        List<String> live = new ArrayList<>();
+        List<String> ingest = new ArrayList<>();
+        long generation = 0;
+        for (int step = 0; step < 80; step++) {
+            switch (rnd.nextInt(5)) {
+                case 0 -> ingest.add(t.put(t.ingestName()));
+                case 1 -> {
+                    String added = t.put(t.compactedName());
+                    live.add(added.substring(added.lastIndexOf('/') + 1));
+                    t.putManifest(P, Manifest.of(++generation, live, List.of(), null), NOW);
+                }
+                case 2 -> {
+                    if (!ingest.isEmpty()) {
+                        t.store.delete(ingest.remove(rnd.nextInt(ingest.size())));
+                    }
+                }
+                case 3 -> {
+                    if (Files.isDirectory(dir)) {
+                        age = age.plusMillis(1);
+                        Files.setLastModifiedTime(dir, FileTime.from(age));
+                    }
+                }
+                default -> { }
             }
             for (int i = 0; i < 1 + rnd.nextInt(3); i++) {
                 assertEquals(fresh.snapshot(P), kept.snapshot(P), "seed " + seed + " step " + step);
