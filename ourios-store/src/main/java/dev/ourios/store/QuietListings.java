@@ -6,6 +6,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Comparator;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -28,7 +29,8 @@ import java.util.Optional;
  * without renaming) keeps its old attributes in a kept listing. This store's objects are renamed into place
  * complete, so a reader of live files sees their sizes right; a caller that decides on the attributes of entries
  * still being written (garbage collection ages temporary files by their modification time) must not use this store.
- * Where the delegate has no stamps (S3), every call goes to it.
+ * Where the delegate has no stamps (S3), every call goes to it. A directory's time set back on purpose to the very
+ * instant of a kept stamp ({@code touch -d}) defeats the check; nothing in this store does that.
  */
 public final class QuietListings extends ForwardingObjectStore {
     /** Listing entries kept, across directories: about 250 bytes each with their keys, so about 16 MiB. */
@@ -93,6 +95,29 @@ public final class QuietListings extends ForwardingObjectStore {
             directories.put(dirPrefix, new Kept<>(stamp.get(), List.copyOf(listing)), listing.size() + 1L);
         }
         return listing;
+    }
+
+    /**
+     * The tree composed of this store's listings of each directory in it (kept or fresh, as above), as
+     * {@link ObjectStore#listTree}'s default composes it: a directory added under a listed one changes that one's
+     * stamp, so the composition finds it.
+     */
+    @Override
+    public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
+        if (delegate.directoryStamp(dirPrefix).isEmpty()) {
+            return delegate.listTree(dirPrefix);
+        }
+        List<ObjectInfo> out = new ArrayList<>();
+        addTree(dirPrefix, out);
+        out.sort(Comparator.comparing(ObjectInfo::key));
+        return out;
+    }
+
+    private void addTree(String dirPrefix, List<ObjectInfo> out) throws IOException {
+        out.addAll(listObjects(dirPrefix));
+        for (String dir : listDirectories(dirPrefix)) {
+            addTree(dirPrefix + dir + "/", out);
+        }
     }
 
     /** Listing entries kept now, over both kinds of listing. */

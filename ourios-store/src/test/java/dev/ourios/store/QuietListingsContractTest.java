@@ -1,13 +1,10 @@
 package dev.ourios.store;
 
-import java.nio.file.Path;
-import org.junit.jupiter.api.io.TempDir;
-
-/** The store contract through kept listings (directories the contract changes are listed again: they are busy). */
-class QuietListingsContractTest extends ObjectStoreContractTest {
-    @TempDir
-    Path dir;
-
+/**
+ * The store contract, and the local store's tree listing over random trees, through kept listings (the directories
+ * these tests change are busy, so this holds the composition of listings; {@link QuietListingsTest} the keeping).
+ */
+class QuietListingsContractTest extends LocalObjectStoreContractTest {
     @Override
     protected ObjectStore newStore() {
         return QuietListings.over(new LocalObjectStore(dir));

@@ -92,6 +92,22 @@ class QuietListingsTest {
     }
 
     @Test
+    void aTreeIsComposedOfKeptListingsAndFindsANewDirectory() throws IOException {
+        local.put("day/hour=01/a.parquet", new byte[3]);
+        local.put("day/rollup/b.parquet", new byte[4]);
+        age("day/hour=01");
+        age("day/rollup");
+        age("day");
+        assertEquals(local.listTree("day/"), store.listTree("day/"));
+        writeInPlace("day/rollup/b.parquet", 9); // kept: the tree still says 4
+        assertEquals(List.of(3L, 4L), sizes(store.listTree("day/")));
+        local.put("day/hour=02/c.parquet", new byte[1]); // a new directory under a quiet one
+        assertEquals(List.of("day/hour=01/a.parquet", "day/hour=02/c.parquet", "day/rollup/b.parquet"),
+                keys(store.listTree("day/")));
+        assertEquals(List.of(), store.listTree("nowhere/"));
+    }
+
+    @Test
     void aMissingDirectoryListsEmptyAndAListingIsTheCallersOwn() throws IOException {
         assertEquals(List.of(), store.listObjects("nowhere/"));
         assertEquals(List.of(), store.listDirectories("nowhere/"));
@@ -154,8 +170,10 @@ class QuietListingsTest {
                     }
                 }
                 default -> {
-                    if (Files.isDirectory(root.resolve(d))) {
-                        age(d);
+                    for (String aged : r.nextBoolean() ? List.of(d) : List.of(d, "p/")) {
+                        if (Files.isDirectory(root.resolve(aged))) {
+                            age(aged);
+                        }
                     }
                 }
             }
@@ -163,6 +181,7 @@ class QuietListingsTest {
                 assertEquals(fresh(each), fresh(store.listObjects(each)), "seed " + seed + ", step " + step + ", "
                         + each);
             }
+            assertEquals(local.listTree("p/"), store.listTree("p/"), "seed " + seed + ", step " + step + ": tree");
             assertEquals(local.listDirectories("p/"), store.listDirectories("p/"), "seed " + seed);
         }
     }
