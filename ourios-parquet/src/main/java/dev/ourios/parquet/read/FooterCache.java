@@ -5,7 +5,9 @@ import dev.ourios.parquet.index.TokenIndex;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import org.apache.parquet.filter2.columnindex.RowRanges;
 import org.apache.parquet.filter2.predicate.FilterPredicate;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 
 /**
@@ -49,7 +51,7 @@ public final class FooterCache {
     private final WeightedLru<Key, ParquetMetadata> footers;
     private final WeightedLru<Key, Optional<TokenIndex>> indexes;
     private final WeightedLru<ChunkIndexes.Entry, Object> chunks;
-    private final WeightedLru<Verdict, int[]> verdicts;
+    private final WeightedLru<Verdict, Kept> verdicts;
     private final WeightedLru<Key, FileSchema> schemas;
     private final WeightedLru<ProbeKey, ProbeSchemas> probes;
 
@@ -115,15 +117,52 @@ public final class FooterCache {
         }
     }
 
-    /** The positions (in {@code verdict}'s groups) of the groups kept, when this verdict was reached before. */
-    Optional<int[]> kept(Verdict verdict) {
+    /**
+     * The groups a verdict kept: their positions in its groups, in order, and for each the rows of it that the
+     * filter's column and offset indexes leave (parquet-java's candidate row ranges), filled in by the first reader
+     * that computes them (a slot read empty by a second thread is computed again, to the same immutable value).
+     */
+    static final class Kept {
+        private final int[] positions;
+        private final RowRanges[] candidates;
+
+        Kept(int[] positions) {
+            this.positions = positions.clone();
+            this.candidates = new RowRanges[positions.length];
+        }
+
+        /** The positions kept, in order (a copy). */
+        int[] positions() {
+            return positions.clone();
+        }
+
+        int size() {
+            return positions.length;
+        }
+
+        /** The candidate rows of the {@code kept}-th kept group, when a reader computed them. */
+        RowRanges candidates(int kept) {
+            return candidates[kept];
+        }
+
+        void putCandidates(int kept, RowRanges rows) {
+            candidates[kept] = Objects.requireNonNull(rows, "rows");
+        }
+    }
+
+    /** The groups kept, when this verdict was reached before. */
+    Optional<Kept> kept(Verdict verdict) {
         return verdicts.get(verdict);
     }
 
-    /** Keeps a verdict: the positions of the groups kept, in order. */
-    void putKept(Verdict verdict, int[] kept) {
+    /** Keeps a verdict: the positions of the groups kept, in order; returns what is kept. */
+    Kept putKept(Verdict verdict, int[] positions) {
         long filterChars = verdict.filter().toString().length();
-        verdicts.put(verdict, kept, 128 + 2 * filterChars + 24L * verdict.groupStarts().size() + 4L * kept.length);
+        Kept kept = new Kept(positions);
+        // a group's candidate ranges: a few ranges of two longs each, once computed
+        verdicts.put(verdict, kept, 128 + 2 * filterChars + 24L * verdict.groupStarts().size()
+                + 84L * positions.length);
+        return kept;
     }
 
     /**
@@ -131,10 +170,18 @@ public final class FooterCache {
      * once, and whether our column decoding supports every row group's encodings of them.
      */
     record FileSchema(org.apache.parquet.schema.MessageType requested,
-            List<org.apache.parquet.column.ColumnDescriptor> columns, boolean everyGroupDecodable) {
+            List<org.apache.parquet.column.ColumnDescriptor> columns, boolean everyGroupDecodable,
+            java.util.Set<ColumnPath> paths) {
         FileSchema {
             Objects.requireNonNull(requested, "requested");
             columns = List.copyOf(columns);
+            paths = java.util.Set.copyOf(paths);
+        }
+
+        FileSchema(org.apache.parquet.schema.MessageType requested,
+                List<org.apache.parquet.column.ColumnDescriptor> columns, boolean everyGroupDecodable) {
+            this(requested, columns, everyGroupDecodable,
+                    columns.stream().map(c -> ColumnPath.get(c.getPath())).collect(java.util.stream.Collectors.toSet()));
         }
     }
 

@@ -26,10 +26,12 @@ import org.apache.parquet.column.ColumnDescriptor;
 import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
+import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
 import org.apache.parquet.hadoop.metadata.ColumnChunkMetaData;
+import org.apache.parquet.hadoop.metadata.ColumnPath;
 import org.apache.parquet.hadoop.metadata.ParquetMetadata;
 import org.apache.parquet.io.ColumnIOFactory;
 import org.apache.parquet.io.MessageColumnIO;
@@ -133,6 +135,15 @@ public final class LogFileReader implements Closeable {
     /** Which kept groups this reader reads (late materialization); shared with its partners. */
     private final RowGroupClaims claims;
     private int groupIndex = -1;
+    /**
+     * The groups a cached pruning verdict kept and their candidate rows, when this reader was built over them
+     * without parquet-java's record filter (see {@link #keptReader}); null otherwise.
+     */
+    private FooterCache.Kept ownCandidates;
+    /** The page codecs of this file's readers (one set, whichever reader of the file reads the pages). */
+    private final PageDecompressors decompressors;
+    /** The requested columns' paths, for computing {@link #ownCandidates} (parquet-java's reader hides its own). */
+    private Set<ColumnPath> candidatePaths;
     private long rowIndex = -1;
     private RecordReader<LogRecord> records;
     private long rowsLeftInGroup;
@@ -159,17 +170,8 @@ public final class LogFileReader implements Closeable {
         this.inputFile = new StoreInputFile(input, file);
         this.filter = options.filter().map(FilterCompat::get).orElse(FilterCompat.NOOP);
         boolean pruned = footer != null; // a partner's footer holds only the groups its first reader kept
-        PlainParquetConfiguration conf = new PlainParquetConfiguration();
-        // Row groups are pruned by CachingFileReader.prune (statistics, dictionaries, bloom filters), not here.
-        ParquetReadOptions readOptions = ParquetReadOptions.builder(conf)
-                .withCodecFactory(new PageDecompressors())
-                .withRecordFilter(filter)
-                .useStatsFilter(false)
-                .useDictionaryFilter(false)
-                .useBloomFilter(false)
-                .useColumnIndexFilter(true)
-                .useRecordFilter(true)
-                .build();
+        this.decompressors = new PageDecompressors();
+        ParquetReadOptions readOptions = readOptions(filter);
         ChunkIndexes chunks = footers.chunks(new FooterCache.Key(file, input.length()));
         try {
             this.reader = footer == null ? openWholeFile(readOptions, chunks)
@@ -271,9 +273,10 @@ public final class LogFileReader implements Closeable {
         FooterCache.Verdict verdict = options.filter()
                 .map(f -> new FooterCache.Verdict(id, f, blocks.stream().map(BlockMetaData::getStartingPos).toList()))
                 .orElse(null);
-        Optional<int[]> known = verdict == null ? Optional.empty() : footers.kept(verdict);
+        Optional<FooterCache.Kept> known = verdict == null ? Optional.empty() : footers.kept(verdict);
         if (known.isPresent()) {
-            return keptReader(footer, keptOf(blocks, known.get()), readOptions, stream, chunks);
+            return keptReader(footer, keptOf(blocks, known.get().positions()), readOptions, stream, chunks,
+                    known.get(), id);
         }
         // Pruned here rather than by parquet-java's constructor, so that the pruning reads through the kept chunks.
         // A constructor that fails closes the stream.
@@ -285,22 +288,67 @@ public final class LogFileReader implements Closeable {
             all.close();
             throw e;
         }
-        if (verdict != null) {
-            footers.putKept(verdict, positionsOf(blocks, kept));
-        }
+        FooterCache.Kept verdictKept = verdict == null ? null : footers.putKept(verdict, positionsOf(blocks, kept));
         if (kept.size() == blocks.size()) {
             return all;
         }
         // The reader of the kept groups takes over the stream (the first reader holds nothing else to close).
-        return keptReader(footer, kept, readOptions, stream, chunks);
+        return keptReader(footer, kept, readOptions, stream, chunks, verdictKept, id);
     }
 
-    /** A reader of {@code kept}, groups of {@code footer}, over {@code stream}. */
+    /**
+     * A reader of {@code kept}, groups of {@code footer}, over {@code stream}. When the groups are a verdict's
+     * ({@code verdictKept}) and the rows will be read through the prefilter's probe (the file's schema, derived
+     * before, decodes every group), the reader is built without parquet-java's record filter, whose constructor
+     * would otherwise check the filter against the schema and evaluate it on the groups again; the candidate rows
+     * of each group are then computed here once and kept with the verdict ({@link #candidateRows}).
+     */
     private CachingFileReader keptReader(ParquetMetadata footer, List<BlockMetaData> kept,
-            ParquetReadOptions readOptions, SeekableInputStream stream, ChunkIndexes chunks) throws IOException {
+            ParquetReadOptions readOptions, SeekableInputStream stream, ChunkIndexes chunks,
+            FooterCache.Kept verdictKept, FooterCache.Key id) throws IOException {
         ParquetMetadata of = kept.size() == footer.getBlocks().size() ? footer
                 : new ParquetMetadata(footer.getFileMetaData(), kept);
-        return new CachingFileReader(inputFile, of, readOptions, stream, chunks);
+        FooterCache.FileSchema schema = verdictKept == null || !allowColumnar || options.prefilter().isEmpty() ? null
+                : footers.schema(id).filter(FooterCache.FileSchema::everyGroupDecodable).orElse(null);
+        if (schema == null) {
+            return new CachingFileReader(inputFile, of, readOptions, stream, chunks);
+        }
+        ownCandidates = verdictKept;
+        candidatePaths = schema.paths();
+        return new CachingFileReader(inputFile, of, readOptions(FilterCompat.NOOP), stream, chunks);
+    }
+
+    /** parquet-java's options for this file's readers, with {@code recordFilter}. */
+    private ParquetReadOptions readOptions(FilterCompat.Filter recordFilter) {
+        // Row groups are pruned by CachingFileReader.prune (statistics, dictionaries, bloom filters), not here.
+        return ParquetReadOptions.builder(new PlainParquetConfiguration())
+                .withCodecFactory(decompressors)
+                .withRecordFilter(recordFilter)
+                .useStatsFilter(false)
+                .useDictionaryFilter(false)
+                .useBloomFilter(false)
+                .useColumnIndexFilter(true)
+                .useRecordFilter(true)
+                .build();
+    }
+
+    /**
+     * The rows of kept group {@code group} that the filter's column and offset indexes leave: as parquet-java's
+     * reader computes them from its record filter, or, for a reader built without it, computed the same way
+     * (over the requested columns) and kept with the verdict.
+     */
+    private RowRanges candidateRows(int group) {
+        if (ownCandidates == null) {
+            return reader.getRowRanges(group);
+        }
+        RowRanges known = ownCandidates.candidates(group);
+        if (known != null) {
+            return known;
+        }
+        RowRanges rows = ColumnIndexFilter.calculateRowRanges(filter, reader.getColumnIndexStore(group),
+                candidatePaths, keptBlocks.get(group).getRowCount());
+        ownCandidates.putCandidates(group, rows);
+        return rows;
     }
 
     /** The groups of {@code blocks} at {@code positions}. */
@@ -617,7 +665,7 @@ public final class LogFileReader implements Closeable {
                 // The candidate rows, computed with the whole requested schema's columns (their offset indexes stay
                 // cached for the group's kept rows' read), or the probe's and the filter's when no row is kept.
                 request(countOnly || prefilter.keepsNone() ? indexColumns : requestedColumns);
-                candidates = reader.getRowRanges(groupIndex);
+                candidates = candidateRows(groupIndex);
                 if (candidates.rowCount() == 0) {
                     continue;
                 }
