@@ -81,6 +81,7 @@ public final class SortedRewriter implements PartitionRewriter {
         // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
         RowChecksum in;
         long removed;
+        java.util.Optional<dev.ourios.compaction.sort.HourServiceCounts> counted;
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
@@ -90,6 +91,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
                 removed = inputs.excludedRows();
+                counted = inputs.hourServiceCounts();
             }
             if (exclude != null && (in.rows() == 0 || removed == 0)) {
                 // Every row matched: no output, the commit retires the inputs and names nothing. No row matched:
@@ -132,7 +134,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 RewriteResult.Output first = outputs.get(0);
                 return new RewriteResult(first.key(), first.name(), in.rows() + removed, out.rows(), plan.bytesIn(),
                         bytes, groups, inSum, outSum, sorter.spilledRuns(), gauge.peakFormation(), gauge.peakMerge(),
-                        removed, outputs);
+                        removed, outputs, counted);
             }
         }
     }

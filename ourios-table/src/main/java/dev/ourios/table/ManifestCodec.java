@@ -83,6 +83,20 @@ public final class ManifestCodec {
                         g.writeString(name);
                     }
                     g.writeEndArray();
+                    if (cover.services().isPresent()) {
+                        // The exact rows per service (STORAGE.md §4.15), after names: a cover without them keeps
+                        // the bytes it always had.
+                        g.writeArrayFieldStart("services");
+                        for (ServiceRows s : cover.services().get()) {
+                            g.writeStartObject();
+                            if (s.service().isPresent()) {
+                                g.writeStringField("service", s.service().get());
+                            }
+                            g.writeNumberField("rows", s.rows());
+                            g.writeEndObject();
+                        }
+                        g.writeEndArray();
+                    }
                     g.writeEndObject();
                 }
                 g.writeEndArray();
@@ -220,9 +234,30 @@ public final class ManifestCodec {
                         + hour + "'");
             }
             out.add(new Cover(Integer.parseInt(hour), r.integer(e, "covers[].generation", true),
-                    r.integer(e, "covers[].rows", true), r.strings(e, "covers[].names")));
+                    r.integer(e, "covers[].rows", true), r.strings(e, "covers[].names"),
+                    services(r, e.get("services"))));
         }
         return out;
+    }
+
+    /** A cover's {@code services} (STORAGE.md §4.15); empty when absent (the counts are not known). */
+    private static Optional<List<ServiceRows>> services(Reader r, JsonNode node) throws ManifestException {
+        if (node == null || node.isNull()) {
+            return Optional.empty();
+        }
+        if (!node.isArray()) {
+            throw new ManifestException(r.manifestKey(), "'covers[].services' must be an array");
+        }
+        List<ServiceRows> out = new ArrayList<>(node.size());
+        for (JsonNode e : node) {
+            if (!e.isObject()) {
+                throw new ManifestException(r.manifestKey(),
+                        "covers[].services entries must be objects {service, rows}");
+            }
+            out.add(new ServiceRows(r.optional(e, "covers[].services[].service", r::stringValue),
+                    r.integer(e, "covers[].services[].rows", true)));
+        }
+        return Optional.of(out);
     }
 
     /**
