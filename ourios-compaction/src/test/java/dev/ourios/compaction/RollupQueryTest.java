@@ -83,8 +83,10 @@ class RollupQueryTest {
             new IngestWriter(s).writeFile(DAY.hour(11), late);
         }
         assertAnswersAlike(hourly, rolled);
-        assertEquals(2, engine(rolled).count(Query.tenant(TENANT)).files(),
-                "a count reads the day file once for its four hours, and the late file");
+        assertEquals(1, engine(rolled).count(Query.tenant(TENANT)).files(),
+                "a count of whole covered hours takes their rows from the covers and reads the late file alone");
+        assertEquals(2, engine(rolled).count(Query.tenant(TENANT).severityMin(0)).files(),
+                "a count the covers do not answer reads the day file once for its four hours, and the late file");
 
         // The file list: the day file once, the late file, and DuckDB over it counts every row once.
         LiveFiles files = new LiveFiles(rolled, new TableLayout(rolled), new TableReader(rolled, new ManifestCodec()));
