@@ -12,16 +12,13 @@ import dev.ourios.gen.LogGenerator;
 import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.query.QueryStats;
-import dev.ourios.store.ForwardingObjectStore;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.store.ObjectStore;
-import dev.ourios.store.RandomAccessInput;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.Cover;
 import dev.ourios.table.DayPartition;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.ManifestKeys;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.ServiceRows;
@@ -30,7 +27,6 @@ import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
 import io.opentelemetry.api.metrics.MeterProvider;
 import java.io.IOException;
-import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
@@ -39,7 +35,6 @@ import java.util.List;
 import java.util.Random;
 import java.util.Set;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
@@ -106,11 +101,10 @@ class CoverCountPropertyTest {
             assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, old)));
             assertFalse(new String(store.readAllBytes(key), StandardCharsets.UTF_8).contains("services"));
         }
-        Opened opened = new Opened(store);
-        QueryEngine watched = engine(opened);
-        assertEquals(want, watched.count(all).rows());
-        assertEquals(wantService, watched.count(all.service(service)).rows());
-        assertTrue(opened.dayFiles() > 0, "without counts the day files are read");
+        Watched every = watched(store, 1, all);
+        assertEquals(want, every.stats().rows());
+        assertTrue(every.dayFiles() > 0, "without counts the day files are read");
+        assertEquals(wantService, watched(store, 1, all.service(service)).stats().rows());
     }
 
     /**
@@ -126,22 +120,19 @@ class CoverCountPropertyTest {
         Query month = Query.tenant(TENANT).service(service);
         long want = engine(store).count(month.severityMin(0)).rows();
         assertTrue(want > 0);
+        Instant end = START.plusSeconds(HOURS * 3600L);
         for (int threads : List.of(1, 2)) {
-            Opened opened = new Opened(store);
-            QueryEngine watched = new QueryEngine(opened, new TableLayout(opened),
-                    new TableReader(opened, new ManifestCodec(), 0), MeterProvider.noop(), threads);
-            QueryStats st = watched.count(month);
-            assertEquals(want, st.rows(), threads + " threads");
-            assertEquals(0, opened.dayFiles(), threads + " threads: opened " + opened.keys);
-            assertEquals(0, st.files(), threads + " threads: no file read");
-            assertEquals(want, watched.count(month.window(START, START.plusSeconds(HOURS * 3600L))).rows());
-            assertEquals(0, opened.dayFiles(), "an hour-aligned window: " + opened.keys);
-
-            watched.count(month.window(START.plusSeconds(1800), START.plusSeconds(HOURS * 3600L)));
-            assertEquals(1, opened.dayFiles(), "a window cutting an hour reads that hour's day file: " + opened.keys);
-            opened.keys.clear();
-            watched.count(month.severityMin(0));
-            assertEquals(3, opened.dayFiles(), "a condition the covers do not answer reads every day's file");
+            Watched counted = watched(store, threads, month);
+            assertEquals(want, counted.stats().rows(), threads + " threads");
+            assertEquals(0, counted.dayFiles(), threads + " threads: a day file was opened");
+            assertEquals(0, counted.stats().files(), threads + " threads: no file read");
+            Watched aligned = watched(store, threads, month.window(START, end));
+            assertEquals(want, aligned.stats().rows());
+            assertEquals(0, aligned.dayFiles(), "an hour-aligned window opens no day file");
+            assertEquals(1, watched(store, threads, month.window(START.plusSeconds(1800), end)).dayFiles(),
+                    "a window cutting an hour reads that hour's day file");
+            assertEquals(3, watched(store, threads, month.severityMin(0)).dayFiles(),
+                    "a condition the covers do not answer reads every day's file");
         }
     }
 
@@ -226,7 +217,7 @@ class CoverCountPropertyTest {
                 if (!now.isCovered() || now.generation() == 0) {
                     return "nothing (" + hour + " not voidable)";
                 }
-                voidCoverOf(store, hour);
+                TestStores.voidCoverOf(store, hour);
                 return "the cover of " + hour + " voided";
             }
         }
@@ -315,45 +306,16 @@ class CoverCountPropertyTest {
                 MeterProvider.noop());
     }
 
-    /** Commits the hour's next generation naming the same files, which voids the day's cover of it. */
-    private static void voidCoverOf(LocalObjectStore store, PartitionKey hour) throws Exception {
-        TableReader reader = new TableReader(store, new ManifestCodec());
-        long g = reader.hourSnapshot(hour).generation();
-        Manifest current = reader.readManifest(hour, g);
-        Manifest next = new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null);
-        String key = ManifestKeys.key(hour, g + 1);
-        assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, next)));
+    /** What a count read: its stats, and the day files (a day partition's Parquet files) the store was asked for. */
+    private record Watched(QueryStats stats, long dayFiles) {
     }
 
-    /** The store, recording every object opened for reading (data files and manifests alike). */
-    private static final class Opened extends ForwardingObjectStore {
-        final Set<String> keys = ConcurrentHashMap.newKeySet();
-
-        Opened(ObjectStore store) {
-            super(store);
-        }
-
-        /** Day files opened: a day partition's Parquet files. */
-        long dayFiles() {
-            return keys.stream().filter(k -> DayPartition.isInDayPartition(k) && k.endsWith(".parquet")).count();
-        }
-
-        @Override
-        public RandomAccessInput openRandomAccess(String key) throws IOException {
-            keys.add(key);
-            return super.openRandomAccess(key);
-        }
-
-        @Override
-        public InputStream openStream(String key) throws IOException {
-            keys.add(key);
-            return super.openStream(key);
-        }
-
-        @Override
-        public byte[] readAllBytes(String key) throws IOException {
-            keys.add(key);
-            return super.readAllBytes(key);
-        }
+    private static Watched watched(ObjectStore store, int threads, Query q) throws IOException {
+        TenantIsolationPropertyTest.KeyRecordingStore recording = new TenantIsolationPropertyTest.KeyRecordingStore(
+                store);
+        QueryStats stats = new QueryEngine(recording, new TableLayout(recording),
+                new TableReader(recording, new ManifestCodec(), 0), MeterProvider.noop(), threads).count(q);
+        return new Watched(stats, recording.keys().stream()
+                .filter(k -> DayPartition.isInDayPartition(k) && k.endsWith(".parquet")).count());
     }
 }
