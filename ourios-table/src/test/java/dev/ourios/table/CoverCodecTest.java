@@ -139,7 +139,7 @@ class CoverCodecTest {
     void refusesBrokenCoversNamingTheManifestAndTheProblem() {
         String head = "{\"format\":1,\"generation\":3,\"files\":[],\"covers\":";
         String[][] cases = {
-            {"{}", "covers must be an array"},
+            {"{}", "'covers' must be an array"},
             {"[1]", "covers entries must be objects"},
             {"[{\"hour\":\"7\",\"generation\":4,\"rows\":1,\"names\":[]}]", "two digits 00 to 23"},
             {"[{\"hour\":\"24\",\"generation\":4,\"rows\":1,\"names\":[]}]", "two digits 00 to 23"},
