@@ -8,6 +8,7 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.Cover;
 import dev.ourios.table.DayPartition;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.PartitionSnapshot;
@@ -73,8 +74,8 @@ final class DayExpiryRewrite implements RewritePlan<PartitionResult> {
         retired.sort(Comparator.comparing(Retired::file));
         // The counts per service no longer describe the day files, which this commit retires: a count must not take
         // an hour's rows from them (docs/spec/storage.md 4.15, "Service counts").
-        List<dev.ourios.table.Cover> covers = s.manifest().map(Manifest::covers).orElse(List.<dev.ourios.table.Cover>of())
-                .stream().map(dev.ourios.table.Cover::withoutServices).toList();
+        List<Cover> covers = s.manifest().map(Manifest::covers).orElse(List.<Cover>of()).stream()
+                .map(Cover::withoutServices).toList();
         return Optional.of(Manifest.ofDay(planned.generation() + 1, List.of(), retired, record, List.of(), covers));
     }
 

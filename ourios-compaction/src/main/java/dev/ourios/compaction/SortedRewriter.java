@@ -3,6 +3,7 @@ package dev.ourios.compaction;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.compaction.sort.ExternalSorter;
+import dev.ourios.compaction.sort.HourServiceCounts;
 import dev.ourios.compaction.sort.PrefetchedInputs;
 import dev.ourios.compaction.sort.ResidencyGauge;
 import dev.ourios.compaction.verify.ChecksumMismatchException;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,7 +83,7 @@ public final class SortedRewriter implements PartitionRewriter {
         // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
         RowChecksum in;
         long removed;
-        java.util.Optional<dev.ourios.compaction.sort.HourServiceCounts> counted;
+        Optional<HourServiceCounts> counted; // a rollup's rows by hour and service, as the readers handed them over
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;

@@ -15,6 +15,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -194,13 +195,13 @@ public final class PrefetchedInputs implements AutoCloseable {
      * A rollup's rows handed over, by hour of the day and service, the readers' added up (docs/spec/storage.md 4.15,
      * "Service counts"); empty when the plan is not a day's. Call after {@link #forEachEncoded} returned normally.
      */
-    public java.util.Optional<HourServiceCounts> hourServiceCounts() {
+    public Optional<HourServiceCounts> hourServiceCounts() {
         if (counts.isEmpty()) {
-            return java.util.Optional.empty();
+            return Optional.empty();
         }
         HourServiceCounts total = new HourServiceCounts(counts.get(0).dayStartNanos());
         counts.forEach(total::addAll);
-        return java.util.Optional.of(total);
+        return Optional.of(total);
     }
 
     /** Rows left out by the exclusion; call after {@link #forEachEncoded} returned normally. */
