@@ -56,8 +56,8 @@ class CoverCountPropertyTest {
     @Test
     @Timeout(value = 5, unit = java.util.concurrent.TimeUnit.MINUTES)
     void aCountFromCoversEqualsAFullRead() throws Exception {
-        long seed = Long.getLong("ourios.seed", System.nanoTime());
-        System.out.println("CoverCountPropertyTest seed=" + seed + " (rerun with -Dourios.seed=" + seed + ")");
+        long seed = Long.getLong("ourios.test.seed", System.nanoTime());
+        System.out.println("CoverCountPropertyTest seed " + seed + " (replay with -Dourios.test.seed=" + seed + ")");
         Random r = new Random(seed);
         int fromCovers = 0;
         for (int trial = 0; trial < 3; trial++) {
