@@ -160,11 +160,15 @@ class CoverCountPropertyTest {
         // A late file makes the day a candidate: its rollup counts every cover exactly again, rows included.
         List<LogRecord> late = new LogGenerator(TestStores.spec(List.of(TENANT), HOURS, 1, 7, 17)).file(TENANT, 1, 0);
         new IngestWriter(store).writeFile(day.hour(11), late);
+        new IngestWriter(store).writeFile(day.hour(11), withoutService(day.hour(11), 3));
         sweep(store);
         Manifest again = new TableReader(store, new ManifestCodec(), 0).daySnapshot(day).manifest().orElseThrow();
         assertEquals(CommitKind.ROLLUP, again.commitRecord().orElseThrow().commitKind().orElseThrow());
         assertCoversCounted(store, "after the next rollup");
+        assertEquals(ServiceRows.of(null, 3), again.cover(11).orElseThrow().services().orElseThrow().get(0),
+                "the rows without a service, first");
         assertEquals(1, checkOne(store, Query.tenant(TENANT).service(service), "after the next rollup"));
+        assertEquals(1, checkOne(store, Query.tenant(TENANT), "every row, after the next rollup"));
     }
 
     /**
