@@ -8,6 +8,7 @@ import dev.ourios.store.ObjectStore;
 import dev.ourios.store.RandomAccessInput;
 import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
+import dev.ourios.table.Cover;
 import dev.ourios.table.DayPartition;
 import dev.ourios.table.Manifest;
 import dev.ourios.table.PartitionSnapshot;
@@ -71,7 +72,10 @@ final class DayExpiryRewrite implements RewritePlan<PartitionResult> {
         s.manifest().ifPresent(m -> m.retired().stream().filter(r -> s.isPresent(r.file())).forEach(retired::add));
         s.live().forEach(o -> retired.add(new Retired(o.name(), record.at())));
         retired.sort(Comparator.comparing(Retired::file));
-        List<dev.ourios.table.Cover> covers = s.manifest().map(Manifest::covers).orElse(List.of());
+        // The counts per service no longer describe the day files, which this commit retires: a count must not take
+        // an hour's rows from them (docs/spec/storage.md 4.15, "Service counts").
+        List<Cover> covers = s.manifest().map(Manifest::covers).orElse(List.<Cover>of()).stream()
+                .map(Cover::withoutServices).toList();
         return Optional.of(Manifest.ofDay(planned.generation() + 1, List.of(), retired, record, List.of(), covers));
     }
 

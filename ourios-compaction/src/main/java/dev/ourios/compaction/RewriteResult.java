@@ -1,6 +1,8 @@
 package dev.ourios.compaction;
 
+import dev.ourios.compaction.sort.HourServiceCounts;
 import java.util.List;
+import java.util.Optional;
 
 /**
  * What a rewrite produced: outputs published but not yet visible (no manifest names them), and the checksums of the
@@ -15,10 +17,13 @@ import java.util.List;
  * @param rowsRemoved   rows a deletion left out (0 for a compaction)
  * @param outputs       every output in sort-key order: one file, or a band of several (docs/spec/storage.md, "The
  *                      size band"); empty when nothing was written
+ * @param hourCounts    a rollup's rows written, by hour of the day and service (docs/spec/storage.md 4.15); empty for
+ *                      any other rewrite, and from a rewriter that does not count them
  */
 public record RewriteResult(String outputKey, String outputName, long rowsIn, long rowsOut, long bytesIn,
         long bytesOut, int rowGroups, String inputChecksum, String outputChecksum, int spilledRuns,
-        long peakFormationBytes, long peakMergeBytes, long rowsRemoved, List<Output> outputs) {
+        long peakFormationBytes, long peakMergeBytes, long rowsRemoved, List<Output> outputs,
+        Optional<HourServiceCounts> hourCounts) {
 
     /** One written file. */
     public record Output(String key, String name, long rows, long bytes, int rowGroups) {
@@ -26,6 +31,15 @@ public record RewriteResult(String outputKey, String outputName, long rowsIn, lo
 
     public RewriteResult {
         outputs = List.copyOf(outputs);
+        java.util.Objects.requireNonNull(hourCounts, "hourCounts");
+    }
+
+    /** A result without counts by hour and service. */
+    public RewriteResult(String outputKey, String outputName, long rowsIn, long rowsOut, long bytesIn,
+            long bytesOut, int rowGroups, String inputChecksum, String outputChecksum, int spilledRuns,
+            long peakFormationBytes, long peakMergeBytes, long rowsRemoved, List<Output> outputs) {
+        this(outputKey, outputName, rowsIn, rowsOut, bytesIn, bytesOut, rowGroups, inputChecksum, outputChecksum,
+                spilledRuns, peakFormationBytes, peakMergeBytes, rowsRemoved, outputs, Optional.empty());
     }
 
     /** A result of at most one output ({@code outputKey} null: none). */

@@ -5,6 +5,7 @@ import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.DayScope;
 import dev.ourios.compaction.plan.RowGroupSizing;
+import dev.ourios.compaction.sort.HourServiceCounts;
 import dev.ourios.compaction.verify.ChecksumMismatchException;
 import dev.ourios.core.FileNames;
 import dev.ourios.core.PartitionKey;
@@ -64,6 +65,8 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     /** What the last plan step chose; a retry plans again. */
     private Selection selection;
     private RewriteResult written;
+    /** The covers the commit writes: the plan's, with a rollup's rows and services as its rewrite counted them. */
+    private List<Cover> covers;
 
     /**
      * @param atRest whether an hour is at rest: the hour policy has nothing to do for it (the sweep's hour
@@ -182,6 +185,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     @Override
     public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
         Selection sel = selection;
+        covers = List.copyOf(sel.covers().values()); // a deletion's: rows an upper bound, no services
         if (!sel.change()) {
             return StagedRewrite.unchanged(0, 0);
         }
@@ -224,10 +228,28 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
         }
         RewriteResult rw = rewriter.rewrite(plan);
         written = rw;
+        covers = counted(sel.covers(), rw.hourCounts());
         CommitRecord record = new CommitRecord(CommitKind.ROLLUP, clock.instant(), plan.inputNames(), rw.rowsOut(),
                 rw.rowsRemoved(), rw.bytesIn(), rw.bytesOut(), rw.outputChecksum(), null, rw.outputNames());
         return StagedRewrite.toCommit(record, inputs.size(), rw.rowsIn(), rw.inputChecksum(), rw.outputChecksum(),
                 true);
+    }
+
+    /**
+     * {@code planned} with each cover's rows and services as the rewrite counted them (docs/spec/storage.md 4.15,
+     * "Service counts"): exact, whatever the plan's footer counts were (an upper bound after a deletion); unchanged
+     * when the rewriter did not count them.
+     */
+    private static List<Cover> counted(Map<Integer, Cover> planned, Optional<HourServiceCounts> counts) {
+        if (counts.isEmpty()) {
+            return List.copyOf(planned.values());
+        }
+        List<Cover> out = new ArrayList<>(planned.size());
+        for (Cover c : planned.values()) {
+            out.add(new Cover(c.hour(), c.generation(), counts.get().rows(c.hour()), c.names(),
+                    Optional.of(counts.get().services(c.hour()))));
+        }
+        return List.copyOf(out);
     }
 
     /**
@@ -251,7 +273,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
         List<String> files = record.outputs().stream().sorted().toList();
         List<String> main = record.outputs().size() > 1 ? record.outputs() : List.of();
         return Optional.of(Manifest.ofDay(planned.generation() + 1, files, sortedRetired, record, main,
-                List.copyOf(selection.covers().values())));
+                covers));
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.ourios.compaction;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.compaction.sort.ExternalSorter;
+import dev.ourios.compaction.sort.HourServiceCounts;
 import dev.ourios.compaction.sort.PrefetchedInputs;
 import dev.ourios.compaction.sort.ResidencyGauge;
 import dev.ourios.compaction.verify.ChecksumMismatchException;
@@ -17,6 +18,7 @@ import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -81,6 +83,7 @@ public final class SortedRewriter implements PartitionRewriter {
         // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
         RowChecksum in;
         long removed;
+        Optional<HourServiceCounts> counted; // a rollup's rows by hour and service, as the readers handed them over
         try (ExternalSorter sorter = new ExternalSorter(plan.sortBudgetBytes(), plan.fanIn(), scratch, gauge);
                 BackgroundChecksum out = checksum("ourios-checksum-out")) {
             LogSchema union;
@@ -90,6 +93,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 union = LogSchema.union(inputs.fileSchemas());
                 in = inputs.readChecksum();
                 removed = inputs.excludedRows();
+                counted = inputs.hourServiceCounts();
             }
             if (exclude != null && (in.rows() == 0 || removed == 0)) {
                 // Every row matched: no output, the commit retires the inputs and names nothing. No row matched:
@@ -132,7 +136,7 @@ public final class SortedRewriter implements PartitionRewriter {
                 RewriteResult.Output first = outputs.get(0);
                 return new RewriteResult(first.key(), first.name(), in.rows() + removed, out.rows(), plan.bytesIn(),
                         bytes, groups, inSum, outSum, sorter.spilledRuns(), gauge.peakFormation(), gauge.peakMerge(),
-                        removed, outputs);
+                        removed, outputs, counted);
             }
         }
     }

@@ -16,9 +16,7 @@ import dev.ourios.query.Query;
 import dev.ourios.query.QueryEngine;
 import dev.ourios.store.LocalObjectStore;
 import dev.ourios.table.DayPartition;
-import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
-import dev.ourios.table.ManifestKeys;
 import dev.ourios.table.PartitionFilter;
 import dev.ourios.table.TableLayout;
 import dev.ourios.table.TableReader;
@@ -83,8 +81,10 @@ class RollupQueryTest {
             new IngestWriter(s).writeFile(DAY.hour(11), late);
         }
         assertAnswersAlike(hourly, rolled);
-        assertEquals(2, engine(rolled).count(Query.tenant(TENANT)).files(),
-                "a count reads the day file once for its four hours, and the late file");
+        assertEquals(1, engine(rolled).count(Query.tenant(TENANT)).files(),
+                "a count of whole covered hours takes their rows from the covers and reads the late file alone");
+        assertEquals(2, engine(rolled).count(Query.tenant(TENANT).severityMin(0)).files(),
+                "a count the covers do not answer reads the day file once for its four hours, and the late file");
 
         // The file list: the day file once, the late file, and DuckDB over it counts every row once.
         LiveFiles files = new LiveFiles(rolled, new TableLayout(rolled), new TableReader(rolled, new ManifestCodec()));
@@ -93,7 +93,7 @@ class RollupQueryTest {
         assertEquals(engine(hourly).count(Query.tenant(TENANT)).rows(), duckCount(paths));
 
         // A void cover: the hour commits on top of the generation it was covered at (the race of storage.md 4.15).
-        voidCoverOf(rolled, DAY.hour(12));
+        TestStores.voidCoverOf(rolled, DAY.hour(12));
         assertFalse(new TableReader(rolled, new ManifestCodec()).hourSnapshot(DAY.hour(12)).isCovered());
         assertAnswersAlike(hourly, rolled);
         DeadRowsException e = assertThrows(DeadRowsException.class,
@@ -261,7 +261,7 @@ class RollupQueryTest {
                     // voided by the hour's next generation naming its files (one it was covered at must exist)
                     boolean voids = now.isCovered() && now.generation() > 0;
                     if (voids) {
-                        voidCoverOf(rolled, hour);
+                        TestStores.voidCoverOf(rolled, hour);
                     }
                     change = voids ? "the cover of " + hour + " voided" : "nothing (" + hour + " not voidable)";
                 }
@@ -337,16 +337,6 @@ class RollupQueryTest {
     /** The rows an aggregate over every row sees (any order; a day file read once for its hours). */
     private static List<String> everyRow(LocalObjectStore store, Query q) throws Exception {
         return everyRowOf(engine(store), q);
-    }
-
-    /** Commits the hour's next generation naming the same files (no row moves), which voids the day's cover of it. */
-    private static void voidCoverOf(LocalObjectStore store, PartitionKey hour) throws Exception {
-        TableReader reader = new TableReader(store, new ManifestCodec());
-        long g = reader.hourSnapshot(hour).generation();
-        Manifest current = reader.readManifest(hour, g);
-        Manifest next = new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null);
-        String key = ManifestKeys.key(hour, g + 1);
-        assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, next)));
     }
 
     private static long duckCount(List<String> paths) throws Exception {

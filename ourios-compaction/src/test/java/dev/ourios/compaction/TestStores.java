@@ -11,7 +11,9 @@ import dev.ourios.parquet.read.LogFileReader;
 import dev.ourios.parquet.read.ReadOptions;
 import dev.ourios.store.ObjectInfo;
 import dev.ourios.store.ObjectStore;
+import dev.ourios.table.Manifest;
 import dev.ourios.table.ManifestCodec;
+import dev.ourios.table.ManifestKeys;
 import dev.ourios.table.PartitionSnapshot;
 import dev.ourios.table.TableReader;
 import dev.ourios.table.ingest.IngestWriter;
@@ -91,5 +93,17 @@ public final class TestStores {
 
     public static List<String> identities(List<LogRecord> rows) {
         return rows.stream().map(TestStores::identity).sorted().toList();
+    }
+
+    /** Commits the hour's next generation naming the same files (no row moves), which voids the day's cover of it. */
+    public static void voidCoverOf(ObjectStore store, PartitionKey hour) throws IOException {
+        TableReader reader = new TableReader(store, new ManifestCodec());
+        long g = reader.hourSnapshot(hour).generation();
+        Manifest current = reader.readManifest(hour, g);
+        Manifest next = new Manifest(Manifest.FORMAT, g + 1, current.files(), current.retired(), null);
+        String key = ManifestKeys.key(hour, g + 1);
+        if (!store.putIfAbsent(key, new ManifestCodec().encode(key, next))) {
+            throw new IllegalStateException(key + " exists: the hour moved on");
+        }
     }
 }

@@ -13,6 +13,8 @@ import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,20 +26,37 @@ import java.util.concurrent.ConcurrentHashMap;
  * hours of that day, and takes every validly covered one, with its late files; it then reads the day files once,
  * keeping the rows of those hours, and the late files. Every other hour of the claimed set reads nothing; an hour
  * outside it is read from its own files (it was not covered, or its cover was void when the day was claimed, and a
- * void cover never becomes valid again). Shared by the scans of one query; thread-safe.
+ * void cover never becomes valid again). A count its covers can answer ({@link CoverCounts}) takes a claimed hour whose
+ * cover carries its rows per service from the cover, and reads the day files only for the claimed hours left: none
+ * left, no day file is opened. Shared by the scans of one query; thread-safe.
  */
 final class DayReads {
     /**
-     * One day's claim: the hour that reads it, the day snapshot it was decided on, the hours it reads and the files
-     * (the day files, then the hours' late files) with the hour each late file belongs to.
+     * One day's claim: the hour that reads it, the day snapshot it was decided on, the hours it claims, those of them
+     * whose rows are read from the day files, the files (the day files when any hour is read from them, and the
+     * claimed hours' late files) with the hour each late file belongs to, and the rows the covers counted for the
+     * other claimed hours.
      */
-    record Claim(PartitionKey reader, PartitionSnapshot day, Set<Integer> hours, List<ObjectInfo> files,
-            Map<String, PartitionKey> hourOf) {
-        /** How the claim's reader reads {@code key}: a day file for the claimed hours, a late file for its hour. */
+    record Claim(PartitionKey reader, PartitionSnapshot day, Set<Integer> hours, Set<Integer> dayFileHours,
+            List<ObjectInfo> files, Map<String, PartitionKey> hourOf, long coverRows) {
+        /** How the claim's reader reads {@code key}: a day file for the hours read from it, a late file for its hour. */
         FileRule rule(String key) {
             PartitionKey hour = hourOf.get(key);
-            return hour != null ? FileRule.hourFile(hour) : FileRule.dayFileOfHours(reader, hours);
+            return hour != null ? FileRule.hourFile(hour) : FileRule.dayFileOfHours(reader, dayFileHours);
         }
+    }
+
+    /** What a count can take from covers; empty: every claimed hour is read from the day files. */
+    private final Optional<CoverCounts> coverCounts;
+
+    /** Claims that read every claimed hour from the day files (an aggregate over every row). */
+    DayReads() {
+        this(Optional.empty());
+    }
+
+    /** Claims of a count that takes from covers what {@code coverCounts} allows. */
+    DayReads(Optional<CoverCounts> coverCounts) {
+        this.coverCounts = coverCounts;
     }
 
     private final ConcurrentHashMap<DayPartition, Claim> claims = new ConcurrentHashMap<>();
@@ -165,7 +184,9 @@ final class DayReads {
             throws IOException {
         DayCovers covers = HourFiles.covers(day, daySnapshot);
         Set<Integer> hours = new TreeSet<>();
-        List<ObjectInfo> files = new ArrayList<>(daySnapshot.live());
+        Set<Integer> dayFileHours = new TreeSet<>();
+        long coverRows = 0;
+        List<ObjectInfo> files = new ArrayList<>();
         Map<String, PartitionKey> hourOf = new HashMap<>();
         List<PartitionKey> dayHours = plannedByDay.getOrDefault(day, List.of());
         Map<PartitionKey, PartitionSnapshot> snapshots = tables.hourSnapshots(dayHours, covers);
@@ -173,13 +194,23 @@ final class DayReads {
             PartitionSnapshot s = snapshots.get(h);
             if (s.isCovered()) {
                 hours.add(h.hour());
+                OptionalLong counted = coverCounts.isPresent()
+                        ? coverCounts.get().rows(h, s.cover().orElseThrow().cover()) : OptionalLong.empty();
+                if (counted.isPresent()) {
+                    coverRows += counted.getAsLong();
+                } else {
+                    dayFileHours.add(h.hour());
+                }
                 for (ObjectInfo late : s.live()) {
                     files.add(late);
                     hourOf.put(late.key(), h);
                 }
             }
         }
+        if (!dayFileHours.isEmpty()) {
+            files.addAll(daySnapshot.live()); // some claimed hour's rows are read from the day files
+        }
         files.sort(Comparator.comparing(ObjectInfo::key));
-        return new Claim(reader, daySnapshot, hours, files, hourOf);
+        return new Claim(reader, daySnapshot, hours, dayFileHours, files, hourOf, coverRows);
     }
 }

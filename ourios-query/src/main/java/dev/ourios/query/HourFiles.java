@@ -26,9 +26,11 @@ import org.apache.parquet.filter2.predicate.FilterPredicate;
  * @param covered   whether the hour is validly covered
  * @param files     the files to read, sorted by key
  * @param rules     what each file (by key) must hold and which of its rows count
+ * @param coverRows rows a count takes from covers rather than from the files (a {@link DayReads} claim's): added to
+ *                  what the files' rows count
  */
 record HourFiles(PartitionKey partition, boolean covered, List<ObjectInfo> files,
-        java.util.function.Function<String, FileRule> rules) {
+        java.util.function.Function<String, FileRule> rules, long coverRows) {
     HourFiles {
         files = List.copyOf(files);
     }
@@ -37,12 +39,12 @@ record HourFiles(PartitionKey partition, boolean covered, List<ObjectInfo> files
     static HourFiles of(PartitionSnapshot s, List<ObjectInfo> files) {
         PartitionKey hour = s.partition();
         return new HourFiles(hour, s.isCovered(), files,
-                key -> isDayFile(key) ? FileRule.dayFileOfHour(hour) : FileRule.hourFile(hour));
+                key -> isDayFile(key) ? FileRule.dayFileOfHour(hour) : FileRule.hourFile(hour), 0);
     }
 
     /** Nothing to read for {@code hour}: a {@link DayReads} claim read its rows with another hour's. */
     static HourFiles none(PartitionKey hour) {
-        return new HourFiles(hour, true, List.of(), key -> FileRule.hourFile(hour));
+        return new HourFiles(hour, true, List.of(), key -> FileRule.hourFile(hour), 0);
     }
 
     /**

@@ -117,8 +117,9 @@ final class PartitionScan {
             return 0;
         }
         // An hour a day's claim reads with another hour (most hours of a rolled-up month) has no file: nothing to run.
-        return attempt(partition, files -> files.files().isEmpty() ? 0L : new PartitionRead(files, 0, true)
-                .run().count());
+        // A claim's reader adds the rows its covers counted (DayReads, CoverCounts) to those it reads.
+        return attempt(partition, files -> (files.files().isEmpty() ? 0L : new PartitionRead(files, 0, true)
+                .run().count()) + files.coverRows());
     }
 
     /**
@@ -236,8 +237,9 @@ final class PartitionScan {
             }
         }
         files.sort(java.util.Comparator.comparing(ObjectInfo::key));
+        long coverRows = claim.reader().equals(hour) ? claim.coverRows() : 0; // counted once, by the claim's reader
         return new HourFiles(hour, inClaim, files, key -> own.contains(key) ? FileRule.hourFile(hour)
-                : claim.rule(key));
+                : claim.rule(key), coverRows);
     }
 
     /** A file being read whose kept row groups a worker with nothing else to do can share. */

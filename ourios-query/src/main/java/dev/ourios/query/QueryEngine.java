@@ -116,7 +116,9 @@ public final class QueryEngine {
      * is still checked for the tenant and the partition. The stats' {@code rows} is the count.
      */
     public QueryStats count(Query q) throws IOException {
-        DayReads days = new DayReads(); // order does not matter: each day file is read once for its hours
+        // Order does not matter: each day file is read once for its hours, and not at all for the hours its covers
+        // count (storage.md 4.15, "Queries").
+        DayReads days = new DayReads(CoverCounts.of(q));
         return measured(q, days, (scan, counters) -> {
             List<PartitionKey> partitions = plan(q);
             days.plan(partitions);

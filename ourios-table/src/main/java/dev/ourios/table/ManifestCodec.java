@@ -83,6 +83,20 @@ public final class ManifestCodec {
                         g.writeString(name);
                     }
                     g.writeEndArray();
+                    if (cover.services().isPresent()) {
+                        // The exact rows per service (STORAGE.md §4.15), after names: a cover without them keeps
+                        // the bytes it always had.
+                        g.writeArrayFieldStart("services");
+                        for (ServiceRows s : cover.services().get()) {
+                            g.writeStartObject();
+                            if (s.service().isPresent()) {
+                                g.writeStringField("service", s.service().get());
+                            }
+                            g.writeNumberField("rows", s.rows());
+                            g.writeEndObject();
+                        }
+                        g.writeEndArray();
+                    }
                     g.writeEndObject();
                 }
                 g.writeEndArray();
@@ -202,27 +216,32 @@ public final class ManifestCodec {
 
     /** The {@code covers} of a day manifest (STORAGE.md §4.15); empty when absent. */
     private static List<Cover> covers(Reader r, JsonNode node) throws ManifestException {
-        if (node == null || node.isNull()) {
-            return List.of();
-        }
-        if (!node.isArray()) {
-            throw new ManifestException(r.manifestKey(), "covers must be an array");
-        }
-        List<Cover> out = new ArrayList<>(node.size());
-        for (JsonNode e : node) {
-            if (!e.isObject()) {
-                throw new ManifestException(r.manifestKey(),
-                        "covers entries must be objects {hour, generation, rows, names}");
-            }
+        List<Cover> out = new ArrayList<>();
+        for (JsonNode e : r.objects(node, "covers", "{hour, generation, rows, names}").orElse(List.of())) {
             String hour = r.string(e, "covers[].hour");
             if (!hour.matches("[0-9]{2}") || Integer.parseInt(hour) > 23) {
                 throw new ManifestException(r.manifestKey(), "'covers[].hour' must be two digits 00 to 23, got '"
                         + hour + "'");
             }
             out.add(new Cover(Integer.parseInt(hour), r.integer(e, "covers[].generation", true),
-                    r.integer(e, "covers[].rows", true), r.strings(e, "covers[].names")));
+                    r.integer(e, "covers[].rows", true), r.strings(e, "covers[].names"),
+                    services(r, e.get("services"))));
         }
         return out;
+    }
+
+    /** A cover's {@code services} (STORAGE.md §4.15); empty when absent (the counts are not known). */
+    private static Optional<List<ServiceRows>> services(Reader r, JsonNode node) throws ManifestException {
+        Optional<List<JsonNode>> entries = r.objects(node, "covers[].services", "{service, rows}");
+        if (entries.isEmpty()) {
+            return Optional.empty();
+        }
+        List<ServiceRows> out = new ArrayList<>(entries.get().size());
+        for (JsonNode e : entries.get()) {
+            out.add(new ServiceRows(r.optional(e, "covers[].services[].service", r::stringValue),
+                    r.integer(e, "covers[].services[].rows", true)));
+        }
+        return Optional.of(out);
     }
 
     /**
@@ -308,6 +327,27 @@ public final class ManifestCodec {
             } catch (DateTimeParseException e) {
                 throw new ManifestException(manifestKey, "'" + path + "' is not an ISO-8601 UTC instant: '" + s + "'");
             }
+        }
+
+        /**
+         * The entries of an array of objects {@code path} ({@code node}, absent or null: empty); an error names the
+         * field and the entries' {@code shape} when it is not an array or an entry is not an object.
+         */
+        Optional<List<JsonNode>> objects(JsonNode node, String path, String shape) throws ManifestException {
+            if (node == null || node.isNull()) {
+                return Optional.empty();
+            }
+            if (!node.isArray()) {
+                throw new ManifestException(manifestKey, "'" + path + "' must be an array");
+            }
+            List<JsonNode> out = new ArrayList<>(node.size());
+            for (JsonNode e : node) {
+                if (!e.isObject()) {
+                    throw new ManifestException(manifestKey, path + " entries must be objects " + shape);
+                }
+                out.add(e);
+            }
+            return Optional.of(out);
         }
 
         List<String> strings(JsonNode obj, String path) throws ManifestException {

@@ -98,6 +98,41 @@ public final class ManifestValidator {
                             + "the cover of hour " + c.hourLabel());
                 }
             }
+            if (c.services().isPresent()) {
+                validateServices(manifestKey, c, c.services().get());
+            }
+        }
+    }
+
+    /**
+     * A cover's rows per service: sorted (the rows without a service first, then by UTF-8 bytes), each service once,
+     * none empty, adding up to the cover's rows.
+     */
+    private static void validateServices(String manifestKey, Cover c, List<ServiceRows> services)
+            throws ManifestException {
+        long sum = 0;
+        ServiceRows previous = null;
+        for (ServiceRows s : services) {
+            String named = s.service().map(n -> "service '" + n + "'").orElse("the rows without a service");
+            if (s.rows() < 1) {
+                throw new ManifestException(manifestKey, "covers: hour " + c.hourLabel() + ": " + named + " has "
+                        + s.rows() + " rows; an entry counts at least one row");
+            }
+            if (previous != null && ServiceRows.ORDER.compare(previous, s) >= 0) {
+                throw new ManifestException(manifestKey, "covers: hour " + c.hourLabel() + ": " + named + (ServiceRows
+                        .ORDER.compare(previous, s) == 0 ? " appears more than once in services"
+                        : " is out of order in services (sorted by service, the rows without one first)"));
+            }
+            previous = s;
+            try {
+                sum = Math.addExact(sum, s.rows());
+            } catch (ArithmeticException e) {
+                sum = Long.MAX_VALUE;
+            }
+        }
+        if (sum != c.rows()) {
+            throw new ManifestException(manifestKey, "covers: hour " + c.hourLabel() + ": services add up to " + sum
+                    + " rows, the cover has " + c.rows());
         }
     }
 

@@ -72,11 +72,74 @@ class CoverCodecTest {
         assertThrows(ManifestException.class, () -> codec.decode(HOUR_KEY, json.getBytes(StandardCharsets.UTF_8)));
     }
 
+    /** A cover's rows per service: written after its names, the rows without a service first, read back equal. */
+    @Test
+    void writesAndReadsServicesAfterTheNames() throws Exception {
+        Cover counted = new Cover(7, 4, 30, List.of(H7), java.util.Optional.of(List.of(ServiceRows.of(null, 3),
+                ServiceRows.of("cart", 7), ServiceRows.of("checkout", 20))));
+        Cover empty = new Cover(9, 1, 0, List.of(), java.util.Optional.of(List.of()));
+        Manifest m = Manifest.ofDay(3, List.of(OUT), List.of(), null, List.of(), List.of(counted, empty));
+        String json = new String(codec.encode(DAY_KEY, m), StandardCharsets.UTF_8);
+        assertTrue(json.contains("\"covers\":[{\"hour\":\"07\",\"generation\":4,\"rows\":30,\"names\":[\"" + H7
+                + "\"],\"services\":[{\"rows\":3},{\"service\":\"cart\",\"rows\":7},"
+                + "{\"service\":\"checkout\",\"rows\":20}]},{\"hour\":\"09\",\"generation\":1,\"rows\":0,"
+                + "\"names\":[],\"services\":[]}]"), json);
+        Manifest back = codec.decode(DAY_KEY, json.getBytes(StandardCharsets.UTF_8));
+        assertEquals(m, back);
+        Cover c = back.cover(7).orElseThrow();
+        assertEquals(java.util.OptionalLong.of(20), c.rowsOf("checkout"));
+        assertEquals(java.util.OptionalLong.of(0), c.rowsOf("frontend"), "a service without an entry has no rows");
+        assertTrue(day().cover(7).orElseThrow().rowsOf("cart").isEmpty(), "a cover without services does not know");
+    }
+
+    /** Services are sorted by UTF-8 bytes, unsigned: by code point, not by UTF-16 units (U+FF5E before U+1F600). */
+    @Test
+    void servicesAreOrderedByTheirUtf8Bytes() throws Exception {
+        String high = "\uFF5E";
+        String astral = new String(Character.toChars(0x1F600));
+        assertTrue(high.compareTo(astral) > 0, "UTF-16 order would put the astral one first");
+        Cover c = new Cover(7, 4, 2, List.of(), java.util.Optional.of(List.of(ServiceRows.of(high, 1),
+                ServiceRows.of(astral, 1))));
+        Manifest m = Manifest.ofDay(3, List.of(OUT), List.of(), null, List.of(), List.of(c));
+        assertEquals(m, codec.decode(DAY_KEY, codec.encode(DAY_KEY, m)));
+        Cover swapped = new Cover(7, 4, 2, List.of(), java.util.Optional.of(List.of(ServiceRows.of(astral, 1),
+                ServiceRows.of(high, 1))));
+        assertThrows(ManifestException.class, () -> codec.encode(DAY_KEY, Manifest.ofDay(3, List.of(OUT), List.of(),
+                null, List.of(), List.of(swapped))));
+    }
+
+    @Test
+    void refusesBrokenServicesNamingTheHourAndTheProblem() {
+        String head = "{\"format\":1,\"generation\":3,\"files\":[],\"covers\":[{\"hour\":\"07\",\"generation\":4,"
+                + "\"rows\":10,\"names\":[],\"services\":";
+        String[][] cases = {
+            {"{}", "'covers[].services' must be an array"},
+            {"[1]", "services entries must be objects"},
+            {"[{\"service\":\"a\"}]", "services[].rows' is missing"},
+            {"[{\"service\":7,\"rows\":10}]", "must be a string"},
+            {"[{\"service\":\"a\",\"rows\":-1}]", "must not be negative"},
+            {"[{\"service\":\"a\",\"rows\":4}]", "services add up to 4 rows, the cover has 10"},
+            {"[{\"service\":\"a\",\"rows\":4},{\"service\":\"b\",\"rows\":7}]", "add up to 11 rows"},
+            {"[{\"service\":\"b\",\"rows\":4},{\"service\":\"a\",\"rows\":6}]", "'a' is out of order"},
+            {"[{\"service\":\"a\",\"rows\":4},{\"rows\":6}]", "without a service is out of order"},
+            {"[{\"service\":\"a\",\"rows\":4},{\"service\":\"a\",\"rows\":6}]", "more than once in services"},
+            {"[{\"rows\":4},{\"rows\":6}]", "more than once in services"},
+            {"[{\"service\":\"a\",\"rows\":10},{\"service\":\"b\",\"rows\":0}]", "an entry counts at least one"},
+            {"[]", "services add up to 0 rows, the cover has 10"},
+        };
+        for (String[] c : cases) {
+            byte[] json = (head + c[0] + "}]}").getBytes(StandardCharsets.UTF_8);
+            ManifestException e = assertThrows(ManifestException.class, () -> codec.decode(DAY_KEY, json), c[0]);
+            assertTrue(e.getMessage().startsWith("manifest " + DAY_KEY + ": "), e.getMessage());
+            assertTrue(e.getMessage().contains(c[1]), c[0] + " -> " + e.getMessage());
+        }
+    }
+
     @Test
     void refusesBrokenCoversNamingTheManifestAndTheProblem() {
         String head = "{\"format\":1,\"generation\":3,\"files\":[],\"covers\":";
         String[][] cases = {
-            {"{}", "covers must be an array"},
+            {"{}", "'covers' must be an array"},
             {"[1]", "covers entries must be objects"},
             {"[{\"hour\":\"7\",\"generation\":4,\"rows\":1,\"names\":[]}]", "two digits 00 to 23"},
             {"[{\"hour\":\"24\",\"generation\":4,\"rows\":1,\"names\":[]}]", "two digits 00 to 23"},

@@ -15,6 +15,7 @@ import java.io.InterruptedIOException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Optional;
 import java.util.function.Predicate;
 import java.util.function.Supplier;
 import java.util.function.UnaryOperator;
@@ -84,6 +85,8 @@ public final class PrefetchedInputs implements AutoCloseable {
     /** Rows left out, per reader; each slot written by its reader only, read after the inputs are drained. */
     private final long[] excluded;
     private final Predicate<LogRecord> exclude;
+    /** A rollup's (the plan has a day): each reader's counts of the rows it hands over; empty otherwise. */
+    private final List<HourServiceCounts> counts = new ArrayList<>();
     private volatile boolean closed;
 
     /** {@code checksum}: makes each reader's {@link RowChecksum} (see the class comment); null: no checksum. */
@@ -111,8 +114,12 @@ public final class PrefetchedInputs implements AutoCloseable {
             if (sum != null) {
                 checksums.add(sum);
             }
+            HourServiceCounts tally = plan.day().map(d -> new HourServiceCounts(d.fromNanos())).orElse(null);
+            if (tally != null) {
+                counts.add(tally);
+            }
             mirrors[k] = new ReaderTableMirror();
-            Thread t = new Thread(() -> readEvery(store, plan, first, n, sum), threadName + "-" + k);
+            Thread t = new Thread(() -> readEvery(store, plan, first, n, sum, tally), threadName + "-" + k);
             t.setDaemon(true);
             readers.add(t);
             t.start();
@@ -184,6 +191,19 @@ public final class PrefetchedInputs implements AutoCloseable {
         return total;
     }
 
+    /**
+     * A rollup's rows handed over, by hour of the day and service, the readers' added up (docs/spec/storage.md 4.15,
+     * "Service counts"); empty when the plan is not a day's. Call after {@link #forEachEncoded} returned normally.
+     */
+    public Optional<HourServiceCounts> hourServiceCounts() {
+        if (counts.isEmpty()) {
+            return Optional.empty();
+        }
+        HourServiceCounts total = new HourServiceCounts(counts.get(0).dayStartNanos());
+        counts.forEach(total::addAll);
+        return Optional.of(total);
+    }
+
     /** Rows left out by the exclusion; call after {@link #forEachEncoded} returned normally. */
     public long excludedRows() {
         long n = 0;
@@ -194,7 +214,8 @@ public final class PrefetchedInputs implements AutoCloseable {
     }
 
     /** Reader {@code first}'s share: inputs first, first + stride, … in order, each ended by a marked batch. */
-    private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum) {
+    private void readEvery(ObjectStore store, CompactionPlan plan, int first, int stride, RowChecksum sum,
+            HourServiceCounts tally) {
         UnaryOperator<String> serviceOf = new ServiceNameProjector()::serviceOf;
         ReaderStringTable table = new ReaderStringTable(READER_TABLE_BYTES);
         try {
@@ -229,6 +250,10 @@ public final class PrefetchedInputs implements AutoCloseable {
                         }
                         if (sum != null) {
                             sum.add(out.array(), at, table);
+                        }
+                        if (tally != null) {
+                            tally.add(RowCodec.effectiveTimeOf(out.array(), at),
+                                    RowCodec.serviceOf(out.array(), at, table));
                         }
                         batch.addEncoded(at);
                         if (batch.full()) {

@@ -148,6 +148,23 @@ public final class RowCodec {
         return (long) LONGS.get(buf, offset + 4 + Math.max(0, n) + 8);
     }
 
+    /**
+     * The service of the row at {@code offset}, the first field of its sort-key prefix, or null; nothing else of the
+     * row is decoded ({@code strings} may be null for a self-contained row).
+     */
+    public static String serviceOf(byte[] buf, int offset, StringTable strings) {
+        int n = (int) INTS.get(buf, offset);
+        if (n == NULL) {
+            return null;
+        }
+        return n >= 0 ? new String(buf, offset + 4, n, StandardCharsets.UTF_8) : strings.string(-2 - n);
+    }
+
+    /** The effective time of the row at {@code offset}, from its sort-key prefix. */
+    public static long effectiveTimeOf(byte[] buf, int offset) {
+        int n = (int) INTS.get(buf, offset);
+        return (long) LONGS.get(buf, offset + 4 + Math.max(0, n));
+    }
 
     /** Decodes the row at {@code offset} ({@code strings} may be null for a self-contained row). */
     public static LogRecord decode(byte[] buf, int offset, StringTable strings) {

@@ -95,7 +95,7 @@ class EncodedRowTest {
     }
 
     @Test
-    void decode_and_inline_give_back_every_record() {
+    void decode_and_inline_give_back_every_record_and_its_sort_key() {
         long seed = System.nanoTime();
         System.out.println("EncodedRowTest seed " + seed);
         for (boolean interning : new boolean[] {true, false}) {
@@ -109,10 +109,14 @@ class EncodedRowTest {
                 int inlineLength = RowCodec.encode(r, origin, table, out);
                 assertEquals(r, RowCodec.decode(out.array(), 0, table), "seed " + seed);
                 assertEquals(origin, RowCodec.originOf(out.array(), 0), "seed " + seed);
+                assertEquals(r.serviceName(), RowCodec.serviceOf(out.array(), 0, table), "seed " + seed);
+                assertEquals(r.effectiveTime(), RowCodec.effectiveTimeOf(out.array(), 0), "seed " + seed);
                 inlined.reset();
                 assertEquals(inlineLength, RowCodec.inline(out.array(), 0, table, inlined), "seed " + seed);
                 assertEquals(r, RowCodec.decode(inlined.array(), 0, null), "seed " + seed);
                 assertEquals(origin, RowCodec.originOf(inlined.array(), 0), "seed " + seed);
+                assertEquals(r.serviceName(), RowCodec.serviceOf(inlined.array(), 0, null), "seed " + seed);
+                assertEquals(r.effectiveTime(), RowCodec.effectiveTimeOf(inlined.array(), 0), "seed " + seed);
             }
         }
     }
