@@ -1,15 +1,18 @@
 package dev.ourios.store;
 
-import dev.ourios.core.WeightedLru;
 import java.io.IOException;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.Iterator;
+import java.util.Map;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * A store whose directory listings are kept while the directory does not change: for a reader that lists the same
@@ -38,13 +41,10 @@ public final class QuietListings extends ForwardingObjectStore {
     /** How long a directory's entries must have been unchanged for its listing to be kept. */
     public static final Duration DEFAULT_QUIET = Duration.ofSeconds(5);
 
-    private final WeightedLru<String, Kept<ObjectInfo>> objects;
-    private final WeightedLru<String, Kept<String>> directories;
+    private final Kept<ObjectInfo> objects;
+    private final Kept<String> directories;
     private final Duration quiet;
     private final Clock clock;
-
-    private record Kept<T>(DirectoryStamp stamp, List<T> listing) {
-    }
 
     /** Keeps up to {@code maxEntries} listing entries of directories quiet for {@code quiet} by {@code clock}. */
     public QuietListings(ObjectStore delegate, long maxEntries, Duration quiet, Clock clock) {
@@ -52,8 +52,11 @@ public final class QuietListings extends ForwardingObjectStore {
         if (quiet.isNegative() || quiet.isZero()) {
             throw new IllegalArgumentException("quiet period must be positive, got " + quiet);
         }
-        this.objects = new WeightedLru<>(maxEntries);
-        this.directories = new WeightedLru<>(maxEntries);
+        if (maxEntries < 0) {
+            throw new IllegalArgumentException("listing entries kept must be >= 0, got " + maxEntries);
+        }
+        this.objects = new Kept<>(maxEntries);
+        this.directories = new Kept<>(maxEntries);
         this.quiet = quiet;
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -66,57 +69,40 @@ public final class QuietListings extends ForwardingObjectStore {
     @Override
     public List<ObjectInfo> listObjects(String dirPrefix) throws IOException {
         Optional<DirectoryStamp> stamp = delegate.directoryStamp(dirPrefix);
-        if (stamp.isEmpty()) {
-            return delegate.listObjects(dirPrefix);
-        }
-        Optional<Kept<ObjectInfo>> kept = objects.get(dirPrefix);
-        if (kept.isPresent() && kept.get().stamp().equals(stamp.get())) {
-            return new ArrayList<>(kept.get().listing()); // the caller's own list, as a fresh listing is
-        }
-        List<ObjectInfo> listing = delegate.listObjects(dirPrefix);
-        if (quiet(stamp.get())) {
-            objects.put(dirPrefix, new Kept<>(stamp.get(), List.copyOf(listing)), listing.size() + 1L);
-        }
-        return listing;
+        return stamp.isEmpty() ? delegate.listObjects(dirPrefix) : objects(dirPrefix, stamp.get());
     }
 
     @Override
     public List<String> listDirectories(String dirPrefix) throws IOException {
         Optional<DirectoryStamp> stamp = delegate.directoryStamp(dirPrefix);
-        if (stamp.isEmpty()) {
-            return delegate.listDirectories(dirPrefix);
-        }
-        Optional<Kept<String>> kept = directories.get(dirPrefix);
-        if (kept.isPresent() && kept.get().stamp().equals(stamp.get())) {
-            return new ArrayList<>(kept.get().listing());
-        }
-        List<String> listing = delegate.listDirectories(dirPrefix);
-        if (quiet(stamp.get())) {
-            directories.put(dirPrefix, new Kept<>(stamp.get(), List.copyOf(listing)), listing.size() + 1L);
-        }
-        return listing;
+        return stamp.isEmpty() ? delegate.listDirectories(dirPrefix) : directories(dirPrefix, stamp.get());
     }
 
     /**
-     * The tree composed of this store's listings of each directory in it (kept or fresh, as above), as
-     * {@link ObjectStore#listTree}'s default composes it: a directory added under a listed one changes that one's
-     * stamp, so the composition finds it.
+     * The tree composed of this store's listings of each directory in it (kept or fresh, as above, one stamp per
+     * directory for both its objects and its sub-directories), as {@link ObjectStore#listTree}'s default composes
+     * it: a directory added under a listed one changes that one's stamp, so the composition finds it.
      */
     @Override
     public List<ObjectInfo> listTree(String dirPrefix) throws IOException {
-        if (delegate.directoryStamp(dirPrefix).isEmpty()) {
+        Optional<DirectoryStamp> stamp = delegate.directoryStamp(dirPrefix);
+        if (stamp.isEmpty()) {
             return delegate.listTree(dirPrefix);
         }
         List<ObjectInfo> out = new ArrayList<>();
-        addTree(dirPrefix, out);
+        addTree(dirPrefix, stamp.get(), out);
         out.sort(Comparator.comparing(ObjectInfo::key));
         return out;
     }
 
-    private void addTree(String dirPrefix, List<ObjectInfo> out) throws IOException {
-        out.addAll(listObjects(dirPrefix));
-        for (String dir : listDirectories(dirPrefix)) {
-            addTree(dirPrefix + dir + "/", out);
+    private void addTree(String dirPrefix, DirectoryStamp stamp, List<ObjectInfo> out) throws IOException {
+        out.addAll(objects(dirPrefix, stamp));
+        for (String dir : directories(dirPrefix, stamp)) {
+            String sub = dirPrefix + dir + "/";
+            Optional<DirectoryStamp> subStamp = delegate.directoryStamp(sub);
+            if (subStamp.isPresent()) {
+                addTree(sub, subStamp.get(), out);
+            } // else gone since its parent was listed: not part of the tree
         }
     }
 
@@ -125,8 +111,78 @@ public final class QuietListings extends ForwardingObjectStore {
         return objects.weight() + directories.weight();
     }
 
+    /** The objects of {@code dirPrefix}, whose stamp (taken before this call) is {@code stamp}. */
+    private List<ObjectInfo> objects(String dirPrefix, DirectoryStamp stamp) throws IOException {
+        List<ObjectInfo> kept = objects.get(dirPrefix, stamp);
+        if (kept != null) {
+            return new ArrayList<>(kept); // the caller's own list, as a fresh listing is
+        }
+        List<ObjectInfo> listing = delegate.listObjects(dirPrefix);
+        if (quiet(stamp)) {
+            objects.put(dirPrefix, stamp, listing);
+        }
+        return listing;
+    }
+
+    /** The sub-directories of {@code dirPrefix}, whose stamp (taken before this call) is {@code stamp}. */
+    private List<String> directories(String dirPrefix, DirectoryStamp stamp) throws IOException {
+        List<String> kept = directories.get(dirPrefix, stamp);
+        if (kept != null) {
+            return new ArrayList<>(kept);
+        }
+        List<String> listing = delegate.listDirectories(dirPrefix);
+        if (quiet(stamp)) {
+            directories.put(dirPrefix, stamp, listing);
+        }
+        return listing;
+    }
+
     private boolean quiet(DirectoryStamp stamp) {
         Instant now = clock.instant();
         return !stamp.modified().plus(quiet).isAfter(now);
+    }
+
+    /**
+     * Listings by directory, each with the stamp it was taken under, at most {@code maxWeight} entries in all. A
+     * concurrent map, read without a lock by the threads of a query's partition pool (an access-ordered map under
+     * one lock made every hit a write); beyond the bound, listings are dropped in no particular order.
+     */
+    private static final class Kept<T> {
+        private record Listing<T>(DirectoryStamp stamp, List<T> entries) {
+        }
+
+        private final ConcurrentHashMap<String, Listing<T>> byDirectory = new ConcurrentHashMap<>();
+        private final AtomicLong weight = new AtomicLong();
+        private final long maxWeight;
+
+        Kept(long maxWeight) {
+            this.maxWeight = maxWeight;
+        }
+
+        /** The listing kept for {@code dir} under {@code stamp}, or null. */
+        List<T> get(String dir, DirectoryStamp stamp) {
+            Listing<T> l = byDirectory.get(dir);
+            return l != null && l.stamp().equals(stamp) ? l.entries() : null;
+        }
+
+        void put(String dir, DirectoryStamp stamp, List<T> entries) {
+            long w = entries.size() + 1L;
+            if (w > maxWeight) {
+                return;
+            }
+            Listing<T> old = byDirectory.put(dir, new Listing<>(stamp, List.copyOf(entries)));
+            weight.addAndGet(w - (old == null ? 0 : old.entries().size() + 1L));
+            Iterator<Map.Entry<String, Listing<T>>> it = byDirectory.entrySet().iterator();
+            while (weight.get() > maxWeight && it.hasNext()) {
+                Map.Entry<String, Listing<T>> e = it.next();
+                if (byDirectory.remove(e.getKey(), e.getValue())) {
+                    weight.addAndGet(-(e.getValue().entries().size() + 1L));
+                }
+            }
+        }
+
+        long weight() {
+            return weight.get();
+        }
     }
 }

@@ -19,7 +19,8 @@ import java.util.Optional;
  * {@link #DEFAULT_MANIFEST_CACHE_BYTES} (an estimate of their heap), least recently used out first. So are resolved
  * snapshots, under a bound of their own of the same size: a listing equal to one resolved before (every entry's key,
  * size and last-modified time) whose current manifest is one of ours resolves to the same snapshot, so a repeated
- * query lists the partition but decides nothing again.
+ * query lists the partition but decides nothing again. A validly covered hour's snapshot is kept alike, by its
+ * listing and the day's current manifest (create-only), under a bound of its own of the same size.
  */
 public final class TableReader {
     /** The default bound of kept manifests: thousands of partitions' current manifests. */
@@ -33,6 +34,8 @@ public final class TableReader {
     private final WeightedLru<ObjectInfo, Manifest> manifests;
     /** Snapshots by the listing they were resolved from ({@link Resolved}), under the manifests' bound. */
     private final WeightedLru<Resolved, PartitionSnapshot> resolved;
+    /** Snapshots of validly covered hours ({@link Covered}), under a bound of their own of the same size. */
+    private final WeightedLru<Covered, PartitionSnapshot> covered;
 
     public TableReader(ObjectStore store, ManifestCodec codec) {
         this(store, codec, DEFAULT_MANIFEST_CACHE_BYTES);
@@ -44,6 +47,7 @@ public final class TableReader {
         this.codec = Objects.requireNonNull(codec, "codec is null");
         this.manifests = new WeightedLru<>(manifestCacheBytes);
         this.resolved = new WeightedLru<>(manifestCacheBytes);
+        this.covered = new WeightedLru<>(manifestCacheBytes);
     }
 
     /**
@@ -154,9 +158,20 @@ public final class TableReader {
 
     private PartitionSnapshot hourSnapshot(PartitionKey partition, List<ObjectInfo> listing, DayCovers day)
             throws IOException {
+        if (day.cover(partition.hour()).isEmpty()) {
+            return resolveOwn(partition, listing, true);
+        }
+        // A covered hour's snapshot is a function of its listing and the day's create-only current manifest.
+        Covered key = new Covered(new Resolved(partition, true, listing), day.currentManifest().orElseThrow());
+        Optional<PartitionSnapshot> known = covered.get(key);
+        if (known.isPresent()) {
+            return known.get();
+        }
         Optional<ValidCover> cover = day.validCover(partition.hour(), listing);
         if (cover.isPresent()) {
-            return LiveSetResolver.resolveCovered(partition, listing, cover.get());
+            PartitionSnapshot snapshot = LiveSetResolver.resolveCovered(partition, listing, cover.get());
+            covered.put(key, snapshot, 256 + 128L * listing.size());
+            return snapshot;
         }
         return resolveOwn(partition, listing, true);
     }
@@ -228,6 +243,10 @@ public final class TableReader {
             }
             return h;
         }
+    }
+
+    /** An hour's listing with the day manifest whose cover of the hour it was resolved against. */
+    private record Covered(Resolved hour, ObjectInfo dayManifest) {
     }
 
     /** The listed current manifest, decoded: kept when it is one of ours (see the class comment). */
