@@ -27,6 +27,7 @@ import org.apache.parquet.column.page.PageReadStore;
 import org.apache.parquet.conf.PlainParquetConfiguration;
 import org.apache.parquet.filter2.columnindex.RowRanges;
 import org.apache.parquet.internal.filter2.columnindex.ColumnIndexFilter;
+import org.apache.parquet.internal.filter2.columnindex.ColumnIndexStore;
 import org.apache.parquet.filter2.compat.FilterCompat;
 import org.apache.parquet.hadoop.ParquetFileReader;
 import org.apache.parquet.hadoop.metadata.BlockMetaData;
@@ -341,12 +342,15 @@ public final class LogFileReader implements Closeable {
         if (ownCandidates == null) {
             return reader.getRowRanges(group);
         }
+        // parquet-java keeps a group's index store from its first use, over the columns requested then: made here,
+        // under the request the caller chose, as getRowRanges makes it, whether or not the rows are known.
+        ColumnIndexStore indexes = reader.getColumnIndexStore(group);
         RowRanges known = ownCandidates.candidates(group);
         if (known != null) {
             return known;
         }
-        RowRanges rows = ColumnIndexFilter.calculateRowRanges(filter, reader.getColumnIndexStore(group),
-                candidatePaths, keptBlocks.get(group).getRowCount());
+        RowRanges rows = ColumnIndexFilter.calculateRowRanges(filter, indexes, candidatePaths,
+                keptBlocks.get(group).getRowCount());
         ownCandidates.putCandidates(group, rows);
         return rows;
     }

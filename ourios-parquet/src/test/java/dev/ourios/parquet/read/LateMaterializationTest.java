@@ -94,6 +94,20 @@ class LateMaterializationTest {
                         + ": count");
             }
 
+            // Again through one cache: the later reads take the kept verdict and its groups' candidate rows (a
+            // reader built without parquet-java's record filter), counts and row reads in turn.
+            FooterCache cache = new FooterCache(FooterCache.DEFAULT_MAX_BYTES);
+            for (int again = 0; again < 4; again++) {
+                ReadOptions fresh = new ReadOptions(Optional.empty(), c.pushdown, Optional.of(new Prefilter(c, decide)));
+                try (LogFileReader r = LogFileReader.open(store, key, fresh, cache)) {
+                    if ((again + iteration) % 2 == 0) {
+                        assertEquals(expected.size(), r.countRest(), what + ": " + c.name + ": kept count " + again);
+                    } else {
+                        assertEquals(expected, readAll(r), what + ": " + c.name + ": kept read " + again);
+                    }
+                }
+            }
+
             // The record reader's path (files we cannot decode by columns) applies the prefilter to whole rows.
             Prefilter whole = new Prefilter(c, decide);
             try (LogFileReader r = LogFileReader.openWithRecordReader(store, key,
