@@ -24,6 +24,7 @@ import dev.ourios.server.otlp.RpcStatus;
 import io.grpc.Context;
 import io.grpc.Contexts;
 import io.grpc.ForwardingServerCall;
+import io.grpc.ForwardingServerCallListener;
 import io.grpc.Grpc;
 import io.grpc.Metadata;
 import io.grpc.MethodDescriptor;
@@ -150,6 +151,8 @@ public final class OtlpGrpcReceiver {
     private final ThrottledLog refusals = new ThrottledLog(LOG, 10);
     private Server server;
     private java.util.concurrent.ThreadPoolExecutor executor;
+    /** Calls admitted and not yet ended (completed, failed or cancelled): see the capacity check in {@link Gate}. */
+    private final AtomicInteger inFlight = new AtomicInteger();
     private EventLoopGroup acceptor;
     private EventLoopGroup transport;
 
@@ -396,6 +399,17 @@ public final class OtlpGrpcReceiver {
         }
     }
 
+    /** One admitted call's place in {@link #inFlight}, given back once whichever way the call ends. */
+    private final class InFlight {
+        private final java.util.concurrent.atomic.AtomicBoolean ended = new java.util.concurrent.atomic.AtomicBoolean();
+
+        void end() {
+            if (ended.compareAndSet(false, true)) {
+                inFlight.decrementAndGet();
+            }
+        }
+    }
+
     /**
      * Before a call's message is read: its request id (sent back as {@code x-request-id}), the authorizer's
      * decision from its metadata, and the admission of its tenant id and by the WAL. A refused call is closed here.
@@ -436,21 +450,46 @@ public final class OtlpGrpcReceiver {
             }
             String tenant = ((Decision.Allowed) d).tenant();
             log.tenant = tenant;
+            // Admitted calls not yet ended: one per thread being decoded, the rest waiting for one. Counted here,
+            // not from the executor's queue, which a burst of calls starting at once fills with their (cheap) starts:
+            // then every call of the burst, the first too, would see a full queue.
+            int threads = executor.getCorePoolSize();
+            int admitted = inFlight.incrementAndGet();
+            InFlight ends = new InFlight();
             try {
-                int waiting = executor.getQueue().size();
-                if (waiting > WAITING_PER_THREAD * executor.getCorePoolSize()) {
-                    throw new Refusal(503, "the receiver is at capacity (every thread busy, " + waiting
+                if (admitted > threads * (1 + WAITING_PER_THREAD)) {
+                    throw new Refusal(503, "the receiver is at capacity (every thread busy, " + (admitted - 1 - threads)
                             + " calls waiting)", LogsExport.BUFFER_FULL_RETRY_SECONDS);
                 }
                 logs.admit(tenant);
             } catch (Refusal r) {
+                ends.end();
                 logged.set(true);
                 StatusException e = refuse(caller, tenant, r);
                 withId.close(e.getStatus(), e.getTrailers());
                 return new ServerCall.Listener<>() { };
             }
             Context ctx = Context.current().withValue(TENANT_OF_CALL, tenant).withValue(CALLER_OF_CALL, caller);
-            return Contexts.interceptCall(ctx, withId, headers, next);
+            ServerCall.Listener<Q> listener;
+            try {
+                listener = Contexts.interceptCall(ctx, withId, headers, next);
+            } catch (RuntimeException | Error e) {
+                ends.end();
+                throw e;
+            }
+            return new ForwardingServerCallListener.SimpleForwardingServerCallListener<>(listener) {
+                @Override
+                public void onComplete() {
+                    ends.end();
+                    super.onComplete();
+                }
+
+                @Override
+                public void onCancel() {
+                    ends.end();
+                    super.onCancel();
+                }
+            };
         }
 
         private static List<String> values(Metadata headers, Metadata.Key<String> key) {

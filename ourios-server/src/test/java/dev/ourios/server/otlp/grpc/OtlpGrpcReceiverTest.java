@@ -54,6 +54,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.EnumSet;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
@@ -295,6 +296,59 @@ class OtlpGrpcReceiverTest {
         }
         assertFalse(stub(null, "greedy").export(request(1, false)).hasPartialSuccess(), "taken once it has room");
         assertEquals(0, ingester.budget().used(), "every charge returned");
+    }
+
+    /**
+     * One decoding thread and a burst of large calls: each call's message keeps the thread busy for milliseconds, so
+     * calls that start meanwhile find more than {@link OtlpGrpcReceiver#WAITING_PER_THREAD} calls waiting and are
+     * refused as at capacity (UNAVAILABLE with a RetryInfo), never queued without bound; every call is taken or
+     * refused retryably, and every record of a taken one is stored.
+     */
+    @Test
+    void calls_beyond_those_waiting_for_a_thread_are_unavailable_with_retry_info() throws Exception {
+        IngestSettings one = settings();
+        start(new IngestSettings(one.listen(), one.walDir(), one.flushBytes(), one.flushInterval(),
+                one.maxBufferBytes(), one.walMaxBytes(), one.maxBodyBytes(), 1, 1.0), Authorizer.off(r -> { }));
+        ExportLogsServiceRequest large = request(20_000, false); // about 2 MiB
+        int calls = 48;
+        LogsServiceGrpc.LogsServiceFutureStub async = LogsServiceGrpc.newFutureStub(channel)
+                .withDeadlineAfter(60, TimeUnit.SECONDS).withInterceptors(MetadataUtils.newAttachHeadersInterceptor(
+                        tenantHeader("acme")));
+        List<com.google.common.util.concurrent.ListenableFuture<ExportLogsServiceResponse>> sent = new ArrayList<>();
+        for (int i = 0; i < calls; i++) {
+            sent.add(async.export(large));
+        }
+        int taken = 0;
+        int atCapacity = 0;
+        for (var f : sent) {
+            try {
+                assertFalse(f.get(90, TimeUnit.SECONDS).hasPartialSuccess());
+                taken++;
+            } catch (java.util.concurrent.ExecutionException e) {
+                StatusRuntimeException refused = (StatusRuntimeException) e.getCause();
+                Status.Code code = refused.getStatus().getCode();
+                assertTrue(code == Status.Code.UNAVAILABLE || code == Status.Code.RESOURCE_EXHAUSTED,
+                        refused.toString());
+                assertTrue(retryInfo(refused).isPresent(), "retryable: " + refused);
+                if (refused.getStatus().getDescription().contains("calls waiting")) {
+                    assertEquals(Status.Code.UNAVAILABLE, code, refused.toString());
+                    atCapacity++;
+                }
+            }
+        }
+        assertTrue(atCapacity > 0, "no call was refused at capacity (" + taken + " taken of " + calls + ")");
+        assertTrue(taken > 0, "none taken");
+        assertTrue(ingester.drain(Duration.ofSeconds(60)));
+        QueryEngine q = new QueryEngine(store, new TableLayout(store), new TableReader(store, new ManifestCodec()),
+                MeterProvider.noop());
+        assertEquals(20_000L * taken, q.count(Query.tenant("acme")).rows(), "every record of a taken call stored");
+        assertEquals(0, ingester.budget().used(), "every charge returned");
+    }
+
+    private static Metadata tenantHeader(String tenant) {
+        Metadata md = new Metadata();
+        md.put(OtlpGrpcReceiver.TENANT, tenant);
+        return md;
     }
 
     private static final MethodDescriptor.Marshaller<byte[]> BYTES = new MethodDescriptor.Marshaller<>() {
