@@ -73,6 +73,7 @@ class CoverCountPropertyTest {
                 for (int q = 0; q < 6; q++) {
                     fromCovers += checkOne(store, randomQuery(r, services), ctx);
                 }
+                assertVerified(store, ctx); // the covers' counts agree with the day files, as verify reads them
             }
         }
         assertTrue(fromCovers > 0, "seed=" + seed + ": some count was answered from covers");
@@ -105,6 +106,54 @@ class CoverCountPropertyTest {
         assertEquals(want, every.stats().rows());
         assertTrue(every.dayFiles() > 0, "without counts the day files are read");
         assertEquals(wantService, watched(store, 1, all.service(service)).stats().rows());
+    }
+
+    /**
+     * A day manifest whose covers' counts disagree with its files (rows moved from one service to another, the sums
+     * unchanged, so the manifest itself is valid) is reported by {@code verify}, naming the manifest and the hour; an
+     * upper bound below the rows the files hold too.
+     */
+    @Test
+    void verifyReportsCoverCountsTheDayFilesDoNotHold() throws Exception {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("tampered"));
+        TestStores.generate(store, TestStores.spec(List.of(TENANT), HOURS, 2, 30, 11));
+        sweep(store);
+        assertVerified(store, "as written");
+        TableReader reader = new TableReader(store, new ManifestCodec(), 0);
+        DayPartition day = days().get(1);
+        Manifest m = reader.daySnapshot(day).manifest().orElseThrow();
+        Cover first = m.covers().get(0);
+        List<ServiceRows> moved = new ArrayList<>(first.services().orElseThrow());
+        assertTrue(moved.size() >= 2 && moved.get(0).rows() >= 2, moved.toString());
+        moved.set(0, new ServiceRows(moved.get(0).service(), moved.get(0).rows() - 1));
+        moved.set(1, new ServiceRows(moved.get(1).service(), moved.get(1).rows() + 1));
+        List<Cover> covers = new ArrayList<>(m.covers());
+        covers.set(0, new Cover(first.hour(), first.generation(), first.rows(), first.names(),
+                java.util.Optional.of(moved)));
+        Cover second = covers.get(1);
+        covers.set(1, new Cover(second.hour(), second.generation(), second.rows() - 1, second.names()));
+        Manifest tampered = Manifest.ofDay(m.generation() + 1, m.files(), m.retired(),
+                m.commitRecord().orElseThrow().complete().orElseThrow(), m.main(), covers);
+        String key = day.prefix() + dev.ourios.core.FileNames.manifestName(m.generation() + 1);
+        assertTrue(store.putIfAbsent(key, new ManifestCodec().encode(key, tampered)));
+        List<String> problems = verifyProblems(store);
+        assertEquals(2, problems.size(), problems.toString());
+        assertTrue(problems.get(0).contains(dev.ourios.core.FileNames.manifestName(m.generation() + 1))
+                && problems.get(0).contains("the cover of hour " + first.hourLabel() + " says"), problems.toString());
+        assertTrue(problems.get(1).contains("the cover of hour " + second.hourLabel() + " says at most "
+                + (second.rows() - 1) + " rows, the day files hold " + second.rows()), problems.toString());
+    }
+
+    private static void assertVerified(ObjectStore store, String ctx) throws IOException {
+        assertEquals(List.of(), verifyProblems(store), ctx);
+    }
+
+    private static List<String> verifyProblems(ObjectStore store) throws IOException {
+        List<String> problems = new ArrayList<>();
+        new dev.ourios.compaction.verify.Verifier(store, new TableLayout(store),
+                new TableReader(store, new ManifestCodec(), 0)).verify(PartitionFilter.all(),
+                        v -> problems.addAll(v.problems()));
+        return problems;
     }
 
     /**

@@ -138,6 +138,9 @@ public final class Verifier {
         List<ObjectInfo> covered = new ArrayList<>();
         RowChecksum coveredSum = new RowChecksum();
         boolean coveredReadable = true;
+        boolean everyFileRead = true;
+        // A day partition's rows by hour of the day and service, held to its covers' counts below.
+        CoverTally tally = rowsOfDay == null ? null : new CoverTally(rowsOfDay.fromNanos());
         long rows = 0;
         for (ObjectInfo f : s.live()) {
             boolean covers = check.isPresent() && check.get().covers(f);
@@ -156,11 +159,15 @@ public final class Verifier {
                                 + ", outside the day partition's tenant and day");
                     }
                     sum.add(rec);
+                    if (tally != null) {
+                        tally.add(rec);
+                    }
                 }
             } catch (Exception e) {
                 String msg = String.valueOf(e.getMessage());
                 problems.add(msg.contains(f.name()) ? msg : store.describe(f.key()) + ": " + msg);
                 coveredReadable &= !covers;
+                everyFileRead = false;
                 continue;
             }
             rows += sum.rows();
@@ -188,6 +195,10 @@ public final class Verifier {
                         coveredSum));
                 checked = true;
             }
+        }
+        if (tally != null && everyFileRead && s.manifest().isPresent()) {
+            String manifest = s.currentManifest().map(o -> store.describe(o.key())).orElse(p.toString());
+            problems.addAll(tally.compare(s.manifest().get().covers(), manifest));
         }
         // An expired partition (or one whose deletion kept no row) has nothing live to check: nothing is missing.
         return new PartitionVerdict(p, s.generation(), s.live().size(), rows, problems,
