@@ -113,28 +113,32 @@ public final class QuietListings extends ForwardingObjectStore {
 
     /** The objects of {@code dirPrefix}, whose stamp (taken before this call) is {@code stamp}. */
     private List<ObjectInfo> objects(String dirPrefix, DirectoryStamp stamp) throws IOException {
-        List<ObjectInfo> kept = objects.get(dirPrefix, stamp);
-        if (kept != null) {
-            return new ArrayList<>(kept); // the caller's own list, as a fresh listing is
-        }
-        List<ObjectInfo> listing = delegate.listObjects(dirPrefix);
-        if (quiet(stamp)) {
-            objects.put(dirPrefix, stamp, listing);
-        }
-        return listing;
+        return listing(objects, dirPrefix, stamp, delegate::listObjects);
     }
 
     /** The sub-directories of {@code dirPrefix}, whose stamp (taken before this call) is {@code stamp}. */
     private List<String> directories(String dirPrefix, DirectoryStamp stamp) throws IOException {
-        List<String> kept = directories.get(dirPrefix, stamp);
-        if (kept != null) {
-            return new ArrayList<>(kept);
+        return listing(directories, dirPrefix, stamp, delegate::listDirectories);
+    }
+
+    /** A listing of {@code dirPrefix} from {@code kept} when kept under {@code stamp}, else listed and kept if quiet. */
+    private <T> List<T> listing(Kept<T> kept, String dirPrefix, DirectoryStamp stamp, Lister<T> list)
+            throws IOException {
+        List<T> known = kept.get(dirPrefix, stamp);
+        if (known != null) {
+            return new ArrayList<>(known); // the caller's own list, as a fresh listing is
         }
-        List<String> listing = delegate.listDirectories(dirPrefix);
+        List<T> listing = list.list(dirPrefix);
         if (quiet(stamp)) {
-            directories.put(dirPrefix, stamp, listing);
+            kept.put(dirPrefix, stamp, listing);
         }
         return listing;
+    }
+
+    /** One kind of listing of the delegate. */
+    @FunctionalInterface
+    private interface Lister<T> {
+        List<T> list(String dirPrefix) throws IOException;
     }
 
     private boolean quiet(DirectoryStamp stamp) {
