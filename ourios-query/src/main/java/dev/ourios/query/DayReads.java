@@ -89,51 +89,47 @@ final class DayReads {
      * @throws IOException the first failure of any day, once every day's planning has ended; an interrupt ends the
      *                     planning still running and is reported as a cancelled query
      */
-    void prefetch(TableReader tables, int threads) throws IOException {
+    void prefetch(TableReader tables, int threads, QueryThreads helperThreads) throws IOException {
         java.util.SortedMap<DayPartition, PartitionKey> firstHours = new java.util.TreeMap<>(
                 Comparator.comparing(DayPartition::tenantId).thenComparing(DayPartition::date));
         plannedByDay.forEach((day, hours) -> firstHours.put(day, hours.get(0)));
         if (firstHours.size() < 2 || threads < 2) {
             return; // nothing to overlap: the scans plan the day as they reach it
         }
-        java.util.concurrent.atomic.AtomicInteger made = new java.util.concurrent.atomic.AtomicInteger();
-        java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
-                Math.min(threads, firstHours.size()), r -> {
-                    Thread t = new Thread(r, "ourios-query-day-" + made.incrementAndGet());
-                    t.setDaemon(true);
-                    return t;
-                });
-        try {
-            List<java.util.concurrent.Future<?>> planning = new ArrayList<>();
-            for (Map.Entry<DayPartition, PartitionKey> e : firstHours.entrySet()) {
-                planning.add(pool.submit(() -> {
+        List<Map.Entry<DayPartition, PartitionKey>> todo = List.copyOf(firstHours.entrySet());
+        java.util.concurrent.atomic.AtomicInteger next = new java.util.concurrent.atomic.AtomicInteger();
+        java.util.concurrent.atomic.AtomicReference<Throwable> failure = new java.util.concurrent.atomic.AtomicReference<>();
+        Runnable planDays = () -> {
+            for (int i = next.getAndIncrement(); i < todo.size() && !Thread.currentThread().isInterrupted();
+                    i = next.getAndIncrement()) {
+                Map.Entry<DayPartition, PartitionKey> e = todo.get(i);
+                try {
                     PartitionSnapshot day = daySnapshot(tables, e.getKey());
                     if (day.manifest().isPresent()) {
                         claim(tables, e.getValue(), day);
                     }
-                    return null;
-                }));
-            }
-            Throwable failure = null;
-            for (java.util.concurrent.Future<?> f : planning) {
-                try {
-                    f.get();
-                } catch (java.util.concurrent.ExecutionException e) {
-                    if (failure == null) {
-                        failure = e.getCause();
-                    } else {
-                        failure.addSuppressed(e.getCause());
+                } catch (IOException | RuntimeException | Error t) {
+                    if (!failure.compareAndSet(null, t)) {
+                        failure.get().addSuppressed(t);
                     }
                 }
             }
-            if (failure != null) {
-                dev.ourios.core.Failures.rethrow(failure);
+        };
+        List<QueryThreads.Helper> helpers = new ArrayList<>();
+        for (int i = 0; i < Math.min(threads, todo.size()); i++) {
+            helpers.add(helperThreads.start(planDays));
+        }
+        try {
+            for (QueryThreads.Helper h : helpers) {
+                h.join();
             }
         } catch (InterruptedException e) {
+            helpers.forEach(QueryThreads.Helper::interrupt);
             Thread.currentThread().interrupt();
             throw new java.io.InterruptedIOException("the query was cancelled");
-        } finally {
-            pool.shutdownNow();
+        }
+        if (failure.get() != null) {
+            dev.ourios.core.Failures.rethrow(failure.get());
         }
     }
 

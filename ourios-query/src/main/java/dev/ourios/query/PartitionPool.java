@@ -37,30 +37,29 @@ final class PartitionPool {
     private final List<PartitionKey> partitions;
     private final int threads;
     private final AtomicBoolean stop;
+    private final QueryThreads helperThreads;
     private final AtomicInteger next = new AtomicInteger();
     private final AtomicReference<Throwable> failure = new AtomicReference<>();
 
-    PartitionPool(List<PartitionKey> partitions, int threads, AtomicBoolean stop) {
+    PartitionPool(List<PartitionKey> partitions, int threads, AtomicBoolean stop, QueryThreads helperThreads) {
         if (threads < 1) {
             throw new IllegalArgumentException("threads must be at least 1, got " + threads);
         }
         this.partitions = List.copyOf(partitions);
         this.threads = threads;
         this.stop = stop;
+        this.helperThreads = helperThreads;
     }
 
     /** Reads every partition (or until {@code stop} is set) and adds the workers' counters to {@code total}. */
     void run(Scans scans, PartitionTask task, ScanCounters total) throws IOException {
         int helperCount = Math.min(threads, partitions.size()) - 1;
         List<ScanCounters> tallies = new ArrayList<>();
-        List<Thread> helpers = new ArrayList<>();
+        List<QueryThreads.Helper> helpers = new ArrayList<>();
         for (int i = 1; i <= helperCount; i++) {
             ScanCounters tally = new ScanCounters();
             tallies.add(tally);
-            Thread t = new Thread(() -> work(scans.scan(tally), tally, task), "ourios-query-partition-" + i);
-            t.setDaemon(true);
-            helpers.add(t);
-            t.start();
+            helpers.add(helperThreads.start(() -> work(scans.scan(tally), tally, task)));
         }
         ScanCounters own = new ScanCounters();
         tallies.add(own);
@@ -68,7 +67,7 @@ final class PartitionPool {
             work(scans.scan(own), own, task);
         } finally {
             if (failure.get() != null) {
-                helpers.forEach(Thread::interrupt);
+                helpers.forEach(QueryThreads.Helper::interrupt);
             }
             joinAll(helpers);
             tallies.forEach(total::add);
@@ -98,9 +97,9 @@ final class PartitionPool {
      * Waits for every helper. Interrupted while waiting, it interrupts them, still waits for them to end (a helper
      * checks for the interrupt as it reads, so this is short) and records the interrupt as the read's failure.
      */
-    private void joinAll(List<Thread> helpers) {
+    private void joinAll(List<QueryThreads.Helper> helpers) {
         boolean interrupted = false;
-        for (Thread t : helpers) {
+        for (QueryThreads.Helper t : helpers) {
             while (true) {
                 try {
                     t.join();
@@ -108,7 +107,7 @@ final class PartitionPool {
                 } catch (InterruptedException e) {
                     interrupted = true;
                     failure.compareAndSet(null, new InterruptedIOException("the query was cancelled"));
-                    helpers.forEach(Thread::interrupt);
+                    helpers.forEach(QueryThreads.Helper::interrupt);
                 }
             }
         }

@@ -64,6 +64,8 @@ final class PartitionScan {
     private final RowMatcher matcher;
     private final ScanCounters counters;
     private final int threads;
+    /** Where the helpers of a partition's read run. */
+    private final QueryThreads helperThreads;
     private final long minSharedBytes;
     private final Optional<FilterPredicate> predicate;
     private final Optional<FilterPredicate> predicateWithoutService;
@@ -75,8 +77,8 @@ final class PartitionScan {
     private final IndexCondition indexCondition;
 
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
-            ScanThreads scanThreads) {
-        this(store, tables, footers, query, counters, scanThreads, null);
+            ScanThreads scanThreads, QueryThreads helperThreads) {
+        this(store, tables, footers, query, counters, scanThreads, helperThreads, null);
     }
 
     /**
@@ -85,8 +87,9 @@ final class PartitionScan {
      *                 it covers; null reads a covered hour's day files for that hour alone
      */
     PartitionScan(ObjectStore store, TableReader tables, FooterCache footers, Query query, ScanCounters counters,
-            ScanThreads scanThreads, DayReads dayReads) {
+            ScanThreads scanThreads, QueryThreads helperThreads, DayReads dayReads) {
         this.dayReads = dayReads;
+        this.helperThreads = helperThreads;
         this.footers = footers;
         this.threads = scanThreads.threads();
         this.minSharedBytes = scanThreads.minSharedBytes();
@@ -257,7 +260,7 @@ final class PartitionScan {
         private final ConcurrentLinkedQueue<OpenFile> shareable = new ConcurrentLinkedQueue<>();
         private final AtomicReference<Throwable> failure = new AtomicReference<>();
         private final List<Worker> workers = new ArrayList<>();
-        private final List<Thread> helpers = new ArrayList<>();
+        private final List<QueryThreads.Helper> helpers = new ArrayList<>();
         /** Visiting: each worker's visitor comes from here (null when keeping or counting). */
         java.util.function.Supplier<RowVisitor> visiting;
         /** Visiting on columns: the columns the visitors read (empty = whole rows). */
@@ -317,21 +320,18 @@ final class PartitionScan {
             for (int i = 1; i < threads; i++) {
                 Worker w = new Worker(false);
                 workers.add(w);
-                Thread t = new Thread(() -> {
+                helpers.add(helperThreads.start(() -> {
                     try {
                         w.work();
                     } catch (IOException | RuntimeException | Error e) {
                         fail(e);
                     }
-                }, "ourios-query-scan-" + i);
-                t.setDaemon(true);
-                helpers.add(t);
-                t.start();
+                }));
             }
         }
 
         private void joinHelpers() throws InterruptedIOException {
-            for (Thread t : helpers) {
+            for (QueryThreads.Helper t : helpers) {
                 try {
                     t.join();
                 } catch (InterruptedException e) {

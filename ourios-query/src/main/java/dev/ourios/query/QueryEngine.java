@@ -48,6 +48,8 @@ public final class QueryEngine {
     private final TableReader tables;
     private final QueryMetrics metrics;
     private final ScanThreads scanThreads;
+    /** The threads this engine's queries run their helpers on, kept between queries. */
+    private final QueryThreads helperThreads = new QueryThreads();
     /** Parsed footers of the files queries opened: data files are immutable, so a footer is read once. */
     private final FooterCache footers;
 
@@ -90,6 +92,11 @@ public final class QueryEngine {
         this.metrics = new QueryMetrics(Objects.requireNonNull(meterProvider, "meterProvider"));
     }
 
+    /** The helpers of this engine's queries running now (none once every query has returned). */
+    int helpersRunning() {
+        return helperThreads.running();
+    }
+
     /** Streams the rows to {@code sink} in the query's order and returns what the query cost. */
     public QueryStats run(Query q, Consumer<LogRecord> sink) throws IOException {
         return measured(q, (scan, counters) -> {
@@ -130,7 +137,7 @@ public final class QueryEngine {
                 return;
             }
             PartitionPool pool = new PartitionPool(dayClaimsFirst(partitions), scanThreads.threads(),
-                    new java.util.concurrent.atomic.AtomicBoolean());
+                    new java.util.concurrent.atomic.AtomicBoolean(), helperThreads);
             pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> tally.rows += one.count(p), counters);
         });
     }
@@ -192,7 +199,8 @@ public final class QueryEngine {
                 return;
             }
             Object merging = new Object();
-            PartitionPool pool = new PartitionPool(dayClaimsFirst(partitions), scanThreads.threads(), stop);
+            PartitionPool pool = new PartitionPool(dayClaimsFirst(partitions), scanThreads.threads(), stop,
+                    helperThreads);
             pool.run(c -> partitionScan(q, c, days), (one, tally, p) -> {
                 PartitionScan.Visited<V> read = one.visit(p, columns, visitors, stop);
                 synchronized (merging) { // done merges into one aggregate: one partition at a time
@@ -220,7 +228,7 @@ public final class QueryEngine {
      */
     private void prefetchOnRemote(DayReads days) throws IOException {
         if (store.isRemote()) {
-            days.prefetch(tables, REMOTE_PLANNING_THREADS);
+            days.prefetch(tables, REMOTE_PLANNING_THREADS, helperThreads);
         }
     }
 
@@ -265,7 +273,7 @@ public final class QueryEngine {
     /** A scan of {@code q} by one thread, for one worker of a {@link PartitionPool}. */
     private PartitionScan partitionScan(Query q, ScanCounters counters, DayReads days) {
         return new PartitionScan(store, tables, footers, q, counters, new ScanThreads(1,
-                scanThreads.minSharedBytes()), days);
+                scanThreads.minSharedBytes()), helperThreads, days);
     }
 
     @FunctionalInterface
@@ -283,7 +291,8 @@ public final class QueryEngine {
         long start = System.nanoTime();
         ScanCounters counters = new ScanCounters();
         try {
-            body.run(new PartitionScan(store, tables, footers, q, counters, scanThreads, days), counters);
+            body.run(new PartitionScan(store, tables, footers, q, counters, scanThreads, helperThreads, days),
+                    counters);
             long elapsed = System.nanoTime() - start;
             QueryStats stats = counters.stats(elapsed / 1_000_000);
             metrics.record(stats, elapsed);
