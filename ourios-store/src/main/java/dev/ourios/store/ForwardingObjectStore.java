@@ -37,6 +37,11 @@ public abstract class ForwardingObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean marksChanges() {
+        return delegate.marksChanges();
+    }
+
+    @Override
     public boolean isRemote() {
         return delegate.isRemote();
     }

@@ -24,8 +24,22 @@ import java.util.Optional;
  * The object store on a local directory. Publish = write a temp sibling {@code .<name>.tmp-<random>} that no
  * reader matches, fsync it, rename it over the final name, fsync the directory. Create-only publish hard-links
  * the fsynced temp file to the final name, which fails atomically if the name exists.
+ *
+ * <p>Every change of a directory's entries is bracketed by a change mark in its parent (docs/spec/storage.md 3.4,
+ * "Change marks"): an empty {@code .ourios-mark-<random>} created just before and deleted just after, so the parent's
+ * modification time changes on both sides of the change and a reader that checks the parent sees it
+ * ({@link QuietListings}). Marks are never listed; a listing deletes one left an hour by a writer that died.
  */
 public final class LocalObjectStore implements ObjectStore {
+    private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(LocalObjectStore.class);
+    /** The name prefix of change marks. */
+    static final String MARK_PREFIX = ".ourios-mark-";
+    /**
+     * Age past which a mark's writer is taken to be dead: a mark brackets a rename, a link, an unlink or the write of a
+     * manifest-sized object, never a stream of data.
+     */
+    static final java.time.Duration STALE_MARK_AGE = java.time.Duration.ofHours(1);
+
     private final Path root;
     private final SecureRandom random = new SecureRandom();
 
@@ -103,6 +117,11 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     @Override
+    public boolean marksChanges() {
+        return true;
+    }
+
+    @Override
     public Optional<DirectoryStamp> directoryStamp(String dirPrefix) throws IOException {
         Path dir = resolve(requireDir(dirPrefix));
         BasicFileAttributes a;
@@ -138,7 +157,12 @@ public final class LocalObjectStore implements ObjectStore {
                                     .readAttributes()
                             : Files.readAttributes(p, BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
                     if (a.isRegularFile()) {
-                        out.add(new ObjectInfo(dirPrefix + name, a.size(), a.lastModifiedTime().toInstant()));
+                        String n = name.toString();
+                        if (n.startsWith(MARK_PREFIX)) {
+                            deleteIfStale(p, a);
+                        } else {
+                            out.add(new ObjectInfo(dirPrefix + n, a.size(), a.lastModifiedTime().toInstant()));
+                        }
                     }
                 } catch (NoSuchFileException gone) {
                     // deleted between the directory read and the stat: not part of this listing
@@ -168,7 +192,7 @@ public final class LocalObjectStore implements ObjectStore {
                 new java.nio.file.SimpleFileVisitor<>() {
                     @Override
                     public java.nio.file.FileVisitResult visitFile(Path file, BasicFileAttributes a) {
-                        if (a.isRegularFile()) {
+                        if (a.isRegularFile() && !file.getFileName().toString().startsWith(MARK_PREFIX)) {
                             out.add(new ObjectInfo(treeKey(dirPrefix, dir, file), a.size(),
                                     a.lastModifiedTime().toInstant()));
                         }
@@ -266,15 +290,24 @@ public final class LocalObjectStore implements ObjectStore {
     @Override
     public AtomicOutput create(String key) throws IOException {
         Path target = resolve(key);
-        Files.createDirectories(target.getParent());
         Path temp = tempSibling(target);
-        FileChannel ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        FileChannel ch;
+        try (ChangeMark m = mark(target.getParent())) {
+            Files.createDirectories(target.getParent());
+            ch = FileChannel.open(temp, StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
+        }
         return new LocalAtomicOutput(ch, temp, target, false);
     }
 
     @Override
     public boolean putIfAbsent(String key, byte[] content) throws IOException {
         Path target = resolve(key);
+        try (ChangeMark m = mark(target.getParent())) {
+            return putIfAbsent(target, content);
+        }
+    }
+
+    private boolean putIfAbsent(Path target, byte[] content) throws IOException {
         Files.createDirectories(target.getParent());
         if (Files.exists(target, LinkOption.NOFOLLOW_LINKS)) {
             return false;
@@ -300,7 +333,60 @@ public final class LocalObjectStore implements ObjectStore {
 
     @Override
     public void delete(String key) throws IOException {
-        Files.deleteIfExists(resolve(key));
+        Path target = resolve(key);
+        try (ChangeMark m = mark(target.getParent())) {
+            Files.deleteIfExists(target);
+        }
+    }
+
+    /**
+     * Marks a change of {@code dir}'s entries about to be made, in the parent of {@code dir} or, when {@code dir} does
+     * not exist yet, of its deepest existing ancestor (whose entries the change creates a directory in); nothing at
+     * the store's root, whose own modification time a reader checks.
+     */
+    private ChangeMark mark(Path dir) throws IOException {
+        Path changed = dir;
+        while (changed.startsWith(root) && !changed.equals(root) && !Files.isDirectory(changed, LinkOption.NOFOLLOW_LINKS)) {
+            changed = changed.getParent();
+        }
+        if (!changed.startsWith(root) || changed.equals(root)) {
+            return ChangeMark.NONE;
+        }
+        byte[] r = new byte[6];
+        random.nextBytes(r);
+        Path mark = changed.getParent().resolve(MARK_PREFIX + HexFormat.of().formatHex(r));
+        Files.createFile(mark);
+        return new ChangeMark(mark);
+    }
+
+    /** A change mark, deleted when the change it brackets is made (or failed). */
+    private record ChangeMark(Path path) implements AutoCloseable {
+        static final ChangeMark NONE = new ChangeMark(null);
+
+        @Override
+        public void close() {
+            if (path == null) {
+                return;
+            }
+            try {
+                Files.deleteIfExists(path);
+            } catch (IOException e) {
+                // The change is made: failing it now would report a published object as not published. The mark's
+                // creation already moved the parent's time; a listing deletes the mark once it is stale.
+                LOG.warn("could not delete change mark {}: {}", path, e.getMessage());
+            }
+        }
+    }
+
+    /** Deletes the mark {@code p} when its writer is surely dead (see {@link #STALE_MARK_AGE}). */
+    private static void deleteIfStale(Path p, BasicFileAttributes a) {
+        if (a.lastModifiedTime().toInstant().plus(STALE_MARK_AGE).isBefore(java.time.Instant.now())) {
+            try {
+                Files.deleteIfExists(p);
+            } catch (IOException e) {
+                LOG.debug("could not delete stale change mark {}: {}", p, e.getMessage());
+            }
+        }
     }
 
     @Override
@@ -373,8 +459,10 @@ public final class LocalObjectStore implements ObjectStore {
                 stream.flush();
                 channel.force(true);
                 channel.close();
-                Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-                fsyncDirectory(target.getParent());
+                try (ChangeMark m = mark(target.getParent())) {
+                    Files.move(temp, target, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+                    fsyncDirectory(target.getParent());
+                }
                 done = true;
             } catch (IOException e) {
                 abort();
@@ -393,7 +481,7 @@ public final class LocalObjectStore implements ObjectStore {
             } catch (IOException ignored) {
                 // closing a channel we are discarding
             }
-            try {
+            try (ChangeMark m = mark(temp.getParent())) {
                 Files.deleteIfExists(temp);
             } catch (IOException ignored) {
                 // GC removes temp files older than the grace period

@@ -31,6 +31,15 @@ public interface ObjectStore extends AutoCloseable {
     }
 
     /**
+     * Whether every change of a directory's entries made through this store is bracketed by a change mark in its
+     * parent (docs/spec/storage.md 3.4, "Change marks"), so that a directory's unchanged stamp vouches for its
+     * sub-directories' entries too.
+     */
+    default boolean marksChanges() {
+        return false;
+    }
+
+    /**
      * Every object under {@code dirPrefix} at any depth, sorted by key; as {@link #listObjects}, an absent prefix
      * lists nothing. This default walks the subtree one level at a time; a store that lists a subtree in fewer
      * requests (S3, without a delimiter) overrides it.

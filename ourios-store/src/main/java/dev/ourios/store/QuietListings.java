@@ -34,6 +34,12 @@ import java.util.concurrent.atomic.AtomicLong;
  * still being written (garbage collection ages temporary files by their modification time) must not use this store.
  * Where the delegate has no stamps (S3), every call goes to it. A directory's time set back on purpose to the very
  * instant of a kept stamp ({@code touch -d}) defeats the check; nothing in this store does that.
+ *
+ * <p>Where the delegate brackets every change of a directory's entries by a change mark in its parent
+ * ({@link ObjectStore#marksChanges}, docs/spec/storage.md 3.4), a tree listing also keeps, for each sub-directory
+ * without sub-directories of its own (an hour of a day), its objects under its parent's stamp, taken before they were
+ * listed or checked: while the parent's stamp is unchanged, a change of that sub-directory's entries would have
+ * changed it, so its objects are served again without a stat of their directory. A day's tree then costs one stat.
  */
 public final class QuietListings extends ForwardingObjectStore {
     /** Listing entries kept, across directories: about 250 bytes each with their keys, so about 16 MiB. */
@@ -43,6 +49,8 @@ public final class QuietListings extends ForwardingObjectStore {
 
     private final Kept<ObjectInfo> objects;
     private final Kept<String> directories;
+    /** Objects of leaf sub-directories, each kept under its parent's stamp (see the class comment). */
+    private final Kept<ObjectInfo> leaves;
     private final Duration quiet;
     private final Clock clock;
 
@@ -57,6 +65,7 @@ public final class QuietListings extends ForwardingObjectStore {
         }
         this.objects = new Kept<>(maxEntries);
         this.directories = new Kept<>(maxEntries);
+        this.leaves = new Kept<>(maxEntries);
         this.quiet = quiet;
         this.clock = Objects.requireNonNull(clock, "clock");
     }
@@ -96,19 +105,38 @@ public final class QuietListings extends ForwardingObjectStore {
     }
 
     private void addTree(String dirPrefix, DirectoryStamp stamp, List<ObjectInfo> out) throws IOException {
-        out.addAll(objects(dirPrefix, stamp));
-        for (String dir : directories(dirPrefix, stamp)) {
+        addEntries(dirPrefix, stamp, objects(dirPrefix, stamp), directories(dirPrefix, stamp), out);
+    }
+
+    /** Adds {@code dirPrefix}'s objects and its sub-directories' trees; {@code stamp} was taken before either listing. */
+    private void addEntries(String dirPrefix, DirectoryStamp stamp, List<ObjectInfo> dirObjects,
+            List<String> subDirectories, List<ObjectInfo> out) throws IOException {
+        out.addAll(dirObjects);
+        // The parent's stamp vouches for its leaves only when quiet, as a kept listing's own stamp must be.
+        boolean vouches = marksChanges() && quiet(stamp);
+        for (String dir : subDirectories) {
             String sub = dirPrefix + dir + "/";
+            List<ObjectInfo> leaf = vouches ? leaves.get(sub, stamp) : null;
+            if (leaf != null) {
+                out.addAll(leaf);
+                continue;
+            }
             Optional<DirectoryStamp> subStamp = delegate.directoryStamp(sub);
-            if (subStamp.isPresent()) {
-                addTree(sub, subStamp.get(), out);
-            } // else gone since its parent was listed: not part of the tree
+            if (subStamp.isEmpty()) {
+                continue; // gone since its parent was listed: not part of the tree
+            }
+            List<ObjectInfo> subObjects = objects(sub, subStamp.get());
+            List<String> below = directories(sub, subStamp.get());
+            if (vouches && below.isEmpty()) {
+                leaves.put(sub, stamp, subObjects); // checked or listed after the parent's stamp was taken
+            }
+            addEntries(sub, subStamp.get(), subObjects, below, out);
         }
     }
 
-    /** Listing entries kept now, over both kinds of listing. */
+    /** Listing entries kept now, over every kind of listing. */
     public long keptEntries() {
-        return objects.weight() + directories.weight();
+        return objects.weight() + directories.weight() + leaves.weight();
     }
 
     /** The objects of {@code dirPrefix}, whose stamp (taken before this call) is {@code stamp}. */

@@ -164,9 +164,10 @@ class QuietListingsTest {
                     }
                 }
                 case 3 -> {
-                    if (!present.isEmpty()) {
-                        String from = present.get(r.nextInt(present.size())).key();
-                        Files.move(root.resolve(from), root.resolve(d + "m" + step + ".parquet"));
+                    if (!present.isEmpty()) { // a move as a writer makes one: the new name published, the old deleted
+                        ObjectInfo from = present.get(r.nextInt(present.size()));
+                        local.put(d + "m" + step + ".parquet", new byte[(int) from.size()]);
+                        local.delete(from.key());
                     }
                 }
                 default -> {
@@ -184,6 +185,57 @@ class QuietListingsTest {
             assertEquals(local.listTree("p/"), store.listTree("p/"), "seed " + seed + ", step " + step + ": tree");
             assertEquals(local.listDirectories("p/"), store.listDirectories("p/"), "seed " + seed);
         }
+    }
+
+    @Test
+    void aQuietDaysHoursAreServedWithoutAStatOfTheirOwnAndAWriteIntoOneIsSeenAtOnce() throws IOException {
+        local.put("day/hour=01/a.parquet", new byte[3]);
+        local.put("day/hour=02/b.parquet", new byte[4]);
+        age("day/hour=01");
+        age("day/hour=02");
+        age("day");
+        assertEquals(local.listTree("day/"), store.listTree("day/"));
+        // The hour's own time moved, its parent's not: the hour is still served from what was kept under the parent.
+        Files.setLastModifiedTime(root.resolve("day/hour=01"), FileTime.from(Instant.now()));
+        writeInPlace("day/hour=01/a.parquet", 8);
+        assertEquals(List.of(3L, 4L), sizes(store.listTree("day/")), "the hour was not checked on its own");
+        // A write through the store marks the day: the hour is listed again at once.
+        local.put("day/hour=02/c.parquet", new byte[1]);
+        assertEquals(List.of("day/hour=01/a.parquet", "day/hour=02/b.parquet", "day/hour=02/c.parquet"),
+                keys(store.listTree("day/")));
+        assertEquals(local.listTree("day/"), store.listTree("day/"));
+        assertEquals(List.of(), local.listObjects("day/"), "no mark is left or listed");
+        try (var marks = Files.list(root.resolve("day"))) {
+            assertEquals(0, marks.filter(p -> p.getFileName().toString().startsWith(".ourios-mark-")).count());
+        }
+    }
+
+    @Test
+    void aStoreWithoutMarksHasEachHourChecked() throws IOException {
+        QuietListings unmarked = new QuietListings(new ForwardingObjectStore(local) {
+            @Override
+            public boolean marksChanges() {
+                return false;
+            }
+        }, 1_000, QUIET, Clock.systemUTC());
+        local.put("day/hour=01/a.parquet", new byte[3]);
+        age("day/hour=01");
+        age("day");
+        assertEquals(List.of(3L), sizes(unmarked.listTree("day/")));
+        Files.move(root.resolve("day/hour=01/a.parquet"), root.resolve("day/hour=01/z.parquet")); // no mark
+        assertEquals(List.of("day/hour=01/z.parquet"), keys(unmarked.listTree("day/")));
+    }
+
+    @Test
+    void aMarkLeftByADeadWriterIsNeverListedAndIsDeletedOnceStale() throws IOException {
+        local.put("day/hour=01/a.parquet", new byte[3]);
+        Path fresh = Files.createFile(root.resolve("day/.ourios-mark-0000000000aa"));
+        Path stale = Files.createFile(root.resolve("day/.ourios-mark-0000000000bb"));
+        Files.setLastModifiedTime(stale, FileTime.from(Instant.now().minus(Duration.ofHours(2))));
+        assertEquals(List.of(), local.listObjects("day/"));
+        assertEquals(List.of("day/hour=01/a.parquet"), keys(local.listTree("day/")));
+        assertTrue(Files.exists(fresh), "a mark younger than an hour may be a live writer's");
+        assertTrue(Files.notExists(stale), "a mark two hours old is a dead writer's");
     }
 
     private TreeMap<String, Long> fresh(String dir) throws IOException {
