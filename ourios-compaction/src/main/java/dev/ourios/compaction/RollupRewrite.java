@@ -185,7 +185,7 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
     @Override
     public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
         Selection sel = selection;
-        covers = List.copyOf(sel.covers().values()); // a deletion's: rows an upper bound, no services
+        covers = List.copyOf(sel.covers().values()); // until the rewrite counts its rows
         if (!sel.change()) {
             return StagedRewrite.unchanged(0, 0);
         }
@@ -220,6 +220,9 @@ final class RollupRewrite implements RewritePlan<PartitionResult> {
                 return StagedRewrite.unchanged(inputs.size(), rw.rowsIn());
             }
             boolean kept = rw.outputName() != null;
+            if (kept) {
+                covers = counted(sel.covers(), rw.hourCounts()); // the rows kept, as a rollup counts its own
+            } // every row deleted: no day file, and the covers' rows stay an upper bound
             CommitRecord record = new CommitRecord(CommitKind.DELETE, clock.instant(), plan.inputNames(),
                     rw.rowsOut(), rw.rowsRemoved(), rw.bytesIn(), kept ? rw.bytesOut() : 0,
                     kept ? rw.outputChecksum() : null, deletion.get().toJson(), rw.outputNames());
