@@ -51,6 +51,8 @@ public final class QuietListings extends ForwardingObjectStore {
     private final Kept<String> directories;
     /** Objects of leaf sub-directories, each kept under its parent's stamp (see the class comment). */
     private final Kept<ObjectInfo> leaves;
+    /** Leaf listings served under their parent's stamp, without a stat of their own. */
+    private final java.util.concurrent.atomic.LongAdder leavesServed = new java.util.concurrent.atomic.LongAdder();
     private final Duration quiet;
     private final Clock clock;
 
@@ -119,6 +121,7 @@ public final class QuietListings extends ForwardingObjectStore {
             List<ObjectInfo> leaf = vouches ? leaves.get(sub, stamp) : null;
             if (leaf != null) {
                 out.addAll(leaf);
+                leavesServed.increment();
                 continue;
             }
             Optional<DirectoryStamp> subStamp = delegate.directoryStamp(sub);
@@ -132,6 +135,11 @@ public final class QuietListings extends ForwardingObjectStore {
             }
             addEntries(sub, subStamp.get(), subObjects, below, out);
         }
+    }
+
+    /** How many times a leaf directory's objects were served under its parent's stamp, without its own stat. */
+    public long leavesServed() {
+        return leavesServed.sum();
     }
 
     /** Listing entries kept now, over every kind of listing. */
