@@ -352,9 +352,7 @@ public final class LocalObjectStore implements ObjectStore {
         if (!changed.startsWith(root) || changed.equals(root)) {
             return ChangeMark.NONE;
         }
-        byte[] r = new byte[6];
-        random.nextBytes(r);
-        Path mark = changed.getParent().resolve(MARK_PREFIX + HexFormat.of().formatHex(r));
+        Path mark = changed.getParent().resolve(MARK_PREFIX + randomHex());
         Files.createFile(mark);
         return new ChangeMark(mark);
     }
@@ -400,9 +398,14 @@ public final class LocalObjectStore implements ObjectStore {
     }
 
     private Path tempSibling(Path target) {
+        return target.resolveSibling("." + target.getFileName() + ".tmp-" + randomHex());
+    }
+
+    /** Twelve random hex digits: a temp sibling's or a mark's own name, unlike any other writer's. */
+    private String randomHex() {
         byte[] r = new byte[6];
         random.nextBytes(r);
-        return target.resolveSibling("." + target.getFileName() + ".tmp-" + HexFormat.of().formatHex(r));
+        return HexFormat.of().formatHex(r);
     }
 
     static void fsyncDirectory(Path dir) throws IOException {
