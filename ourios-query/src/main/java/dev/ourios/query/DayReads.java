@@ -109,9 +109,7 @@ final class DayReads {
                         claim(tables, e.getValue(), day);
                     }
                 } catch (IOException | RuntimeException | Error t) {
-                    if (!failure.compareAndSet(null, t)) {
-                        failure.get().addSuppressed(t);
-                    }
+                    dev.ourios.core.Failures.keepFirst(failure, t);
                 }
             }
         };

@@ -87,9 +87,7 @@ final class PartitionPool {
                 task.read(scan, tally, partitions.get(i));
             }
         } catch (IOException | RuntimeException | Error e) {
-            if (!failure.compareAndSet(null, e) && failure.get() != e) {
-                failure.get().addSuppressed(e);
-            }
+            Failures.keepFirst(failure, e);
         }
     }
 

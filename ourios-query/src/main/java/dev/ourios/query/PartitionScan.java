@@ -362,9 +362,7 @@ final class PartitionScan {
         }
 
         private void fail(Throwable t) {
-            if (!failure.compareAndSet(null, t)) {
-                failure.get().addSuppressed(t);
-            }
+            Failures.keepFirst(failure, t);
         }
 
         /** The hits and counters of one thread. */
