@@ -62,6 +62,11 @@ public final class CompactionFlags {
     @Option(names = "--concurrency", description = "Partitions compacted at once (default ${DEFAULT-VALUE})")
     int concurrency;
 
+    @Option(names = "--share-workers", description = "Workers one rewrite of at least four times --max-file-bytes is "
+            + "split between, each reading every input; the files are the same for any number (default "
+            + "${DEFAULT-VALUE})")
+    int shareWorkers;
+
     @Option(names = "--gc-grace", description = "How long retired files, orphans and old manifests are kept (default ${DEFAULT-VALUE})")
     String gcGrace;
 
@@ -166,7 +171,8 @@ public final class CompactionFlags {
                             Units.parseSize("--max-write-rate", maxWriteRate)), retention(),
                     Units.parseDuration("--scratch-debris-age", scratchDebrisAge), maxTailRatio,
                     Units.parseSize("--max-file-bytes", maxFileBytes)).withRollup(rollup != null ? rollup
-                    : Boolean.parseBoolean(ConfigKeys.standard().get(ConfigKeys.ROLLUP).defaultValue().orElseThrow()));
+                    : Boolean.parseBoolean(ConfigKeys.standard().get(ConfigKeys.ROLLUP).defaultValue().orElseThrow()))
+                    .withShareWorkers(shareWorkers);
         } catch (IllegalArgumentException e) {
             throw new UsageException(e.getMessage());
         }

@@ -124,6 +124,12 @@ final class BackgroundChecksum implements AutoCloseable {
         return value;
     }
 
+    /** The checksum itself once every row added has been hashed (see {@link #value()}), to add to others. */
+    RowChecksum checksum() throws IOException {
+        value();
+        return sum;
+    }
+
     /** Stops the helper if {@link #value()} was not reached (an error path); never blocks for long. */
     @Override
     public void close() {

@@ -55,7 +55,8 @@ public final class CompactionWiring {
         Clock clock = settings.clock();
         ManifestCodec codec = new ManifestCodec();
         PartitionDeleter deleter = new PartitionDeleter(store, new TableReader(store, codec),
-                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), null, RowVerification.CHECKSUMS),
+                new SortedRewriter(store, options.scratchDir(), Uuid7.system(), null, RowVerification.CHECKSUMS,
+                        options.shareWorkers()),
                 ManifestCommitter.forGcGrace(store, codec, clock, options.gcGrace(), settings.liveSetChanges()),
                 new AuditLog(store, options.scratchDir()), options, clock);
         return new Deletion(new TableLayout(store), deleter);
@@ -83,7 +84,7 @@ public final class CompactionWiring {
         PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
             ObjectStore view = throttle.view(counted);
             return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), rowFault,
-                    RowVerification.CHECKSUMS),
+                    RowVerification.CHECKSUMS, options.shareWorkers()),
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace(), changes),
                     new AuditLog(view, options.scratchDir()));
         }, clock);

@@ -25,4 +25,31 @@ public final class SortKey {
 
     private SortKey() {
     }
+
+    /**
+     * {@link #SERVICE_ORDER} without encoding either name: UTF-8 byte order is code point order, which UTF-16 code
+     * units keep except that a surrogate (a code point above U+FFFF) sorts after U+E000..U+FFFF; so each unit is
+     * moved to where its code point sorts before comparing. For comparisons made once per row.
+     */
+    public static int compareServices(String a, String b) {
+        if (a == null || b == null) {
+            return a == null ? (b == null ? 0 : -1) : 1;
+        }
+        int n = Math.min(a.length(), b.length());
+        for (int i = 0; i < n; i++) {
+            char x = a.charAt(i);
+            char y = b.charAt(i);
+            if (x != y) {
+                return codePointRank(x) - codePointRank(y);
+            }
+        }
+        return a.length() - b.length();
+    }
+
+    private static int codePointRank(char c) {
+        if (c >= 0xE000) {
+            return c - 0x800;
+        }
+        return c >= 0xD800 ? c + 0x2000 : c;
+    }
 }

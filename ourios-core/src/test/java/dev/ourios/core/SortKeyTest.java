@@ -40,4 +40,35 @@ class SortKeyTest {
         rows.sort(SortKey.RECORD_ORDER);
         assertEquals(List.of(noService, ad, early, observedOnly, late), rows);
     }
+
+    @Test
+    void comparingServicesWithoutEncodingAgreesWithTheirUtf8Bytes() {
+        long seed = System.nanoTime();
+        System.out.println("SortKeyTest seed " + seed);
+        java.util.SplittableRandom rnd = new java.util.SplittableRandom(seed);
+        char[] alphabet = {'a', 'b', 'Z', '\u00e9', '\u07ff', '\u0800', '\ud7ff', '\ue000', '\ufffd', '\uffff'};
+        for (int i = 0; i < 20_000; i++) {
+            String a = randomName(rnd, alphabet);
+            String b = randomName(rnd, alphabet);
+            assertEquals(Integer.signum(SortKey.SERVICE_ORDER.compare(a, b)),
+                    Integer.signum(SortKey.compareServices(a, b)), "seed " + seed + ": " + a + " vs " + b);
+        }
+    }
+
+    /** A name of units from {@code alphabet} and whole surrogate pairs, or null. */
+    private static String randomName(java.util.SplittableRandom rnd, char[] alphabet) {
+        if (rnd.nextInt(20) == 0) {
+            return null;
+        }
+        StringBuilder sb = new StringBuilder();
+        int n = rnd.nextInt(5);
+        for (int i = 0; i < n; i++) {
+            if (rnd.nextInt(4) == 0) {
+                sb.appendCodePoint(0x10000 + rnd.nextInt(0x100000));
+            } else {
+                sb.append(alphabet[rnd.nextInt(alphabet.length)]);
+            }
+        }
+        return sb.toString();
+    }
 }

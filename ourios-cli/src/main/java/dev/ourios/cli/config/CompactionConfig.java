@@ -45,7 +45,8 @@ public record CompactionConfig(boolean enabled, Duration interval, CompactionOpt
                     .withMaxTailRatio(v.fraction(ConfigKeys.MAX_TAIL_RATIO))
                     .withMaxFileBytes(v.size(ConfigKeys.MAX_FILE_BYTES))
                     .withRetention(retention(v, retentionTenants))
-                    .withRollup(v.bool(ConfigKeys.ROLLUP));
+                    .withRollup(v.bool(ConfigKeys.ROLLUP))
+                    .withShareWorkers(v.integer(ConfigKeys.SHARE_WORKERS));
         } catch (IllegalArgumentException e) {
             throw new ConfigException(renamed(e.getMessage(), keys, v), e);
         }

@@ -61,6 +61,7 @@ public final class ConfigKeys {
     public static final String FAN_IN = "compaction.fan_in";
     public static final String ROW_GROUP_BYTES = "compaction.row_group_bytes";
     public static final String CONCURRENCY = "compaction.concurrency";
+    public static final String SHARE_WORKERS = "compaction.share_workers";
     public static final String GC_GRACE = "compaction.gc_grace";
     public static final String SCRATCH = "compaction.scratch";
     public static final String SCRATCH_DEBRIS_AGE = "compaction.scratch_debris_age";
@@ -238,6 +239,9 @@ public final class ConfigKeys {
                 .withRange(Range.atLeast(0), "bytes"));
         k.add(key(CONCURRENCY, "OURIOS_COMPACTION_CONCURRENCY", "--concurrency", "1", Kind.INT, false,
                 "Partitions compacted at once").withRange(Range.of(0, 1024), "partitions"));
+        k.add(key(SHARE_WORKERS, "OURIOS_COMPACTION_SHARE_WORKERS", "--share-workers", "1", Kind.INT, false,
+                "Workers one rewrite of at least four times --max-file-bytes is split between (storage.md 4.14)")
+                .withRange(Range.of(0, 1024), "workers"));
         k.add(key(GC_GRACE, "OURIOS_COMPACTION_GC_GRACE", "--gc-grace",
                 Units.formatDuration(CompactionOptions.DEFAULT_GC_GRACE), Kind.DURATION, false,
                 "How long retired files, orphans and old manifests are kept"));

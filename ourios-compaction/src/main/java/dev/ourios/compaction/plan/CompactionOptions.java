@@ -39,10 +39,16 @@ import java.util.OptionalLong;
  *                         "The size band")
  * @param rollup           whether sweeps roll a tenant's small sealed hours up into day partitions
  *                         ({@code --rollup}, docs/spec/storage.md "Rollup: small hours into day files")
+ * @param shareWorkers     workers one large rewrite's shares are split between ({@code --share-workers},
+ *                         docs/spec/storage.md "Sharing one rewrite between workers"); the output is the same for any
  */
 public record CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
         OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
-        Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes, boolean rollup) {
+        Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes, boolean rollup,
+        int shareWorkers) {
+
+    /** The most workers one rewrite's shares are split between, as many as a rewrite has shares. */
+    public static final int MAX_SHARE_WORKERS = 64;
 
     public static final Duration DEFAULT_GRACE = Duration.ofMinutes(15);
     public static final int DEFAULT_MIN_FILES = 4;
@@ -108,6 +114,18 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
             throw new IllegalArgumentException("--max-file-bytes must be at least 1MiB (got " + maxFileBytes
                     + "): a compacted file holds several row groups and its footer");
         }
+        if (shareWorkers < 1 || shareWorkers > MAX_SHARE_WORKERS) {
+            throw new IllegalArgumentException("--share-workers must be between 1 and " + MAX_SHARE_WORKERS
+                    + " (got " + shareWorkers + "): a rewrite has at most " + MAX_SHARE_WORKERS + " shares");
+        }
+    }
+
+    /** One share worker (docs/spec/storage.md, "Sharing one rewrite between workers"). */
+    public CompactionOptions(Duration grace, int minFiles, long smallFileBytes, long sortBudgetBytes, int fanIn,
+            OptionalLong rowGroupBytes, int concurrency, Duration gcGrace, Path scratchDir, IoRates ioRates,
+            Retention retention, Duration scratchDebrisAge, double maxTailRatio, long maxFileBytes, boolean rollup) {
+        this(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace, scratchDir,
+                ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup, 1);
     }
 
     /** Without the rollup (docs/spec/storage.md 4.15; the application's setting turns it on by default). */
@@ -121,7 +139,8 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
     /** With the rollup of small sealed hours into day partitions on or off. */
     public CompactionOptions withRollup(boolean on) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, on);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                on, shareWorkers);
     }
 
     /** With the default largest file. */
@@ -141,12 +160,14 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withRetention(Retention r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                concurrency, gcGrace, scratchDir, ioRates, r, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withScratchDebrisAge(Duration age) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio, maxFileBytes, rollup);
+                concurrency, gcGrace, scratchDir, ioRates, retention, age, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public static CompactionOptions defaults(Path scratchDir) {
@@ -157,56 +178,69 @@ public record CompactionOptions(Duration grace, int minFiles, long smallFileByte
 
     public CompactionOptions withGrace(Duration g) {
         return new CompactionOptions(g, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withSortBudget(long b) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, b, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup, shareWorkers);
     }
 
     public CompactionOptions withFanIn(int f) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, f, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withRowGroupBytes(OptionalLong r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, r, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup, shareWorkers);
     }
 
     public CompactionOptions withConcurrency(int c) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, c, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup, shareWorkers);
     }
 
     public CompactionOptions withMinFiles(int m) {
         return new CompactionOptions(grace, m, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes, concurrency,
-                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withSmallFileBytes(long s) {
         return new CompactionOptions(grace, minFiles, s, sortBudgetBytes, fanIn, rowGroupBytes, concurrency, gcGrace,
-                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup, shareWorkers);
     }
 
     public CompactionOptions withGcGrace(Duration g) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                concurrency, g, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withMaxTailRatio(double ratio) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio, maxFileBytes, rollup);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, ratio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withIoRates(IoRates r) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio, maxFileBytes, rollup);
+                concurrency, gcGrace, scratchDir, r, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, shareWorkers);
     }
 
     public CompactionOptions withMaxFileBytes(long bytes) {
         return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
-                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, bytes, rollup);
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, bytes,
+                rollup, shareWorkers);
+    }
+
+    public CompactionOptions withShareWorkers(int workers) {
+        return new CompactionOptions(grace, minFiles, smallFileBytes, sortBudgetBytes, fanIn, rowGroupBytes,
+                concurrency, gcGrace, scratchDir, ioRates, retention, scratchDebrisAge, maxTailRatio, maxFileBytes,
+                rollup, workers);
     }
 }

@@ -2,6 +2,7 @@ package dev.ourios.compaction.sort;
 
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.DayScope;
+import dev.ourios.compaction.share.Shares;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.Failures;
 import dev.ourios.core.LogRecord;
@@ -85,6 +86,12 @@ public final class PrefetchedInputs implements AutoCloseable {
     /** Rows left out, per reader; each slot written by its reader only, read after the inputs are drained. */
     private final long[] excluded;
     private final Predicate<LogRecord> exclude;
+    /** The rewrite's shares and the ones whose rows these readers keep (docs/spec/storage.md 4.14). */
+    private final Shares shares;
+    private final Shares.Group group;
+    /** Per reader: rows of other shares, left out; and the rows kept of each share of the group. */
+    private final long[] elsewhere;
+    private final long[][] shareRows;
     /** A rollup's (the plan has a day): each reader's counts of the rows it hands over; empty otherwise. */
     private final List<HourServiceCounts> counts = new ArrayList<>();
     private volatile boolean closed;
@@ -102,12 +109,26 @@ public final class PrefetchedInputs implements AutoCloseable {
      */
     public PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
             Supplier<RowChecksum> checksum, Predicate<LogRecord> exclude) {
+        this(store, plan, readerThreads, threadName, checksum, exclude, Shares.one(), Shares.one().groups(1).get(0));
+    }
+
+    /**
+     * As above, keeping only the rows of {@code group}'s shares of {@code shares} (docs/spec/storage.md, "Shares of a
+     * large rewrite"): a row of another share is counted in {@link #rowsElsewhere} and neither tested by the exclusion,
+     * hashed nor handed over; the rows kept are counted by share ({@link #shareRows}).
+     */
+    public PrefetchedInputs(ObjectStore store, CompactionPlan plan, int readerThreads, String threadName,
+            Supplier<RowChecksum> checksum, Predicate<LogRecord> exclude, Shares shares, Shares.Group group) {
         this.exclude = exclude;
+        this.shares = shares;
+        this.group = group;
         this.inputs = plan.inputs().size();
         this.schemas = new MessageType[inputs];
         int n = Math.max(1, Math.min(readerThreads, inputs));
         this.mirrors = new ReaderTableMirror[n];
         this.excluded = new long[n];
+        this.elsewhere = new long[n];
+        this.shareRows = new long[n][group.size()];
         for (int k = 0; k < n; k++) {
             int first = k;
             RowChecksum sum = checksum != null ? checksum.get() : null;
@@ -204,6 +225,29 @@ public final class PrefetchedInputs implements AutoCloseable {
         return Optional.of(total);
     }
 
+    /** Rows of shares outside the group, left out; call after {@link #forEachEncoded} returned normally. */
+    public long rowsElsewhere() {
+        long n = 0;
+        for (long e : elsewhere) {
+            n += e;
+        }
+        return n;
+    }
+
+    /**
+     * The rows kept (handed over) of each share of the group, in share order; call after {@link #forEachEncoded}
+     * returned normally. With one share, its count is the read checksum's rows.
+     */
+    public long[] shareRows() {
+        long[] total = new long[group.size()];
+        for (long[] reader : shareRows) {
+            for (int i = 0; i < total.length; i++) {
+                total[i] += reader[i];
+            }
+        }
+        return total;
+    }
+
     /** Rows left out by the exclusion; call after {@link #forEachEncoded} returned normally. */
     public long excludedRows() {
         long n = 0;
@@ -218,6 +262,7 @@ public final class PrefetchedInputs implements AutoCloseable {
             HourServiceCounts tally) {
         UnaryOperator<String> serviceOf = new ServiceNameProjector()::serviceOf;
         ReaderStringTable table = new ReaderStringTable(READER_TABLE_BYTES);
+        boolean split = shares.count() > 1;
         try {
             for (int input = first; input < inputs && !closed; input += stride) {
                 Batch batch = new Batch(first, input, 0);
@@ -243,11 +288,19 @@ public final class PrefetchedInputs implements AutoCloseable {
                             out.truncate(at); // a dead row: not read, not counted (its hour's own files hold it)
                             continue;
                         }
+                        int share = split ? shares.shareOf(RowCodec.serviceOf(out.array(), at, table),
+                                RowCodec.effectiveTimeOf(out.array(), at)) : 0;
+                        if (!group.holds(share)) {
+                            out.truncate(at); // another worker's row
+                            elsewhere[first]++;
+                            continue;
+                        }
                         if (exclude != null && exclude.test(RowCodec.decode(out.array(), at, table))) {
                             out.truncate(at);
                             excluded[first]++;
                             continue;
                         }
+                        shareRows[first][share - group.from()]++;
                         if (sum != null) {
                             sum.add(out.array(), at, table);
                         }
