@@ -60,6 +60,15 @@ public final class SortedRewriter implements PartitionRewriter {
         this(store, scratchRoot, uuids, null, verification);
     }
 
+    /**
+     * A rewriter that splits a large rewrite's shares between {@code shareWorkers} workers (docs/spec/storage.md,
+     * "Sharing one rewrite between workers").
+     */
+    public SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowVerification verification,
+            int shareWorkers) {
+        this(store, scratchRoot, uuids, null, verification, shareWorkers);
+    }
+
     /** {@code rowFault}: the test point output rows pass through (null: none, what every product path runs with). */
     SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault,
             RowVerification verification) {
