@@ -31,6 +31,16 @@ final class CompactorChild {
     /** As above, the child cutting its outputs into bands of files of at most {@code maxFileBytes}. */
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
             Optional<Step> crashAt, Optional<Duration> retention, OptionalLong maxFileBytes) throws IOException {
+        return start(store, scratch, gcGraceMillis, concurrency, warm, crashAt, retention, maxFileBytes, 0);
+    }
+
+    /**
+     * As above, the child splitting each rewrite of four times {@code maxFileBytes} between {@code shareWorkers}
+     * workers, with the adaptive row-group threshold (0: one worker and 1 KiB row groups, as above).
+     */
+    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
+            Optional<Step> crashAt, Optional<Duration> retention, OptionalLong maxFileBytes, int shareWorkers)
+            throws IOException {
         ChildJvm.Builder b = ChildJvm.main(CompactorProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
@@ -43,6 +53,9 @@ final class CompactorChild {
             b.args(retention.map(Duration::toString).orElse(CompactorProcess.NO_HALT));
         }
         maxFileBytes.ifPresent(m -> b.args(Long.toString(m)));
+        if (shareWorkers > 0) {
+            b.args(Integer.toString(shareWorkers));
+        }
         return new CompactorChild(b.mergeStderr().start());
     }
 

@@ -43,9 +43,9 @@ public final class CompactorProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 6 || args.length > 8 || !List.of("warm", "cold").contains(args[4])) {
+        if (args.length < 6 || args.length > 9 || !List.of("warm", "cold").contains(args[4])) {
             System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
-                    + " warm|cold <step>|none [retention|none [max file bytes]]");
+                    + " warm|cold <step>|none [retention|none [max file bytes [share workers]]]");
             System.exit(2);
         }
         // A mistyped step fails here, before anything is touched.
@@ -55,13 +55,17 @@ public final class CompactorProcess {
         Path scratch = Path.of(args[1]);
         // Min-files 1 and tiny row groups: every multi-file partition is compacted, and its output is flushed to
         // the store in many row groups, so a kill mid-rewrite leaves a partly written temp file.
+        // With share workers, the adaptive threshold: a partition large enough to be shared holds too many rows
+        // for 1 KiB groups.
+        int shareWorkers = args.length == 9 ? Integer.parseInt(args[8]) : 1;
         CompactionOptions opts = CompactionOptions.defaults(scratch).withMinFiles(1)
-                .withRowGroupBytes(OptionalLong.of(1024))
+                .withRowGroupBytes(args.length == 9 ? OptionalLong.empty() : OptionalLong.of(1024))
+                .withShareWorkers(shareWorkers)
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
                 .withConcurrency(Integer.parseInt(args[3]))
                 .withRetention(args.length >= 7 && !args[6].equals(NO_HALT) ? Retention.of(Duration.parse(args[6]))
                         : Retention.NONE)
-                .withMaxFileBytes(args.length == 8 ? Long.parseLong(args[7]) : CompactionOptions.DEFAULT_MAX_FILE_BYTES);
+                .withMaxFileBytes(args.length >= 8 ? Long.parseLong(args[7]) : CompactionOptions.DEFAULT_MAX_FILE_BYTES);
         LocalObjectStore local = new LocalObjectStore(storeDir);
         if (args[4].equals("warm")) {
             warmUp(local, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
