@@ -18,7 +18,8 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * {@code ourios compact --max-file-bytes} (storage.md §4.14) through the command line, as processes: an hour beyond the bound is
  * compacted into a band whose files {@code --json} names, {@code ourios files} lists each of them, {@code verify}
- * checks them against their one commit, and a count and DuckDB over the listed files find every row.
+ * checks them against their one commit, and a count and DuckDB over the listed files find every row; an hour of four
+ * times the bound compacted with {@code --share-workers 2} is the same files as with one worker.
  */
 class BandCliTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -69,5 +70,40 @@ class BandCliTest {
                 "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "2MiB");
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("\"committed\":0"), "a band at rest: " + again.out());
+    }
+
+    @Test
+    void share_workers_write_the_same_files_as_one_worker() throws Exception {
+        List<List<byte[]>> bands = new java.util.ArrayList<>();
+        for (String workers : List.of("1", "2")) {
+            String store = Files.createDirectories(dir.resolve("store-" + workers)).toString();
+            var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                    "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
+                    "--seed", "7");
+            assertEquals(0, g.exit(), g.err());
+            Path hour = Path.of(store).resolve("data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
+            long inputBytes;
+            try (var in = Files.list(hour)) {
+                inputBytes = in.mapToLong(f -> f.toFile().length()).sum();
+            }
+            assertTrue(inputBytes >= 4L << 20, inputBytes + " input bytes: four times the bound, so shared");
+            var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json",
+                    "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "1MiB", "--share-workers", workers);
+            assertEquals(0, compact.exit(), compact.err());
+            JsonNode result = JSON.readTree(compact.outLines().get(0));
+            assertEquals("committed", result.get("result").asText(), compact.out());
+            var count = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--count");
+            assertEquals("54000", count.out().strip(), count.err());
+            List<byte[]> band = new java.util.ArrayList<>();
+            for (JsonNode name : result.get("outputs")) {
+                band.add(Files.readAllBytes(hour.resolve(name.asText())));
+            }
+            bands.add(band);
+        }
+        assertEquals(bands.get(0).size(), bands.get(1).size(), "the same cut");
+        for (int i = 0; i < bands.get(0).size(); i++) {
+            assertTrue(java.util.Arrays.equals(bands.get(0).get(i), bands.get(1).get(i)),
+                    "file " + i + " of the band is the same with two share workers");
+        }
     }
 }

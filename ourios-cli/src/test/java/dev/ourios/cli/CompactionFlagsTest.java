@@ -13,6 +13,7 @@ import dev.ourios.cli.config.ResolvedConfig;
 import dev.ourios.compaction.plan.CompactionOptions;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -43,6 +44,27 @@ class CompactionFlagsTest {
         assertEquals(library.grace(), compact.flags.toOptions().grace());
         assertEquals(library.maxTailRatio(), compact.flags.toOptions().maxTailRatio());
         assertEquals(library.maxFileBytes(), compact.flags.toOptions().maxFileBytes());
+    }
+
+    @Test
+    void share_workers_outside_one_to_sixty_four_are_refused_naming_the_flag_and_a_count_reaches_the_options() {
+        Path store = dir.resolve("store");
+        for (String bad : List.of("0", "65")) {
+            InProcessCli.Result r = InProcessCli.run("compact", "--store", store.toString(), "--once",
+                    "--share-workers", bad);
+            assertEquals(2, r.exit(), r.err());
+            assertTrue(r.err().contains("--share-workers must be between 1 and 64 (got " + bad + ")"), r.err());
+        }
+        CompactCommand compact = new CompactCommand();
+        new CommandLine(compact).parseArgs("--share-workers", "3");
+        assertEquals(3, compact.flags.toOptions().shareWorkers());
+        CompactCommand defaults = new CompactCommand();
+        new CommandLine(defaults).parseArgs();
+        assertEquals(1, defaults.flags.toOptions().shareWorkers());
+        ConfigKeys keys = ConfigKeys.standard();
+        ConfigException e = assertThrows(ConfigException.class, () -> OuriosConfig.from(new ConfigLoader(keys,
+                Map.of("OURIOS_COMPACTION_SHARE_WORKERS", "65")).load(Optional.empty(), Map.of()), keys));
+        assertTrue(e.getMessage().contains("compaction.share_workers"), e.getMessage());
     }
 
     @Test
