@@ -8,7 +8,9 @@ import dev.ourios.compaction.CompactionWiring;
 import dev.ourios.compaction.PartitionResult;
 import dev.ourios.compaction.SweepSettings;
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.PlanDecision;
+import dev.ourios.compaction.share.ShareSampler;
 import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
@@ -117,6 +119,18 @@ public final class CompactCommand implements Callable<Integer> {
         return 0;
     }
 
+    /**
+     * What a plan writes, as far as its plan knows before reading a row: one file, a band when its inputs pass the
+     * largest file (the output is about as large), or shares (storage.md 4.14) when they hold four times it.
+     */
+    private static String expectedOutput(CompactionPlan plan, String maxFile) {
+        int shares = ShareSampler.shareCount(plan.bytesIn(), plan.maxFileBytes());
+        if (shares >= 2) {
+            return shares + " shares, files of at most " + maxFile;
+        }
+        return plan.bytesIn() > plan.maxFileBytes() ? "a band of files of at most " + maxFile : "1 file";
+    }
+
     private int dryRun(SweepRunner runner, PartitionFilter filter, Output out) {
         List<String> errors = new ArrayList<>();
         List<PlanDecision> decisions = runner.plan(filter, errors);
@@ -158,14 +172,17 @@ public final class CompactCommand implements Callable<Integer> {
                 o.put("files_in", plan.inputs().size());
                 o.put("bytes_in", plan.bytesIn());
                 o.put("generation", plan.baseGeneration());
-                o.put("expected_output", "1 file, row groups of " + plan.rowGroupBytes() + " bytes");
+                o.put("expected_output", expectedOutput(plan, Long.toString(plan.maxFileBytes()) + " bytes")
+                        + ", row groups of " + plan.rowGroupBytes() + " bytes");
+                o.put("shares", ShareSampler.shareCount(plan.bytesIn(), plan.maxFileBytes()));
                 o.put("reason", d.reason());
                 out.jsonLine(o);
             } else {
-                out.out().printf("%-20s %s  %3d files  %10s  -> 1 file (row groups %s)  [%s]%n",
+                out.out().printf("%-20s %s  %3d files  %10s  -> %s (row groups %s)  [%s]%n",
                         TableText.escape(plan.partition().tenantId()), plan.partition().hourLabel(),
-                        plan.inputs().size(),
-                        Units.formatBytes(plan.bytesIn()), Units.formatBytes(plan.rowGroupBytes()), d.reason());
+                        plan.inputs().size(), Units.formatBytes(plan.bytesIn()),
+                        expectedOutput(plan, Units.formatBytes(plan.maxFileBytes())),
+                        Units.formatBytes(plan.rowGroupBytes()), d.reason());
             }
         }
         for (String e : errors) {

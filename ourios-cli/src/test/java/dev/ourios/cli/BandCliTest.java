@@ -87,6 +87,14 @@ class BandCliTest {
                 inputBytes = in.mapToLong(f -> f.toFile().length()).sum();
             }
             assertTrue(inputBytes >= 4L << 20, inputBytes + " input bytes: four times the bound, so shared");
+            var dry = CliProcess.run(dir, "compact", "--store", store, "--dry-run", "--json",
+                    "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "1MiB");
+            assertEquals(0, dry.exit(), dry.err());
+            JsonNode planned = JSON.readTree(dry.outLines().get(0));
+            long shares = inputBytes / (2L << 20);
+            assertEquals(Math.min(64, shares), planned.get("shares").asLong(), dry.out());
+            assertTrue(planned.get("expected_output").asText().startsWith(shares + " shares, files of at most "
+                    + (1L << 20) + " bytes"), dry.out());
             var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json",
                     "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "1MiB", "--share-workers", workers);
             assertEquals(0, compact.exit(), compact.err());
