@@ -54,6 +54,22 @@ class MemoryBoundTest {
     }
 
     @Test
+    void rfc0036_3_two_share_workers_compact_under_the_same_small_heap_and_budget() throws Exception {
+        int files = BIG ? 1600 : 300;
+        int rows = BIG ? 700 : 300;
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("t"), 1, files, rows, 41).withBodyBytes(1024));
+        long bytes = TestStores.snapshot(store, PartitionKey.ofHour("t", TestStores.HOUR)).liveBytes();
+        long maxFile = Math.max(CompactionOptions.MIN_MAX_FILE_BYTES, bytes / 6);
+        int shares = dev.ourios.compaction.share.ShareSampler.shareCount(bytes, maxFile);
+        assertTrue(shares >= 2, bytes + " bytes under " + maxFile + " are shared");
+        String heap = BIG ? "-Xmx384m" : "-Xmx128m";
+        String out = compactInChild(heap, BIG ? "64" : "16", Long.toString(maxFile), "2");
+        assertTrue(out.contains(" rows=" + (long) files * rows + " "), out);
+        System.out.printf("rfc0036_3 shared: %d shares on 2 workers, %s: %s%n", shares, heap, out.strip());
+    }
+
+    @Test
     void rfc0036_3_wide_rows_compact_under_a_small_heap_and_budget() throws Exception {
         LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
         PartitionKey p = PartitionKey.ofHour("t", TestStores.HOUR);
@@ -107,11 +123,14 @@ class MemoryBoundTest {
         return sum / sampleFiles * live.size();
     }
 
-    private String compactInChild(String heap, String budgetMiB) throws Exception {
+    /** {@code more}: the largest file and the share workers, or nothing (the default bound, one worker). */
+    private String compactInChild(String heap, String budgetMiB, String... more) throws Exception {
         String out;
+        List<String> args = new ArrayList<>(List.of(dir.resolve("store").toString(), dir.resolve("scratch").toString(),
+                budgetMiB));
+        args.addAll(List.of(more));
         try (ChildJvm child = ChildJvm.main(CompactInChild.class).jvmArgs(heap, "-XX:+UseSerialGC")
-                .args(dir.resolve("store").toString(), dir.resolve("scratch").toString(), budgetMiB).mergeStderr()
-                .start()) {
+                .args(args.toArray(String[]::new)).mergeStderr().start()) {
             int exit = child.waitFor(CHILD_TIMEOUT);
             out = child.output();
             assertEquals(0, exit, "child JVM failed (" + heap + "):\n" + out);
@@ -129,9 +148,13 @@ class MemoryBoundTest {
             PartitionKey p = PartitionKey.ofHour("t", TestStores.HOUR);
             var snapshot = TestStores.snapshot(store, p);
             long budget = Long.parseLong(args[2]) << 20;
+            long maxFile = args.length > 3 ? Long.parseLong(args[3]) : CompactionOptions.DEFAULT_MAX_FILE_BYTES;
+            int workers = args.length > 4 ? Integer.parseInt(args[4]) : 1;
             CompactionPlan plan = new CompactionPlan(p, snapshot.generation(), snapshot.live(),
-                    RowGroupSizing.adaptive(snapshot.liveBytes()), budget, CompactionOptions.DEFAULT_FAN_IN);
-            RewriteResult rw = new SortedRewriter(store, Path.of(args[1])).rewrite(plan);
+                    RowGroupSizing.resolve(java.util.OptionalLong.empty(), snapshot.liveBytes(), maxFile),
+                    budget, CompactionOptions.DEFAULT_FAN_IN, maxFile);
+            RewriteResult rw = new SortedRewriter(store, Path.of(args[1]), dev.ourios.core.Uuid7.system(),
+                    RowVerification.CHECKSUMS, workers).rewrite(plan);
             long peak = 0;
             for (MemoryPoolMXBean pool : ManagementFactory.getMemoryPoolMXBeans()) {
                 if (pool.getType() == MemoryType.HEAP) {
