@@ -4,16 +4,10 @@ import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.ScratchOwner;
 import dev.ourios.compaction.share.ShareSampler;
 import dev.ourios.compaction.share.Shares;
-import dev.ourios.compaction.sort.ExternalSorter;
 import dev.ourios.compaction.sort.HourServiceCounts;
-import dev.ourios.compaction.sort.PrefetchedInputs;
-import dev.ourios.compaction.sort.ResidencyGauge;
-import dev.ourios.compaction.verify.ChecksumMismatchException;
 import dev.ourios.compaction.verify.RowChecksum;
 import dev.ourios.core.LogRecord;
 import dev.ourios.core.Uuid7;
-import dev.ourios.parquet.LogSchema;
-import dev.ourios.parquet.rows.RowCodec;
 import dev.ourios.parquet.write.WriterOptions;
 import dev.ourios.store.ObjectStore;
 import java.io.IOException;
@@ -108,14 +102,15 @@ public final class SortedRewriter implements PartitionRewriter {
         Shares shares = new ShareSampler(store).shares(plan);
         List<Shares.Group> groups = shares.groups(shareWorkers);
         long budget = Math.max(MIN_WORKER_BUDGET, plan.sortBudgetBytes() / groups.size());
-        List<ShareWork> work = groups.stream()
-                .map(g -> new ShareWork(plan, exclude, shares, g, budget, groups.size() == 1)).toList();
-        List<WorkerResult> results = ShareRun.all(work, ShareWork::run, WorkerResult::abort,
+        ShareWorker.Rewriting rewriting = new ShareWorker.Rewriting(store, scratchRoot, uuids, rowFault, checksums);
+        List<ShareWorker> work = groups.stream()
+                .map(g -> new ShareWorker(rewriting, plan, exclude, shares, g, budget, groups.size() == 1)).toList();
+        List<ShareWorker.Result> results = ShareRun.all(work, ShareWorker::run, ShareWorker.Result::abort,
                 "ourios-share-" + plan.partition().hourPath().replace('/', '_'));
         try {
             return combine(plan, exclude, results);
         } catch (IOException | RuntimeException | Error e) {
-            results.forEach(WorkerResult::abort);
+            results.forEach(ShareWorker.Result::abort);
             throw e;
         }
     }
@@ -124,7 +119,7 @@ public final class SortedRewriter implements PartitionRewriter {
      * The rewrite's result from its workers': each read the same rows and the rows they kept add up to them (a row
      * kept twice or by no worker fails here); the outputs in share order, the checksums added up.
      */
-    private RewriteResult combine(CompactionPlan plan, Predicate<LogRecord> exclude, List<WorkerResult> results)
+    private RewriteResult combine(CompactionPlan plan, Predicate<LogRecord> exclude, List<ShareWorker.Result> results)
             throws IOException {
         long seen = results.get(0).seen();
         RowChecksum in = new RowChecksum(checksums);
@@ -135,7 +130,7 @@ public final class SortedRewriter implements PartitionRewriter {
         long peakMerge = 0;
         HourServiceCounts counted = null;
         List<RewriteResult.Output> outputs = new ArrayList<>();
-        for (WorkerResult r : results) {
+        for (ShareWorker.Result r : results) {
             if (r.seen() != seen) {
                 throw new IllegalStateException(plan.partition() + ": share workers read " + seen + " and "
                         + r.seen() + " rows of the same inputs");
@@ -162,7 +157,7 @@ public final class SortedRewriter implements PartitionRewriter {
         if (exclude != null && (in.rows() == 0 || removed == 0)) {
             // Every row matched: no output, the commit retires the inputs and names nothing. No row matched:
             // nothing to rewrite, and the caller commits nothing.
-            results.forEach(WorkerResult::abort);
+            results.forEach(ShareWorker.Result::abort);
             String none = new RowChecksum(checksums).value();
             return new RewriteResult(null, null, removed, 0, plan.bytesIn(), 0, 0, in.value(), none, 0,
                     peakFormation, peakMerge, removed);
@@ -191,125 +186,5 @@ public final class SortedRewriter implements PartitionRewriter {
         } finally {
             Files.deleteIfExists(scratch);
         }
-    }
-
-    /** One worker's part of a rewrite: the shares of {@code group}. */
-    private final class ShareWork {
-        private final CompactionPlan plan;
-        private final Predicate<LogRecord> exclude;
-        private final Shares shares;
-        private final Shares.Group group;
-        private final long budget;
-        /** The only worker: it decides alone whether a deletion writes anything. */
-        private final boolean alone;
-
-        ShareWork(CompactionPlan plan, Predicate<LogRecord> exclude, Shares shares, Shares.Group group, long budget,
-                boolean alone) {
-            this.plan = plan;
-            this.exclude = exclude;
-            this.shares = shares;
-            this.group = group;
-            this.budget = budget;
-            this.alone = alone;
-        }
-
-        WorkerResult run() throws IOException {
-            // The owner in the name lets debris collection tell a dead compaction's runs from a live one's.
-            Path scratch = Files.createTempDirectory(scratchRoot, ScratchOwner.current().prefix("sort"));
-            ResidencyGauge gauge = new ResidencyGauge();
-            // Read side: the validated, re-projected rows, hashed by the input readers as they encode them (the
-            // compacting thread, which run formation waits for, does not); from there on every step that could lose,
-            // repeat or alter a row (copy into the run buffer, sort, spill, merge, write) is between the two checksums.
-            RowChecksum in;
-            long removed;
-            long elsewhere;
-            long[] shareRows;
-            Optional<HourServiceCounts> counted; // a rollup's rows by hour and service, as the readers handed them over
-            try (ExternalSorter sorter = new ExternalSorter(budget, plan.fanIn(), scratch, gauge);
-                    BackgroundChecksum out = checksum("ourios-checksum-out")) {
-                LogSchema union;
-                try (PrefetchedInputs inputs = new PrefetchedInputs(store, plan, PrefetchedInputs.READERS,
-                        "ourios-input-reader", () -> new RowChecksum(checksums), exclude, shares, group)) {
-                    sorter.addAll(inputs);
-                    union = LogSchema.union(inputs.fileSchemas());
-                    in = inputs.readChecksum();
-                    removed = inputs.excludedRows();
-                    elsewhere = inputs.rowsElsewhere();
-                    shareRows = inputs.shareRows();
-                    counted = inputs.hourServiceCounts();
-                }
-                long seen = in.rows() + removed + elsewhere;
-                if (alone && exclude != null && (in.rows() == 0 || removed == 0)) {
-                    return new WorkerResult(seen, in, new RowChecksum(checksums), removed, List.of(), null, null, 0,
-                            gauge.peakFormation(), gauge.peakMerge(), counted, shares.count());
-                }
-                // A split rewrite sizes its blooms by the rows every worker reads, which no worker count changes.
-                long bloomRows = shares.count() > 1 ? seen : in.rows();
-                WriterOptions opts = WriterOptions.compacted(plan.rowGroupBytes()).withExtras(union.extras())
-                        .withBloomRowsPerGroup(bloomRowsPerGroup(bloomRows, plan.bytesIn(), plan.rowGroupBytes()));
-                ShareWriters writers = new ShareWriters(shares, group,
-                        shares.count() > 1 ? shareRows : new long[] {in.rows()},
-                        ShareWriters.bands(store, plan.partition(), plan.outputPrefix(), uuids, opts,
-                                plan.maxFileBytes(), scratch));
-                try (writers) {
-                    long[] ordinal = {0};
-                    sorter.drainTo((buf, offset, length, strings) -> {
-                        if (rowFault == null) {
-                            // The product path: the checksum and the writer read the same bytes.
-                            out.add(buf, offset, length, strings);
-                            writers.write(buf, offset, length, strings);
-                            ordinal[0]++;
-                        } else {
-                            for (LogRecord w : rowFault.apply(ordinal[0]++, RowCodec.decode(buf, offset, strings))) {
-                                out.add(w, decodedWeight(length));
-                                writers.write(w);
-                            }
-                        }
-                    });
-                    RowChecksum written = out.checksum();
-                    if (!in.value().equals(written.value())) {
-                        writers.abort();
-                        throw new ChecksumMismatchException(plan.partition(), in.value(), written.value());
-                    }
-                    List<BandWriter.BandFile> files = writers.commit();
-                    return new WorkerResult(seen, in, written, removed, files, writers, opts, sorter.spilledRuns(),
-                            gauge.peakFormation(), gauge.peakMerge(), counted, shares.count());
-                }
-            }
-        }
-    }
-
-    /** What one worker read, kept and wrote; {@link #abort} deletes its files. */
-    private record WorkerResult(long seen, RowChecksum in, RowChecksum out, long removed,
-            List<BandWriter.BandFile> files, ShareWriters writers, WriterOptions options, int spilledRuns,
-            long peakFormation,
-            long peakMerge, Optional<HourServiceCounts> counted, int shares) {
-        void abort() {
-            if (writers != null) {
-                writers.abort();
-            }
-        }
-    }
-
-    private BackgroundChecksum checksum(String threadName) {
-        return checksums ? BackgroundChecksum.start(threadName) : BackgroundChecksum.counting();
-    }
-
-    /**
-     * What a decoded row waiting for the checksum thread holds, from its encoded length: its strings as UTF-16 (at
-     * most twice their UTF-8 bytes) plus the record's object headers and fields (only a row fault hands records).
-     */
-    static long decodedWeight(int encodedBytes) {
-        return 2L * encodedBytes + 512;
-    }
-
-    /**
-     * Rows a full output row group will hold, for sizing its bloom filters: the output is about as large as the
-     * input (same rows, same codec), so a group of {@code T} bytes holds about {@code rows * T / bytes in}; plus a
-     * quarter for rows that compress better once sorted.
-     */
-    static long bloomRowsPerGroup(long rows, long bytesIn, long rowGroupBytes) {
-        double perGroup = (double) rows * rowGroupBytes / Math.max(1, bytesIn);
-        return (long) Math.min(Long.MAX_VALUE / 2, Math.ceil(perGroup * 1.25));
     }
 }

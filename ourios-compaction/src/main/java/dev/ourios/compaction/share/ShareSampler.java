@@ -41,7 +41,7 @@ public final class ShareSampler {
         return (int) Math.max(1, Math.min(MAX_SHARES, k));
     }
 
-    /** The shares of {@code plan}: one, without reading anything, unless its inputs hold four times its largest file. */
+    /** The shares of {@code plan}: one, reading nothing, unless its inputs hold four times its largest file. */
     public Shares shares(CompactionPlan plan) throws IOException {
         long bytesIn = plan.bytesIn();
         int k = shareCount(bytesIn, plan.maxFileBytes());
