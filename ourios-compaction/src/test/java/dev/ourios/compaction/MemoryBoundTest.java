@@ -35,37 +35,41 @@ class MemoryBoundTest {
     private static final boolean BIG = Boolean.getBoolean("ourios.big");
     private static final Duration CHILD_TIMEOUT = Duration.ofMinutes(BIG ? 60 : 4);
 
+    /** The many-small-files partition: this many files of this many rows with 1 KiB bodies. */
+    private static final int FILES = BIG ? 1600 : 300;
+    private static final int ROWS = BIG ? 700 : 300;
+
     @TempDir
     Path dir;
 
+    private LocalObjectStore manySmallFiles() throws java.io.IOException {
+        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
+        TestStores.generate(store, TestStores.spec(List.of("t"), 1, FILES, ROWS, 41).withBodyBytes(1024));
+        return store;
+    }
+
     @Test
     void rfc0036_3_many_small_compressible_files_compact_under_a_small_heap() throws Exception {
-        int files = BIG ? 1600 : 300;
-        int rows = BIG ? 700 : 300;
-        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        TestStores.generate(store, TestStores.spec(List.of("t"), 1, files, rows, 41).withBodyBytes(1024));
+        LocalObjectStore store = manySmallFiles();
         long decoded = decodedEstimate(store, 20);
         String heap = BIG ? "-Xmx384m" : "-Xmx128m";
         String out = compactInChild(heap, BIG ? "64" : "16");
         assertTrue(decoded > (BIG ? 1L << 30 : 256L << 20), "decoded estimate " + decoded + " too small for the test");
-        assertEquals((long) files * rows, TestStores.readAll(store, outputKey(out)).size(), out);
-        System.out.printf("rfc0036_3: %d files, %d rows, ~%d MiB decoded, %s: %s%n", files, files * rows,
+        assertEquals((long) FILES * ROWS, TestStores.readAll(store, outputKey(out)).size(), out);
+        System.out.printf("rfc0036_3: %d files, %d rows, ~%d MiB decoded, %s: %s%n", FILES, FILES * ROWS,
                 decoded >> 20, heap, out.strip());
     }
 
     @Test
     void rfc0036_3_two_share_workers_compact_under_the_same_small_heap_and_budget() throws Exception {
-        int files = BIG ? 1600 : 300;
-        int rows = BIG ? 700 : 300;
-        LocalObjectStore store = new LocalObjectStore(dir.resolve("store"));
-        TestStores.generate(store, TestStores.spec(List.of("t"), 1, files, rows, 41).withBodyBytes(1024));
+        LocalObjectStore store = manySmallFiles();
         long bytes = TestStores.snapshot(store, PartitionKey.ofHour("t", TestStores.HOUR)).liveBytes();
         long maxFile = Math.max(CompactionOptions.MIN_MAX_FILE_BYTES, bytes / 6);
         int shares = dev.ourios.compaction.share.ShareSampler.shareCount(bytes, maxFile);
         assertTrue(shares >= 2, bytes + " bytes under " + maxFile + " are shared");
         String heap = BIG ? "-Xmx384m" : "-Xmx128m";
         String out = compactInChild(heap, BIG ? "64" : "16", Long.toString(maxFile), "2");
-        assertTrue(out.contains(" rows=" + (long) files * rows + " "), out);
+        assertTrue(out.contains(" rows=" + (long) FILES * ROWS + " "), out);
         System.out.printf("rfc0036_3 shared: %d shares on 2 workers, %s: %s%n", shares, heap, out.strip());
     }
 
