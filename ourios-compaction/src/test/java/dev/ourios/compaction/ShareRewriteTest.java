@@ -79,6 +79,7 @@ class ShareRewriteTest {
             List<byte[]> band = checkBand(store, r, expected, at);
             if (first == null) {
                 first = band;
+                assertBalanced(store, r, shares, expected.size(), at);
                 // Every cut is a row's key, so every share but the first holds rows and writes a file at least.
                 assertTrue(band.size() >= shares.count() - 1, at + ": " + band.size() + " files of " + shares);
                 continue;
@@ -169,6 +170,23 @@ class ShareRewriteTest {
         }
         assertEquals(expected, all.stream().sorted().toList(), ctx + ": every row exactly once");
         return contents;
+    }
+
+    /**
+     * The sample fixes cuts near the rows' quantiles (about 4,096 sampled rows a share): no share holds more than a
+     * quarter above the mean.
+     */
+    private static void assertBalanced(LocalObjectStore store, RewriteResult r, Shares shares, long rows, String ctx)
+            throws IOException {
+        long[] perShare = new long[shares.count()];
+        for (RewriteResult.Output f : r.outputs()) {
+            for (LogRecord x : TestStores.readAll(store, f.key())) {
+                perShare[shares.shareOf(x.serviceName(), x.effectiveTime())]++;
+            }
+        }
+        long largest = java.util.Arrays.stream(perShare).max().orElseThrow();
+        assertTrue(largest * shares.count() <= rows * 5 / 4, ctx + ": rows per share " + java.util.Arrays
+                .toString(perShare));
     }
 
     private boolean scratchIsEmpty() throws IOException {
