@@ -7,13 +7,15 @@ import dev.ourios.table.CommitKind;
 import dev.ourios.table.CommitRecord;
 import dev.ourios.table.PartitionSnapshot;
 import java.time.Clock;
+import java.util.List;
 import java.util.Optional;
 
 /**
  * A compaction or tail merge as a {@link RewritePlan}: the policy's {@link CompactionPlan} on the snapshot it was
  * made from, rewritten by a {@link PartitionRewriter} into one output, or a band of several, that replaces its
  * inputs. A lost race is not
- * retried: the output is left for GC and the next sweep plans the partition again.
+ * retried: the output is left for GC and the next sweep plans the partition again. A rewrite shared with other
+ * compactor processes whose other groups are not written yet is a noop until one of them completes it.
  */
 final class CompactionRewrite implements RewritePlan<PartitionResult> {
     private final PartitionSnapshot snapshot;
@@ -22,6 +24,8 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
     private final Clock clock;
     /** The rewrite's result once the rewrite step ran: the outputs' sizes for the report. */
     private RewriteResult written;
+    /** Set when the rewrite is shared and another compactor's group is not written yet. */
+    private SharesPending pending;
 
     CompactionRewrite(PartitionSnapshot snapshot, CompactionPlan plan, PartitionRewriter rewriter, Clock clock) {
         this.snapshot = snapshot;
@@ -37,7 +41,14 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
 
     @Override
     public StagedRewrite rewrite(PlannedRewrite planned) throws Exception {
-        RewriteResult rw = rewriter.rewrite(plan);
+        RewriteResult rw;
+        try {
+            rw = rewriter.rewrite(plan);
+        } catch (SharesPending p) {
+            // A shared rewrite whose other groups are other compactors' to write: nothing to commit yet.
+            pending = p;
+            return StagedRewrite.unchanged(plan.inputs().size(), 0);
+        }
         written = rw;
         CommitRecord record = new CommitRecord(CommitKind.COMPACT, clock.instant(), plan.inputNames(), rw.rowsOut(),
                 0, rw.bytesIn(), rw.bytesOut(), rw.outputChecksum(), null, rw.outputNames());
@@ -75,6 +86,11 @@ final class CompactionRewrite implements RewritePlan<PartitionResult> {
         }
         if (outcome instanceof RewriteOutcome.Failed f) {
             return failed(f.error(), f.seconds());
+        }
+        if (outcome instanceof RewriteOutcome.Unchanged && pending != null) {
+            return new PartitionResult(plan.partition(), PartitionResult.Result.NOOP, plan.inputs().size(), 0,
+                    plan.bytesIn(), 0, plan.baseGeneration(), null, plan.inputNames(), null, pending.getMessage(),
+                    outcome.seconds(), Optional.empty(), CommitKind.COMPACT, List.of());
         }
         // Unchanged: a compaction always stages its output, so this is a broken rewriter; reported, not thrown.
         return failed(new IllegalStateException("the rewriter staged no output"), outcome.seconds());

@@ -84,7 +84,8 @@ public final class CompactionWiring {
         PartitionCompactor compactor = new PartitionCompactor(store, counted -> {
             ObjectStore view = throttle.view(counted);
             return new CompactionSteps(new SortedRewriter(view, options.scratchDir(), Uuid7.system(), rowFault,
-                    RowVerification.CHECKSUMS, options.shareWorkers()),
+                    RowVerification.CHECKSUMS, options.shareWorkers()).sharedBy(shard.processes(), options.gcGrace(),
+                            clock),
                     ManifestCommitter.forGcGrace(view, codec, clock, options.gcGrace(), changes),
                     new AuditLog(view, options.scratchDir()));
         }, clock);

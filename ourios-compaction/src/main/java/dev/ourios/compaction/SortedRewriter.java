@@ -2,6 +2,7 @@ package dev.ourios.compaction;
 
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.ScratchOwner;
+import dev.ourios.compaction.share.ShareProcesses;
 import dev.ourios.compaction.share.ShareSampler;
 import dev.ourios.compaction.share.Shares;
 import dev.ourios.compaction.sort.HourServiceCounts;
@@ -13,6 +14,8 @@ import dev.ourios.store.ObjectStore;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Clock;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -38,6 +41,8 @@ public final class SortedRewriter implements PartitionRewriter {
     private final boolean checksums;
     /** Workers one rewrite's shares are split between (docs/spec/storage.md 4.14). */
     private final int shareWorkers;
+    /** The other compactor processes this one shares hour compactions with; null: none. */
+    private final SharedRewrite sharing;
     /** The least sort budget a worker gets, as {@code --sort-budget} allows no less. */
     private static final long MIN_WORKER_BUDGET = 1L << 20;
 
@@ -72,6 +77,11 @@ public final class SortedRewriter implements PartitionRewriter {
     /** As above, with {@code shareWorkers} workers splitting a large rewrite's shares. */
     SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault,
             RowVerification verification, int shareWorkers) {
+        this(store, scratchRoot, uuids, rowFault, verification == RowVerification.CHECKSUMS, shareWorkers, null);
+    }
+
+    private SortedRewriter(ObjectStore store, Path scratchRoot, Uuid7 uuids, RowFault rowFault, boolean checksums,
+            int shareWorkers, SharedRewrite sharing) {
         if (shareWorkers < 1) {
             throw new IllegalArgumentException("BUG: shareWorkers must be positive: " + shareWorkers);
         }
@@ -80,7 +90,8 @@ public final class SortedRewriter implements PartitionRewriter {
         this.scratchRoot = scratchRoot;
         this.uuids = uuids;
         this.rowFault = rowFault;
-        this.checksums = verification == RowVerification.CHECKSUMS;
+        this.checksums = checksums;
+        this.sharing = sharing;
     }
 
     @Override
@@ -100,19 +111,43 @@ public final class SortedRewriter implements PartitionRewriter {
     public RewriteResult rewrite(CompactionPlan plan, Predicate<LogRecord> exclude) throws IOException {
         Files.createDirectories(scratchRoot);
         Shares shares = new ShareSampler(store).shares(plan);
-        List<Shares.Group> groups = shares.groups(shareWorkers);
-        long budget = Math.max(MIN_WORKER_BUDGET, plan.sortBudgetBytes() / groups.size());
-        ShareWorker.Rewriting rewriting = new ShareWorker.Rewriting(store, scratchRoot, uuids, rowFault, checksums);
-        List<ShareWorker> work = groups.stream()
-                .map(g -> new ShareWorker(rewriting, plan, exclude, shares, g, budget, groups.size() == 1)).toList();
-        List<ShareWorker.Result> results = ShareRun.all(work, ShareWorker::run, ShareWorker.Result::abort,
-                "ourios-share-" + plan.partition().hourPath().replace('/', '_'));
+        if (sharing != null && exclude == null && plan.day().isEmpty() && shares.count() > 1) {
+            // A sharded compactor's hour compaction: its group of the shares, the rest other processes'.
+            return sharing.rewrite(plan, shares, group -> write(plan, null, shares, group));
+        }
+        List<ShareWorker.Result> results = write(plan, exclude, shares, new Shares.Group(0, shares.count()));
         try {
             return combine(plan, exclude, results);
         } catch (IOException | RuntimeException | Error e) {
             results.forEach(ShareWorker.Result::abort);
             throw e;
         }
+    }
+
+    /**
+     * A rewriter like this one that shares each hour compaction cut into shares with the other sharded compactor
+     * processes (docs/spec/storage.md, "Sharing one rewrite between compactor processes"); {@code gcGrace} bounds
+     * the age of the share records and files it assembles, by {@code clock}.
+     */
+    public SortedRewriter sharedBy(ShareProcesses processes, Duration gcGrace, Clock clock) {
+        return new SortedRewriter(store, scratchRoot, uuids, rowFault, checksums, shareWorkers,
+                processes.count() > 1 ? new SharedRewrite(store, processes, gcGrace, clock, uuids) : null);
+    }
+
+    /**
+     * Writes the shares of {@code group}, split between this rewriter's workers, each within its part of the sort
+     * budget; the workers' results in share order. Any worker failing undoes them all.
+     */
+    private List<ShareWorker.Result> write(CompactionPlan plan, Predicate<LogRecord> exclude, Shares shares,
+            Shares.Group group) throws IOException {
+        List<Shares.Group> groups = group.split(shareWorkers);
+        long budget = Math.max(MIN_WORKER_BUDGET, plan.sortBudgetBytes() / groups.size());
+        boolean alone = groups.size() == 1 && group.size() == shares.count();
+        ShareWorker.Rewriting rewriting = new ShareWorker.Rewriting(store, scratchRoot, uuids, rowFault, checksums);
+        List<ShareWorker> work = groups.stream()
+                .map(g -> new ShareWorker(rewriting, plan, exclude, shares, g, budget, alone)).toList();
+        return ShareRun.all(work, ShareWorker::run, ShareWorker.Result::abort,
+                "ourios-share-" + plan.partition().hourPath().replace('/', '_'));
     }
 
     /**

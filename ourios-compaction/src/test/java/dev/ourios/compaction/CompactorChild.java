@@ -41,6 +41,14 @@ final class CompactorChild {
     static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
             Optional<Step> crashAt, Optional<Duration> retention, OptionalLong maxFileBytes, int shareWorkers)
             throws IOException {
+        return start(store, scratch, gcGraceMillis, concurrency, warm, crashAt, retention, maxFileBytes, shareWorkers,
+                Optional.empty());
+    }
+
+    /** As above, the child one of several sharded compactors ({@code shard} as {@code --shard} takes it). */
+    static CompactorChild start(Path store, Path scratch, long gcGraceMillis, int concurrency, boolean warm,
+            Optional<Step> crashAt, Optional<Duration> retention, OptionalLong maxFileBytes, int shareWorkers,
+            Optional<String> shard) throws IOException {
         ChildJvm.Builder b = ChildJvm.main(CompactorProcess.class).heap("256m")
                 .jvmArgs("-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1")
                 // With slf4j-simple on the class path, parquet-java warns once per row group of the tiny
@@ -53,9 +61,10 @@ final class CompactorChild {
             b.args(retention.map(Duration::toString).orElse(CompactorProcess.NO_HALT));
         }
         maxFileBytes.ifPresent(m -> b.args(Long.toString(m)));
-        if (shareWorkers > 0) {
-            b.args(Integer.toString(shareWorkers));
+        if (shareWorkers > 0 || shard.isPresent()) {
+            b.args(Integer.toString(Math.max(1, shareWorkers)));
         }
+        shard.ifPresent(b::args);
         return new CompactorChild(b.mergeStderr().start());
     }
 

@@ -1,6 +1,7 @@
 package dev.ourios.compaction;
 
 import dev.ourios.compaction.plan.CompactionOptions;
+import dev.ourios.compaction.sweep.Shard;
 import dev.ourios.compaction.sweep.SweepReport;
 import dev.ourios.compaction.sweep.SweepRunner;
 import dev.ourios.core.PartitionKey;
@@ -27,9 +28,10 @@ import java.util.stream.Stream;
  * at a named protocol step: the sweep then runs on a {@link HaltingObjectStore} wrapping the directory's store.
  *
  * <p>Arguments: {@code <store dir> <scratch dir> <gc grace millis> <concurrency> warm|cold <step>|none
- * [retention|none [max file bytes]]}, the step a {@link HaltingObjectStore.Step} label ({@value #NO_HALT}: run to
+ * [retention|none [max file bytes [share workers [shard i/N]]]]}, the step a {@link HaltingObjectStore.Step} label ({@value #NO_HALT}: run to
  * the end), the retention an ISO-8601 duration every tenant keeps its logs for (none when absent or
- * {@value #NO_HALT}) and the largest compacted file (the default when absent), which makes outputs bands. With {@code warm}, one
+ * {@value #NO_HALT}), the largest compacted file (the default when absent), which makes outputs bands, the share
+ * workers and the process's shard ({@code --shard}, which shares large rewrites with the other shards' processes). With {@code warm}, one
  * partition is first compacted in a private copy, so class loading and JIT happen before the sweep and a random
  * kill lands in protocol work rather than in start-up. Prints {@code SWEEP} when the sweep starts (the parent times
  * its kill from there), {@code RESULT <millis> <partition> <result>} as each partition finishes and
@@ -43,9 +45,9 @@ public final class CompactorProcess {
     }
 
     public static void main(String[] args) throws Exception {
-        if (args.length < 6 || args.length > 9 || !List.of("warm", "cold").contains(args[4])) {
+        if (args.length < 6 || args.length > 10 || !List.of("warm", "cold").contains(args[4])) {
             System.err.println("usage: CompactorProcess <store dir> <scratch dir> <gc grace millis> <concurrency>"
-                    + " warm|cold <step>|none [retention|none [max file bytes [share workers]]]");
+                    + " warm|cold <step>|none [retention|none [max file bytes [share workers [shard i/N]]]]");
             System.exit(2);
         }
         // A mistyped step fails here, before anything is touched.
@@ -57,9 +59,10 @@ public final class CompactorProcess {
         // the store in many row groups, so a kill mid-rewrite leaves a partly written temp file.
         // With share workers, the adaptive threshold: a partition large enough to be shared holds too many rows
         // for 1 KiB groups.
-        int shareWorkers = args.length == 9 ? Integer.parseInt(args[8]) : 1;
+        int shareWorkers = args.length >= 9 ? Integer.parseInt(args[8]) : 1;
+        Shard shard = args.length == 10 ? Shard.parse(args[9]) : Shard.ALL;
         CompactionOptions opts = CompactionOptions.defaults(scratch).withMinFiles(1)
-                .withRowGroupBytes(args.length == 9 ? OptionalLong.empty() : OptionalLong.of(1024))
+                .withRowGroupBytes(args.length >= 9 ? OptionalLong.empty() : OptionalLong.of(1024))
                 .withShareWorkers(shareWorkers)
                 .withGcGrace(Duration.ofMillis(Long.parseLong(args[2])))
                 .withConcurrency(Integer.parseInt(args[3]))
@@ -71,7 +74,8 @@ public final class CompactorProcess {
             warmUp(local, storeDir.resolveSibling("warmup-" + ProcessHandle.current().pid()), opts);
         }
         ObjectStore store = haltAt.<ObjectStore>map(step -> HaltingObjectStore.haltingAt(local, step)).orElse(local);
-        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER));
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, opts).withPlanClock(TestStores.LATER)
+                .withShard(shard));
         System.out.println("SWEEP");
         System.out.flush();
         long started = System.nanoTime();

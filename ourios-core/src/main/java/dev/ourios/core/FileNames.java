@@ -6,6 +6,8 @@ public final class FileNames {
     public static final String COMPACTED = ".compacted.parquet";
     public static final String MANIFEST_PREFIX = "manifest.";
     public static final String MANIFEST_SUFFIX = ".json";
+    /** The share records of a rewrite shared between compactor processes (STORAGE.md §4.14). */
+    public static final String SHARE_PREFIX = "share.";
 
     private FileNames() {
     }
@@ -19,6 +21,25 @@ public final class FileNames {
     /** {@code <uuidv7>.compacted.parquet}: a compaction output, live only when a manifest names it. */
     public static boolean isCompactedFile(String name) {
         return name.endsWith(COMPACTED) && Uuid7.isUuid7(name.substring(0, name.length() - COMPACTED.length()));
+    }
+
+    /**
+     * {@code share.<16 hex digits>.<group>.<uuidv7>.json}: a share record of a rewrite shared between compactor
+     * processes (STORAGE.md §4.14), never read as data, collected after the GC grace.
+     */
+    public static boolean isShareRecord(String name) {
+        if (!name.startsWith(SHARE_PREFIX) || !name.endsWith(MANIFEST_SUFFIX)) {
+            return false;
+        }
+        String[] parts = name.substring(SHARE_PREFIX.length(), name.length() - MANIFEST_SUFFIX.length())
+                .split("\\.", -1);
+        return parts.length == 3 && parts[0].matches("[0-9a-f]{16}") && parts[1].matches("0|[1-9][0-9]{0,2}")
+                && Uuid7.isUuid7(parts[2]);
+    }
+
+    /** The name of group {@code group}'s share record of plan {@code planId}, with the fresh {@code uuid}. */
+    public static String shareRecordName(String planId, int group, String uuid) {
+        return SHARE_PREFIX + planId + "." + group + "." + uuid + MANIFEST_SUFFIX;
     }
 
     /** Temp siblings start with a dot; no reader ever matches them. */

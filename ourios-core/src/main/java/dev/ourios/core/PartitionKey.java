@@ -92,6 +92,20 @@ public record PartitionKey(String tenantId, int year, int month, int day, int ho
         return padded(b, hour, 2).toString();
     }
 
+    /**
+     * FNV-1a 64 over UTF-8 {@code tenant '\n' YYYY-MM-DDTHH} (STORAGE.md §4.11): the hash that assigns the partition
+     * to a compactor shard, explicit rather than {@code hashCode()} so every process and implementation agrees. The
+     * label's fixed length keeps it unambiguous.
+     */
+    public long shardHash() {
+        long h = 0xcbf29ce484222325L;
+        for (byte b : (tenantId + "\n" + hourLabel()).getBytes(java.nio.charset.StandardCharsets.UTF_8)) {
+            h ^= b & 0xff;
+            h *= 0x100000001b3L;
+        }
+        return h;
+    }
+
     /** Appends {@code v} as {@code %0<width>d} does. */
     private static StringBuilder padded(StringBuilder b, int v, int width) {
         if (v < 0) {

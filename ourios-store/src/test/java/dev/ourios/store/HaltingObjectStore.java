@@ -21,6 +21,8 @@ import java.util.stream.Collectors;
  *       names it; the rewriter publishes only after the checksums matched); no manifest is written;</li>
  *   <li>{@code after-commit}: a {@code manifest.<gen>.json} is created (the commit); its audit event is not
  *       written;</li>
+ *   <li>{@code after-share-record}: a share record ({@code share.*.json}) of a rewrite shared between compactor
+ *       processes is created; no manifest is written by this process;</li>
  *   <li>{@code mid-gc}: the first object is deleted (GC runs first in a sweep, so that is GC's first delete).</li>
  * </ul>
  */
@@ -35,6 +37,8 @@ public final class HaltingObjectStore extends ForwardingObjectStore {
         MID_REWRITE("mid-rewrite"),
         AFTER_OUTPUT_PUBLISHED("after-output-published"),
         AFTER_COMMIT("after-commit"),
+        /** After a shared rewrite's share record is published (docs/spec/storage.md 4.14), before any commit. */
+        AFTER_SHARE_RECORD("after-share-record"),
         MID_GC("mid-gc");
 
         private final String label;
@@ -90,6 +94,9 @@ public final class HaltingObjectStore extends ForwardingObjectStore {
     public boolean putIfAbsent(String key, byte[] content) throws IOException {
         boolean created = delegate.putIfAbsent(key, content);
         if (created && step == Step.AFTER_COMMIT && FileNames.manifestGeneration(name(key)) >= 0) {
+            halt.run();
+        }
+        if (created && step == Step.AFTER_SHARE_RECORD && FileNames.isShareRecord(name(key))) {
             halt.run();
         }
         return created;

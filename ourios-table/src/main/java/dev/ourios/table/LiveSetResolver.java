@@ -121,7 +121,7 @@ public final class LiveSetResolver {
                 if (gen < generation) {
                     superseded.add(o);
                 }
-            } else if (accounted.contains(name) || FileNames.isCompactedFile(name)) {
+            } else if (accounted.contains(name) || FileNames.isCompactedFile(name) || FileNames.isShareRecord(name)) {
                 covered.add(o);
             } else if (FileNames.isTempFile(name)) {
                 temps.add(o);
@@ -185,6 +185,8 @@ public final class LiveSetResolver {
                 temps.add(o);
             } else if (reference && name.endsWith(FileNames.PARQUET)) {
                 orphans.add(o); // the reference writes at the final key: unnamed means a lost race or a crash
+            } else if (FileNames.isShareRecord(name)) {
+                orphans.add(o); // a shared rewrite's record: never read as data, collected after the grace
             } else if (ingestLive && FileNames.isIngestFile(name)) {
                 live.add(o); // late data (or generation 0): visible at once
             } else if (FileNames.isCompactedFile(name)) {

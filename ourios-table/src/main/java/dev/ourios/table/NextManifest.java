@@ -103,9 +103,10 @@ public final class NextManifest {
 
     /**
      * The orphans of a reference-ruled snapshot that a takeover retires: every one but unnamed
-     * {@code <uuidv7>.compacted.parquet} files, which stay orphans under our rules too.
+     * {@code <uuidv7>.compacted.parquet} files and share records, which stay orphans under our rules too.
      */
     private static List<String> referenceOrphans(PartitionSnapshot snapshot) {
-        return snapshot.orphans().stream().map(o -> o.name()).filter(n -> !FileNames.isCompactedFile(n)).toList();
+        return snapshot.orphans().stream().map(o -> o.name()).filter(n -> !FileNames.isCompactedFile(n) && !FileNames.isShareRecord(n))
+                .toList();
     }
 }

@@ -68,13 +68,7 @@ public final class Shares {
      * without a share would read the inputs for nothing).
      */
     public List<Group> groups(int workers) {
-        int k = count();
-        int p = Math.max(1, Math.min(workers, k));
-        List<Group> groups = new ArrayList<>(p);
-        for (int w = 0; w < p; w++) {
-            groups.add(new Group((int) ((long) w * k / p), (int) ((long) (w + 1) * k / p)));
-        }
-        return groups;
+        return new Group(0, count()).split(workers);
     }
 
     /** The shares {@code from} (inclusive) to {@code to} (exclusive) of one worker. */
@@ -91,6 +85,21 @@ public final class Shares {
 
         public int size() {
             return to - from;
+        }
+
+        /**
+         * This group's shares split between {@code workers} workers by the rule of {@link Shares#groups}: worker
+         * {@code w} of {@code P = min(workers, size)} takes {@code from + floor(w size / P)} to
+         * {@code from + floor((w + 1) size / P) − 1}.
+         */
+        public List<Group> split(int workers) {
+            int k = size();
+            int p = Math.max(1, Math.min(workers, k));
+            List<Group> groups = new ArrayList<>(p);
+            for (int w = 0; w < p; w++) {
+                groups.add(new Group(from + (int) ((long) w * k / p), from + (int) ((long) (w + 1) * k / p)));
+            }
+            return groups;
         }
     }
 

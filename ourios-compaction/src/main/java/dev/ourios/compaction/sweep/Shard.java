@@ -1,7 +1,7 @@
 package dev.ourios.compaction.sweep;
 
+import dev.ourios.compaction.share.ShareProcesses;
 import dev.ourios.core.PartitionKey;
-import java.nio.charset.StandardCharsets;
 
 /**
  * One of {@code count} disjoint slices of the partition space, for running several compactors side by side
@@ -15,9 +15,6 @@ import java.nio.charset.StandardCharsets;
 public record Shard(int index, int count) {
     /** Everything: the default when no {@code --shard} is given. */
     public static final Shard ALL = new Shard(0, 1);
-
-    private static final long FNV_OFFSET = 0xcbf29ce484222325L;
-    private static final long FNV_PRIME = 0x100000001b3L;
 
     public Shard {
         if (count < 1 || index < 0 || index >= count) {
@@ -45,14 +42,14 @@ public record Shard(int index, int count) {
         return count == 1 || Long.remainderUnsigned(hash(p), count) == index;
     }
 
-    /** FNV-1a 64 over UTF-8 {@code tenant '\n' YYYY-MM-DDTHH}; the label's fixed length keeps it unambiguous. */
+    /** The partition's hash (FNV-1a 64, {@link PartitionKey#shardHash}). */
     static long hash(PartitionKey p) {
-        long h = FNV_OFFSET;
-        for (byte b : (p.tenantId() + "\n" + p.hourLabel()).getBytes(StandardCharsets.UTF_8)) {
-            h ^= b & 0xff;
-            h *= FNV_PRIME;
-        }
-        return h;
+        return p.shardHash();
+    }
+
+    /** This shard as one of the compactor processes that share large rewrites (storage.md §4.14). */
+    public ShareProcesses processes() {
+        return new ShareProcesses(index, count);
     }
 
     @Override

@@ -11,6 +11,8 @@ import dev.ourios.compaction.plan.CompactionOptions;
 import dev.ourios.compaction.plan.CompactionPlan;
 import dev.ourios.compaction.plan.CompactionPolicy;
 import dev.ourios.compaction.plan.PlanDecision;
+import dev.ourios.compaction.share.ShareProcesses;
+import dev.ourios.compaction.share.ShareSampler;
 import dev.ourios.core.PartitionKey;
 import dev.ourios.core.Retention;
 import dev.ourios.store.ObjectInfo;
@@ -151,12 +153,17 @@ public final class SweepRunner {
         List<PlanDecision> decisions = new ArrayList<>();
         List<PartitionKey> partitions;
         try {
-            partitions = layout.partitions(filter).stream().filter(shard::owns).toList();
+            partitions = layout.partitions(filter).stream().filter(this::mayPlan).toList();
         } catch (Throwable t) {
             errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             return decisions;
         }
         for (PartitionKey p : partitions) {
+            if (!shard.owns(p)) {
+                sharedCandidate(p, now).ifPresent(c -> decisions.add(PlanDecision.compact(c.plan(),
+                        "another shard's hour, shared: a group of its shares is this compactor's")));
+                continue;
+            }
             try {
                 if (retention.isExpired(p, now)) {
                     continue; // expired, never compacted: see expiries()
@@ -262,7 +269,7 @@ public final class SweepRunner {
         List<DayPartition> dayPartitions = new ArrayList<>(); // days holding a rollup/ directory
         try {
             layout.forEachPartition(filter, listed::add, dayPartitions::add);
-            partitions = listed.stream().filter(shard::owns).toList();
+            partitions = listed.stream().filter(this::mayPlan).toList();
         } catch (Throwable t) {
             errors.add("listing partitions: " + Containment.describe(Containment.contain(t)));
             listed = List.of();
@@ -275,6 +282,10 @@ public final class SweepRunner {
         }
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
         for (PartitionKey p : partitions) {
+            if (!shard.owns(p)) {
+                sharedCandidate(p, now).ifPresent(candidates::add);
+                continue;
+            }
             try {
                 PartitionSnapshot s = reader.hourSnapshot(p);
                 if (s.isCovered()) {
@@ -541,6 +552,43 @@ public final class SweepRunner {
     }
 
     private record Candidate(PartitionSnapshot snapshot, CompactionPlan plan) {
+    }
+
+    /**
+     * Whether this runner plans {@code p}: its shard's partitions, and when sharded every partition, since another
+     * shard's large hour may give this process a group of its shares.
+     */
+    private boolean mayPlan(PartitionKey p) {
+        return shard.owns(p) || shard.count() > 1;
+    }
+
+    /**
+     * Another shard's hour as this process's candidate: when its compaction is cut into shares and one group is this
+     * process's to write (docs/spec/storage.md, "Sharing one rewrite between compactor processes"). Everything else
+     * about the hour (its audit repair, expiry, errors) is its own shard's; a failure to plan it is logged only.
+     */
+    private Optional<Candidate> sharedCandidate(PartitionKey p, Instant now) {
+        try {
+            if (retention.isExpired(p, now)) {
+                return Optional.empty();
+            }
+            PartitionSnapshot s = reader.hourSnapshot(p);
+            if (s.isCovered()) {
+                return Optional.empty();
+            }
+            Optional<CompactionPlan> plan = policy.decide(p, s.generation(), s.live(), mainFiles(s), now).plan();
+            if (plan.isEmpty() || plan.get().day().isPresent()) {
+                return Optional.empty();
+            }
+            ShareProcesses processes = shard.processes();
+            int groups = processes.groups(ShareSampler.shareCount(plan.get().bytesIn(), plan.get().maxFileBytes()));
+            return groups > 1 && processes.groupOf(p, groups) >= 0 ? Optional.of(new Candidate(s, plan.get()))
+                    : Optional.empty();
+        } catch (Throwable t) {
+            LOG.debug("planning {} for a shared rewrite failed; its own shard reports it", p, t);
+            Containment.contain(t);
+            return Optional.empty();
+        }
     }
 
     /** The band the partition's manifest names as its main files; empty when it names none. */

@@ -91,6 +91,27 @@ public final class RowChecksum {
         return rows + ":" + String.format("%016x%016x", sumA, sumB);
     }
 
+    /**
+     * The checksum of the rows of several streams from their {@link #value}s: counts and sums added, as
+     * {@link #addAll} adds them (a shared rewrite's groups, recorded by different processes).
+     *
+     * @throws IllegalArgumentException when a value is not of the form {@code <rows>:<32 hex digits>}
+     */
+    public static String sum(Iterable<String> values) {
+        RowChecksum total = new RowChecksum();
+        for (String v : values) {
+            int colon = v.indexOf(':');
+            if (colon < 1 || v.length() != colon + 33 || !v.substring(colon + 1).matches("[0-9a-f]{32}")
+                    || !v.substring(0, colon).matches("[0-9]{1,19}")) {
+                throw new IllegalArgumentException("not a row checksum: " + v.substring(0, Math.min(v.length(), 64)));
+            }
+            total.rows += Long.parseLong(v.substring(0, colon));
+            total.sumA += Long.parseUnsignedLong(v.substring(colon + 1, colon + 17), 16);
+            total.sumB += Long.parseUnsignedLong(v.substring(colon + 17), 16);
+        }
+        return total.value();
+    }
+
     public static String of(Iterable<LogRecord> records) {
         RowChecksum c = new RowChecksum();
         records.forEach(c::add);
