@@ -69,7 +69,8 @@ public final class CompactCommand implements Callable<Integer> {
     boolean json;
 
     @Option(names = "--shard", paramLabel = "i/N", description = "Compact only the partitions of shard i of N "
-            + "(by a stable hash of tenant and hour), for several compactors on one store; GC still covers all")
+            + "(by a stable hash of tenant and hour), for several compactors on one store, and this shard's group of "
+            + "any hour large enough to be cut into shares; GC still covers all")
     String shard;
 
     @Override

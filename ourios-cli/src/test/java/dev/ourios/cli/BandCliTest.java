@@ -19,7 +19,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code ourios compact --max-file-bytes} (storage.md §4.14) through the command line, as processes: an hour beyond the bound is
  * compacted into a band whose files {@code --json} names, {@code ourios files} lists each of them, {@code verify}
  * checks them against their one commit, and a count and DuckDB over the listed files find every row; an hour of four
- * times the bound compacted with {@code --share-workers 2} is the same files as with one worker.
+ * times the bound compacted with {@code --share-workers 2} is the same files as with one worker, and so is that hour
+ * shared by two sharded {@code compact} processes ({@code --shard 0/2}, {@code 1/2}).
  */
 class BandCliTest {
     private static final ObjectMapper JSON = new ObjectMapper();
@@ -70,6 +71,55 @@ class BandCliTest {
                 "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "2MiB");
         assertEquals(0, again.exit(), again.err());
         assertTrue(again.out().contains("\"committed\":0"), "a band at rest: " + again.out());
+    }
+
+    @Test
+    void two_sharded_compact_processes_share_one_hour_and_the_second_commits_the_band_one_process_writes()
+            throws Exception {
+        List<List<byte[]>> bands = new java.util.ArrayList<>();
+        for (String layout : List.of("one", "shards")) {
+            String store = Files.createDirectories(dir.resolve("store-" + layout)).toString();
+            var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                    "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
+                    "--seed", "7");
+            assertEquals(0, g.exit(), g.err());
+            Path hour = Path.of(store).resolve("data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
+            JsonNode result;
+            if (layout.equals("one")) {
+                result = compactOnce(store);
+            } else {
+                JsonNode first = compactOnce(store, "--shard", "0/2");
+                assertEquals("noop", first.get("result").asText(), first.toString());
+                assertTrue(first.get("reason").asText().contains("waiting for shares of other compactors (1 of 2"),
+                        first.toString());
+                result = compactOnce(store, "--shard", "1/2");
+            }
+            assertEquals("committed", result.get("result").asText(), result.toString());
+            var count = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--count");
+            assertEquals("54000", count.out().strip(), count.err());
+            var verify = CliProcess.run(dir, "verify", "--store", store);
+            assertEquals(0, verify.exit(), verify.err() + verify.out());
+            List<byte[]> band = new java.util.ArrayList<>();
+            for (JsonNode name : result.get("outputs")) {
+                band.add(Files.readAllBytes(hour.resolve(name.asText())));
+            }
+            bands.add(band);
+        }
+        assertEquals(bands.get(0).size(), bands.get(1).size(), "the same cut");
+        for (int i = 0; i < bands.get(0).size(); i++) {
+            assertTrue(java.util.Arrays.equals(bands.get(0).get(i), bands.get(1).get(i)),
+                    "file " + i + " of the band is the same shared between two processes");
+        }
+    }
+
+    /** One {@code compact --once --json} at a 1 MiB bound; its partition line. */
+    private JsonNode compactOnce(String store, String... more) throws Exception {
+        List<String> args = new java.util.ArrayList<>(List.of("compact", "--store", store, "--once", "--json",
+                "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "1MiB"));
+        args.addAll(List.of(more));
+        var compact = CliProcess.run(dir, args.toArray(String[]::new));
+        assertEquals(0, compact.exit(), compact.err());
+        return JSON.readTree(compact.outLines().get(0));
     }
 
     @Test

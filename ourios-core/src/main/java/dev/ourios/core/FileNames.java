@@ -28,7 +28,8 @@ public final class FileNames {
      * processes (STORAGE.md §4.14), never read as data, collected after the GC grace.
      */
     public static boolean isShareRecord(String name) {
-        if (!name.startsWith(SHARE_PREFIX) || !name.endsWith(MANIFEST_SUFFIX)) {
+        if (name.length() <= SHARE_PREFIX.length() + MANIFEST_SUFFIX.length() || !name.startsWith(SHARE_PREFIX)
+                || !name.endsWith(MANIFEST_SUFFIX)) {
             return false;
         }
         String[] parts = name.substring(SHARE_PREFIX.length(), name.length() - MANIFEST_SUFFIX.length())
