@@ -18,7 +18,7 @@ import java.util.stream.Collectors;
 public final class BenchMain {
     /** Suites {@code all} leaves out: run on their own, or needing something built besides the bench jar. */
     static final java.util.Set<String> OPT_IN = java.util.Set.of("scaling-point", "query-spark", "cold-cli",
-            "month-query");
+            "month-query", "shared-hour");
 
     private BenchMain() {
     }
@@ -26,7 +26,7 @@ public final class BenchMain {
     static Map<String, Suite> suites() {
         return List.<Suite>of(new D2Suite(), new D3Suite(), new ScalingSuite(), new B2PostSuite(),
                 new Rfc0036Suite(), new ChecksumSuite(), new ScalingPointSuite(), new S3Suite(), new QueryDuckDbSuite(), new StatsDuckDbSuite(), new QuerySparkSuite(), new IngestSuite(),
-                new ColdCliSuite(), new MonthQuerySuite()).stream()
+                new ColdCliSuite(), new MonthQuerySuite(), new SharedHourSuite()).stream()
                 .collect(Collectors.toMap(Suite::name, Function.identity(), (a, b) -> a, java.util.LinkedHashMap::new));
     }
 

@@ -283,7 +283,10 @@ public final class SweepRunner {
         List<PartitionResult> results = Collections.synchronizedList(new ArrayList<>());
         for (PartitionKey p : partitions) {
             if (!shard.owns(p)) {
-                sharedCandidate(p, now).ifPresent(candidates::add);
+                sharedCandidate(p, now).ifPresent(c -> {
+                    candidates.add(c);
+                    found.merge(p.tenantId(), 1L, Long::sum); // its commit, if this process makes it, counts here
+                });
                 continue;
             }
             try {
