@@ -99,17 +99,9 @@ class BandCliTest {
             assertEquals("54000", count.out().strip(), count.err());
             var verify = CliProcess.run(dir, "verify", "--store", store);
             assertEquals(0, verify.exit(), verify.err() + verify.out());
-            List<byte[]> band = new java.util.ArrayList<>();
-            for (JsonNode name : result.get("outputs")) {
-                band.add(Files.readAllBytes(hour.resolve(name.asText())));
-            }
-            bands.add(band);
+            bands.add(band(hour, result));
         }
-        assertEquals(bands.get(0).size(), bands.get(1).size(), "the same cut");
-        for (int i = 0; i < bands.get(0).size(); i++) {
-            assertTrue(java.util.Arrays.equals(bands.get(0).get(i), bands.get(1).get(i)),
-                    "file " + i + " of the band is the same shared between two processes");
-        }
+        assertSameBand(bands, "shared between two processes");
     }
 
     /** One {@code compact --once --json} at a 1 MiB bound; its partition line. */
@@ -152,16 +144,25 @@ class BandCliTest {
             assertEquals("committed", result.get("result").asText(), compact.out());
             var count = CliProcess.run(dir, "query", "--store", store, "--tenant", "acme", "--count");
             assertEquals("54000", count.out().strip(), count.err());
-            List<byte[]> band = new java.util.ArrayList<>();
-            for (JsonNode name : result.get("outputs")) {
-                band.add(Files.readAllBytes(hour.resolve(name.asText())));
-            }
-            bands.add(band);
+            bands.add(band(hour, result));
         }
+        assertSameBand(bands, "with two share workers");
+    }
+
+    /** The bytes of each file a compaction's JSON line names as its outputs, in order. */
+    private static List<byte[]> band(Path hour, JsonNode result) throws java.io.IOException {
+        List<byte[]> band = new java.util.ArrayList<>();
+        for (JsonNode name : result.get("outputs")) {
+            band.add(Files.readAllBytes(hour.resolve(name.asText())));
+        }
+        return band;
+    }
+
+    private static void assertSameBand(List<List<byte[]>> bands, String how) {
         assertEquals(bands.get(0).size(), bands.get(1).size(), "the same cut");
         for (int i = 0; i < bands.get(0).size(); i++) {
             assertTrue(java.util.Arrays.equals(bands.get(0).get(i), bands.get(1).get(i)),
-                    "file " + i + " of the band is the same with two share workers");
+                    "file " + i + " of the band is the same " + how);
         }
     }
 }

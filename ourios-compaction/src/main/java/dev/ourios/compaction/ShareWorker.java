@@ -130,6 +130,18 @@ final class ShareWorker {
         }
     }
 
+    /** The rows every worker of {@code results} read: the same for each, as they read the same inputs. */
+    static long rowsRead(CompactionPlan plan, List<Result> results) {
+        long seen = results.get(0).seen();
+        for (Result r : results) {
+            if (r.seen() != seen) {
+                throw new IllegalStateException(plan.partition() + ": share workers read " + seen + " and "
+                        + r.seen() + " rows of the same inputs");
+            }
+        }
+        return seen;
+    }
+
     private BackgroundChecksum checksum(String threadName) {
         return rewriting.checksums() ? BackgroundChecksum.start(threadName) : BackgroundChecksum.counting();
     }

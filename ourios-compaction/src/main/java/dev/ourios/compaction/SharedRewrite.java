@@ -80,15 +80,11 @@ final class SharedRewrite {
     private static ShareRecord recordOf(CompactionPlan plan, String planId, int group, int groups, Shares shares,
             List<ShareWorker.Result> parts) throws IOException {
         try {
-            long read = parts.get(0).seen();
+            long read = ShareWorker.rowsRead(plan, parts);
             RowChecksum in = new RowChecksum();
             RowChecksum out = new RowChecksum();
             List<ShareRecord.Output> outputs = new ArrayList<>();
             for (ShareWorker.Result r : parts) {
-                if (r.seen() != read) {
-                    throw new IllegalStateException(plan.partition() + ": share workers read " + read + " and "
-                            + r.seen() + " rows of the same inputs");
-                }
                 in.addAll(r.in());
                 out.addAll(r.out());
                 r.files().forEach(f -> outputs.add(new ShareRecord.Output(f.name(), f.rows(), f.bytes(),

@@ -156,7 +156,7 @@ public final class SortedRewriter implements PartitionRewriter {
      */
     private RewriteResult combine(CompactionPlan plan, Predicate<LogRecord> exclude, List<ShareWorker.Result> results)
             throws IOException {
-        long seen = results.get(0).seen();
+        long seen = ShareWorker.rowsRead(plan, results);
         RowChecksum in = new RowChecksum(checksums);
         RowChecksum out = new RowChecksum(checksums);
         long removed = 0;
@@ -166,10 +166,6 @@ public final class SortedRewriter implements PartitionRewriter {
         HourServiceCounts counted = null;
         List<RewriteResult.Output> outputs = new ArrayList<>();
         for (ShareWorker.Result r : results) {
-            if (r.seen() != seen) {
-                throw new IllegalStateException(plan.partition() + ": share workers read " + seen + " and "
-                        + r.seen() + " rows of the same inputs");
-            }
             in.addAll(r.in());
             out.addAll(r.out());
             removed += r.removed();
