@@ -196,8 +196,12 @@ public final class SharedHourSuite implements Suite {
                 .map(a -> Long.parseLong(a.substring(prefix.length()))).orElse(otherwise);
     }
 
-    private static double median(List<FreshProcess.Run> runs, java.util.function.ToDoubleFunction<FreshProcess.Run> f) {
+    private static double median(List<FreshProcess.Run> runs,
+            java.util.function.ToDoubleFunction<FreshProcess.Run> f) {
         double[] v = runs.stream().mapToDouble(f).sorted().toArray();
-        return v.length == 0 ? Double.NaN : v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
+        if (v.length == 0) {
+            return Double.NaN;
+        }
+        return v.length % 2 == 1 ? v[v.length / 2] : (v[v.length / 2 - 1] + v[v.length / 2]) / 2;
     }
 }

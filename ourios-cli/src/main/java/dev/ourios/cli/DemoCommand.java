@@ -132,6 +132,9 @@ public final class DemoCommand implements Callable<Integer> {
                 + "  curl -s -X POST localhost:4319/v1/query -H 'X-Ourios-Tenant: %s' "
                 + "-d '{\"service\":\"%s\",\"from\":\"%s\",\"to\":\"%s\",\"limit\":5}'%n", dir, tenant,
                 SERVICE, from, from.plus(1, ChronoUnit.MINUTES));
+        w.printf("Several compactors on one store, splitting each large hour between them:%n"
+                + "  ./ourios compact --store %s --shard 0/2   and, elsewhere,"
+                + "   ./ourios compact --store %s --shard 1/2%n", dir, dir);
         w.printf("See it in the web UI: ./ourios serve --store %s   then open http://127.0.0.1:4319/#range=24h"
                 + "&tenant=%s%n", dir, tenant);
         if (before.stats.rows() != after.stats.rows() || before.count.rows() != after.count.rows()) {
