@@ -32,13 +32,16 @@ import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Sharing one rewrite between compactor processes (storage.md §4.14): sharded compactors each write one group of a
  * large hour's shares and publish a share record; the process whose record completes the set commits the band,
- * byte-identical to one process's. Records past half the GC grace, or unreadable, are never assembled; a process
- * killed after its record leaves it for the other to assemble; GC collects the records.
+ * byte-identical to one process's, however many share workers each splits its group between. A group whose record
+ * is there is not written again; records past half the GC grace, or unreadable, are never assembled; a process halted
+ * after its record leaves it for the other to assemble, one halted before it writes its group again on restart; GC
+ * collects the records.
  */
 class ProcessShareTest {
     private static final long MAX_FILE = 1L << 20;
@@ -73,8 +76,14 @@ class ProcessShareTest {
         assertEquals(0, halfway.generation(), "nothing committed while a group is missing");
         assertEquals(1, shareRecords(halfway).size(), halfway.listing().toString());
         ledger.assertRowsIntact("one group written");
+        PartitionResult again = only(sweep(first));
+        assertEquals(PartitionResult.Result.NOOP, again.result(), again.toString());
+        assertEquals(halfway.listing().stream().map(ObjectInfo::name).toList(),
+                TestStores.snapshot(store, hour).listing().stream().map(ObjectInfo::name).toList(),
+                "a group whose record is there is not written again");
 
-        PartitionResult committed = only(sweep(1 - first));
+        // The other process splits its group between two share workers: the same files.
+        PartitionResult committed = only(sweep(1 - first, 2));
         assertEquals(PartitionResult.Result.COMMITTED, committed.result(), committed.toString());
         ledger.assertRowsIntact("assembled");
         assertEquals(alone.size(), band().size(), "as many files as one process writes");
@@ -141,19 +150,30 @@ class ProcessShareTest {
     }
 
     @ParameterizedTest
-    @ValueSource(ints = {0, 1})
-    void a_process_killed_after_its_share_record_leaves_it_for_the_other_to_assemble(int killed) throws Exception {
+    @CsvSource({"AFTER_SHARE_RECORD, 0", "AFTER_SHARE_RECORD, 1", "MID_REWRITE, 0", "AFTER_OUTPUT_PUBLISHED, 1"})
+    void a_process_halted_while_sharing_loses_no_row_and_the_hour_is_committed_once_both_have_run(Step point,
+            int killed) throws Exception {
         StoreLedger ledger = new StoreLedger(store);
-        CompactorChild dying = child(killed, Optional.of(Step.AFTER_SHARE_RECORD));
+        CompactorChild dying = child(killed, Optional.of(point));
         assertEquals(HaltingObjectStore.HALT_STATUS, dying.await(180_000), dying.output());
-        ledger.assertRowsIntact("after the halt");
+        ledger.assertRowsIntact("after the halt at " + point);
         assertEquals(0, TestStores.snapshot(store, hour).generation(), "nothing committed");
 
         CompactorChild other = child(1 - killed, Optional.empty());
         assertEquals(0, other.await(180_000), other.output());
-        assertEquals(1, count(other.output(), " committed"), other.output());
-        ledger.assertRowsIntact("assembled by the other process");
-        BandRecovery.recoverIntoOneBand(store, dir.resolve("scratch"), options(), ledger, "after-share-record");
+        ledger.assertRowsIntact(point + ", then the other process");
+        if (point == Step.AFTER_SHARE_RECORD) {
+            assertEquals(1, count(other.output(), " committed"), "the record left behind is assembled: "
+                    + other.output());
+        } else {
+            assertEquals(1, count(other.output(), " noop"), "the halted group is missing: " + other.output());
+            CompactorChild restarted = child(killed, Optional.empty());
+            assertEquals(0, restarted.await(180_000), restarted.output());
+            assertEquals(1, count(restarted.output(), " committed"), restarted.output());
+        }
+        assertEquals(1, TestStores.snapshot(store, hour).generation(), "one commit");
+        ledger.assertRowsIntact(point + ", committed");
+        BandRecovery.recoverIntoOneBand(store, dir.resolve("scratch"), options(), ledger, point.label());
     }
 
     private CompactorChild child(int shard, Optional<Step> halt) throws IOException {
@@ -167,7 +187,12 @@ class ProcessShareTest {
     }
 
     private List<PartitionResult> sweep(int shard) {
-        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store, options())
+        return sweep(shard, 1);
+    }
+
+    private List<PartitionResult> sweep(int shard, int shareWorkers) {
+        SweepRunner runner = CompactionWiring.sweepRunner(SweepSettings.of(store,
+                        options().withShareWorkers(shareWorkers))
                 .withPlanClock(TestStores.LATER).withShard(new Shard(shard, 2)));
         SweepReport report = runner.sweep(PartitionFilter.all(), r -> { });
         assertFalse(report.hasErrors(), report.toString());
