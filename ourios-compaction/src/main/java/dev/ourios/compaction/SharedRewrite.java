@@ -18,7 +18,9 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeMap;
+import java.util.TreeSet;
 import java.util.stream.Collectors;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,11 +60,14 @@ final class SharedRewrite {
         String planId = ShareRecord.planId(plan, groups);
         String dir = plan.outputPrefix();
         int mine = processes.groupOf(plan.partition(), groups);
-        Map<Integer, ShareRecord> usable = usable(dir, planId, groups);
-        if (mine >= 0 && !usable.containsKey(mine)) {
+        Listed listed = list(dir, planId, groups);
+        Map<Integer, ShareRecord> usable = listed.usable();
+        if (mine >= 0 && !usable.containsKey(mine) && (!listed.recorded().contains(mine) || listed.recordedAll())) {
+            // A group never recorded is written; one whose record went stale (or unreadable) only once every group
+            // has a record, so a process whose peer never wrote does not rewrite its group at every sweep.
             publish(dir, recordOf(plan, planId, mine, groups, shares,
                     writer.write(shares.groups(groups).get(mine))));
-            usable = usable(dir, planId, groups);
+            usable = list(dir, planId, groups).usable();
             if (!usable.containsKey(mine)) {
                 // Its own files are already past the age the committer accepts: the group took too long.
                 throw new IOException(plan.partition() + ": this compactor's shares took longer than half the GC"
@@ -110,20 +115,34 @@ final class SharedRewrite {
     }
 
     /**
-     * The usable record of each group of plan {@code planId} in {@code dir}: it parses, its name and content agree,
-     * and it and every file it names are present and younger than half the GC grace; the first by name counts.
+     * The share records of one plan in its directory: the groups with a record of any kind, and the usable record of
+     * each group that has one.
      */
-    private Map<Integer, ShareRecord> usable(String dir, String planId, int groups) throws IOException {
+    private record Listed(Set<Integer> recorded, Map<Integer, ShareRecord> usable, int groups) {
+        boolean recordedAll() {
+            return recorded.size() == groups;
+        }
+    }
+
+    /**
+     * The records of plan {@code planId} in {@code dir}. A record is usable when it parses, its name and content
+     * agree, and it and every file it names are present and younger than half the GC grace; the first by name counts.
+     */
+    private Listed list(String dir, String planId, int groups) throws IOException {
         List<ObjectInfo> listing = store.listObjects(dir);
         Map<String, ObjectInfo> byName = listing.stream()
                 .collect(Collectors.toMap(ObjectInfo::name, o -> o, (a, b) -> a));
         Instant now = clock.instant();
+        Set<Integer> recorded = new TreeSet<>();
         Map<Integer, ShareRecord> usable = new TreeMap<>();
         for (ObjectInfo o : listing) {
             if (!planId.equals(ShareRecord.planOfName(o.name()))) {
                 continue;
             }
             int group = ShareRecord.groupOfName(o.name());
+            if (group < groups) {
+                recorded.add(group);
+            }
             if (group >= groups || usable.containsKey(group) || !young(o, now)
                     || o.size() > ShareRecord.MAX_BYTES) {
                 continue;
@@ -135,7 +154,7 @@ final class SharedRewrite {
                 usable.put(group, r.get());
             }
         }
-        return usable;
+        return new Listed(recorded, usable, groups);
     }
 
     private boolean young(ObjectInfo o, Instant now) {

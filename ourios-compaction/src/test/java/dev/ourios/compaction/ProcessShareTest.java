@@ -98,7 +98,8 @@ class ProcessShareTest {
 
     @ParameterizedTest
     @ValueSource(strings = {"stale", "unreadable"})
-    void a_record_past_half_the_grace_or_unreadable_is_not_assembled_and_its_group_is_written_again(String fault)
+    void a_record_past_half_the_grace_or_unreadable_is_not_assembled_and_its_group_is_written_once_all_have_one(
+            String fault)
             throws IOException {
         StoreLedger ledger = new StoreLedger(store);
         assertEquals(PartitionResult.Result.NOOP, only(sweep(0)).result());
@@ -113,6 +114,11 @@ class ProcessShareTest {
         } else {
             Files.write(dir.resolve("store").resolve(record.key()), "{\"format\":1,\"plan\":".getBytes());
         }
+
+        List<String> before = TestStores.snapshot(store, hour).listing().stream().map(ObjectInfo::name).toList();
+        assertEquals(PartitionResult.Result.NOOP, only(sweep(0)).result());
+        assertEquals(before, TestStores.snapshot(store, hour).listing().stream().map(ObjectInfo::name).toList(),
+                fault + ": while the other group has no record, the group is not written again");
 
         PartitionResult other = only(sweep(1));
         assertEquals(PartitionResult.Result.NOOP, other.result(), other.toString());
