@@ -30,11 +30,8 @@ class BandCliTest {
 
     @Test
     void an_hour_beyond_max_file_bytes_is_compacted_listed_verified_and_counted_as_a_band() throws Exception {
-        String store = Files.createDirectories(dir.resolve("store")).toString();
-        var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
-                "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
-                "--seed", "7");
-        assertEquals(0, g.exit(), g.err());
+        String store = dir.resolve("store").toString();
+        generateHour(store);
 
         var compact = CliProcess.run(dir, "compact", "--store", store, "--once", "--json",
                 "--now", "2026-11-02T00:00:00Z", "--max-file-bytes", "2MiB");
@@ -78,12 +75,8 @@ class BandCliTest {
             throws Exception {
         List<List<byte[]>> bands = new java.util.ArrayList<>();
         for (String layout : List.of("one", "shards")) {
-            String store = Files.createDirectories(dir.resolve("store-" + layout)).toString();
-            var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
-                    "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
-                    "--seed", "7");
-            assertEquals(0, g.exit(), g.err());
-            Path hour = Path.of(store).resolve("data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
+            String store = dir.resolve("store-" + layout).toString();
+            Path hour = generateHour(store);
             JsonNode result;
             if (layout.equals("one")) {
                 result = compactOnce(store);
@@ -118,12 +111,8 @@ class BandCliTest {
     void share_workers_write_the_same_files_as_one_worker() throws Exception {
         List<List<byte[]>> bands = new java.util.ArrayList<>();
         for (String workers : List.of("1", "2")) {
-            String store = Files.createDirectories(dir.resolve("store-" + workers)).toString();
-            var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
-                    "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
-                    "--seed", "7");
-            assertEquals(0, g.exit(), g.err());
-            Path hour = Path.of(store).resolve("data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
+            String store = dir.resolve("store-" + workers).toString();
+            Path hour = generateHour(store);
             long inputBytes;
             try (var in = Files.list(hour)) {
                 inputBytes = in.mapToLong(f -> f.toFile().length()).sum();
@@ -147,6 +136,16 @@ class BandCliTest {
             bands.add(band(hour, result));
         }
         assertSameBand(bands, "with two share workers");
+    }
+
+    /** Generates one hour of 6 x 9,000 rows for tenant acme into the store {@code store}; the hour's directory. */
+    private Path generateHour(String store) throws Exception {
+        Files.createDirectories(Path.of(store));
+        var g = CliProcess.run(dir, "generate", "--store", store, "--tenant", "acme", "--start",
+                "2026-11-01T10:00:00Z", "--hours", "1", "--files-per-hour", "6", "--rows-per-file", "9000",
+                "--seed", "7");
+        assertEquals(0, g.exit(), g.err());
+        return Path.of(store).resolve("data/tenant_id=acme/year=2026/month=11/day=01/hour=10");
     }
 
     /** The bytes of each file a compaction's JSON line names as its outputs, in order. */

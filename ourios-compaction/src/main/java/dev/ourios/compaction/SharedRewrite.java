@@ -65,8 +65,13 @@ final class SharedRewrite {
         if (mine >= 0 && !usable.containsKey(mine) && (!listed.recorded().contains(mine) || listed.recordedAll())) {
             // A group never recorded is written; one whose record went stale (or unreadable) only once every group
             // has a record, so a process whose peer never wrote does not rewrite its group at every sweep.
-            publish(dir, recordOf(plan, planId, mine, groups, shares,
-                    writer.write(shares.groups(groups).get(mine))));
+            List<ShareWorker.Result> parts = writer.write(shares.groups(groups).get(mine));
+            try {
+                publish(dir, recordOf(plan, planId, mine, groups, shares, parts));
+            } catch (IOException | RuntimeException | Error e) {
+                parts.forEach(ShareWorker.Result::abort); // no record names them: nothing of the group is left
+                throw e;
+            }
             usable = list(dir, planId, groups).usable();
             if (!usable.containsKey(mine)) {
                 // Its own files are already past the age the committer accepts: the group took too long.
@@ -84,25 +89,19 @@ final class SharedRewrite {
     /** The group's record from its workers' results: every worker read the same rows and wrote the rows it kept. */
     private static ShareRecord recordOf(CompactionPlan plan, String planId, int group, int groups, Shares shares,
             List<ShareWorker.Result> parts) throws IOException {
-        try {
-            long read = ShareWorker.rowsRead(plan, parts);
-            RowChecksum in = new RowChecksum();
-            RowChecksum out = new RowChecksum();
-            List<ShareRecord.Output> outputs = new ArrayList<>();
-            for (ShareWorker.Result r : parts) {
-                in.addAll(r.in());
-                out.addAll(r.out());
-                r.files().forEach(f -> outputs.add(new ShareRecord.Output(f.name(), f.rows(), f.bytes(),
-                        f.rowGroups())));
-            }
-            if (!in.value().equals(out.value())) {
-                throw new ChecksumMismatchException(plan.partition(), in.value(), out.value());
-            }
-            return new ShareRecord(planId, group, groups, shares.count(), read, in.rows(), in.value(), outputs);
-        } catch (IOException | RuntimeException | Error e) {
-            parts.forEach(ShareWorker.Result::abort);
-            throw e;
+        long read = ShareWorker.rowsRead(plan, parts);
+        RowChecksum in = new RowChecksum();
+        RowChecksum out = new RowChecksum();
+        List<ShareRecord.Output> outputs = new ArrayList<>();
+        for (ShareWorker.Result r : parts) {
+            in.addAll(r.in());
+            out.addAll(r.out());
+            r.files().forEach(f -> outputs.add(new ShareRecord.Output(f.name(), f.rows(), f.bytes(), f.rowGroups())));
         }
+        if (!in.value().equals(out.value())) {
+            throw new ChecksumMismatchException(plan.partition(), in.value(), out.value());
+        }
+        return new ShareRecord(planId, group, groups, shares.count(), read, in.rows(), in.value(), outputs);
     }
 
     private void publish(String dir, ShareRecord record) throws IOException {
